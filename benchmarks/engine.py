@@ -1,0 +1,465 @@
+#!/usr/bin/env python
+"""Engine throughput: RLCard 1.2.0's bare UNO game against hotdeath, in one process.
+
+Run from the repository root (see ``benchmarks/README.md``)::
+
+    .venv/bin/python benchmarks/engine.py                 # 3 s per configuration, 5 repetitions
+    .venv/bin/python benchmarks/engine.py --quick         # tiny smoke run
+    .venv/bin/python benchmarks/engine.py --players 2 --seconds 5 --repeat 7
+
+What is measured, side by side in the same process and the same run:
+
+* RLCard 1.2.0's UNO *game object* (``rlcard.games.uno.game.UnoGame``: the bare rules, no
+  env, no observation encoding) for 2 and 4 players;
+* our ``standard`` variant (official preset, ``rounds=1`` so that one game is one hand,
+  which is what one RLCard game is), driven with ``GameState.step`` (the fast path without
+  events) and, as a second figure, with ``GameState.apply_action`` (which builds events);
+* Hot Death ``canonical`` with 4 random players: hands/s and whole games (to 1000 points)
+  per second.
+
+The policy is the same on both sides: play a uniformly random playable *card* when there
+is one (then a uniformly random colour for a wild, or a random victim for a directed card),
+else draw; after a draw, play the drawn card if it is legal, else pass.  How each engine
+is driven to follow it is explained in :func:`choose_ours` and :func:`choose_rlcard`.
+
+Every configuration runs for a fixed wall time (``--seconds``) and only complete games
+count (the game in progress at the deadline is finished and its time included).  The
+configurations are interleaved in every repetition, and the order is reversed on every
+other repetition, so that machine drift hits both engines alike.  The summary gives the
+median and the min-max over ``--repeat`` repetitions; the last line of output is one JSON
+object with the figures (RLCard's are null when it is not installed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import hotdeath
+from hotdeath.actions import ACCEPT, COLOR, DEAL, DRAW, PASS, PLAY, VICTIM, Action
+
+DEFAULT_SECONDS = 3.0
+DEFAULT_REPEAT = 5
+QUICK_SECONDS = 0.2
+BASE_SEED = 20_240_601
+STANDARD_OPTIONS: dict[str, object] = {"rounds": 1}
+_PLAY = PLAY
+_FALLBACK_KINDS = frozenset((DRAW, PASS, ACCEPT))
+_CHOICE_KINDS = frozenset((DEAL, COLOR, VICTIM))
+_RL_WILD_TRAITS = frozenset(("wild", "wild_draw_4"))
+
+
+# ---------------------------------------------------------------------------- policies
+
+
+def choose_ours(acts: Sequence[Action], rng: random.Random) -> Action:
+    """The benchmark policy for a hotdeath state's legal action list.
+
+    * Plays (``kind == PLAY``) are grouped by card face (``a.cards[0]``); the policy picks a
+      uniformly random face, then a uniformly random action of that face (the colour of a
+      wild, the victim of a Glasnost / M.A.D.).  The ``uno=True`` duplicates of plays (offered
+      when the hand has two cards) are ignored: the policy never calls Uno, RLCard has no Uno
+      call.  Out-of-turn window actions (``uno``, ``catch``, ``challenge`` of a 69) are
+      ignored too.
+    * With no play: ``draw`` in a turn, ``pass`` after a draw whose card is not playable,
+      ``accept`` when answering an attack (so a standard Wild Draw Four is never challenged:
+      RLCard has no challenge and the victim simply draws four).
+    * Otherwise (Hot Death's ``deal N``, a colour or a victim for the turned-up card) a
+      uniformly random one of those.
+
+    After ``draw`` our engine lists the drawn card's plays (when legal) and ``pass``, so the
+    rule "play the drawn card if legal, else pass" follows from the same code.
+    """
+    faces: dict[int, list[Action]] = {}
+    fallback: Action | None = None
+    for a in acts:
+        if a.kind == _PLAY:
+            if not a.uno:
+                face = a.cards[0]
+                group = faces.get(face)
+                if group is None:
+                    faces[face] = [a]
+                else:
+                    group.append(a)
+        elif fallback is None and a.kind in _FALLBACK_KINDS:
+            fallback = a
+    if faces:
+        group = faces[rng.choice(list(faces))]
+        return group[0] if len(group) == 1 else rng.choice(group)
+    if fallback is not None:
+        return fallback
+    return rng.choice([a for a in acts if a.kind in _CHOICE_KINDS])
+
+
+def choose_rlcard(legal: Sequence[str], rng: random.Random) -> str:
+    """The benchmark policy for RLCard's legal action list (strings such as ``'r-5'``).
+
+    RLCard lists one entry per *card in hand* for coloured cards (a duplicate card appears
+    twice) and four entries (one per colour) for a Wild or a Wild Draw Four; Wild Draw Four
+    is only listed when nothing else is legal, and ``['draw']`` is the whole list when no
+    card is playable.  The policy groups the entries by card face (the string itself, or
+    the wild trait), picks a uniformly random face, then a uniformly random colour for a
+    wild: the same choice as :func:`choose_ours`.  With no playable card it plays
+    ``'draw'``; RLCard then decides by itself within the same step: a drawn wild is played
+    at once with a random colour, a drawn card of the target's *colour* is played at once,
+    and anything else (including a card matching only by number or symbol) is kept and the
+    turn passes.  So one RLCard draw decision covers our ``draw`` + ``play``/``pass`` pair.
+    """
+    if legal[0] == "draw":
+        return "draw"
+    faces: dict[str, list[str]] = {}
+    for s in legal:
+        trait = s[2:]
+        key = trait if trait in _RL_WILD_TRAITS else s
+        group = faces.get(key)
+        if group is None:
+            faces[key] = [s]
+        else:
+            group.append(s)
+    group = faces[rng.choice(list(faces))]
+    return group[0] if len(group) == 1 else rng.choice(group)
+
+
+# ---------------------------------------------------------------------------- runners
+
+
+@dataclass
+class Sample:
+    """One timed run of one configuration."""
+
+    games: int
+    decisions: int
+    seconds: float
+    hands: int = 0
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds
+
+    @property
+    def decisions_per_s(self) -> float:
+        return self.decisions / self.seconds
+
+    @property
+    def hands_per_s(self) -> float:
+        return self.hands / self.seconds
+
+
+class SeedCounter:
+    """Hands out a fresh game seed to every game of the whole run."""
+
+    def __init__(self, start: int) -> None:
+        self.next = start
+
+    def take(self) -> int:
+        s = self.next
+        self.next += 1
+        return s
+
+
+Runner = Callable[[float], Sample]
+
+
+def make_standard_runner(
+    players: int, seeds: SeedCounter, rng: random.Random, events: bool
+) -> Runner:
+    """Our ``standard`` variant, one hand per game, driven by ``step`` or ``apply_action``."""
+    new_game = hotdeath.new_game
+    choose = choose_ours
+    options = STANDARD_OPTIONS
+
+    def run(seconds: float) -> Sample:
+        games = 0
+        decisions = 0
+        clock = time.perf_counter
+        t0 = clock()
+        deadline = t0 + seconds
+        while True:
+            g = new_game("standard", players=players, seed=seeds.take(), options=options)
+            act = g.apply_action if events else g.step
+            legal = g.legal_actions
+            over = g.is_terminal
+            while not over():
+                act(choose(legal(), rng))
+                decisions += 1
+            games += 1
+            if clock() >= deadline:
+                break
+        return Sample(games, decisions, clock() - t0)
+
+    return run
+
+
+def make_hotdeath_runner(players: int, seeds: SeedCounter, rng: random.Random) -> Runner:
+    """Hot Death ``canonical``: whole games to 1000 points; ``hands`` counts every hand."""
+    new_game = hotdeath.new_game
+    choose = choose_ours
+
+    def run(seconds: float) -> Sample:
+        games = 0
+        decisions = 0
+        hands = 0
+        clock = time.perf_counter
+        t0 = clock()
+        deadline = t0 + seconds
+        while True:
+            g = new_game("hotdeath", players=players, seed=seeds.take())
+            act = g.step
+            legal = g.legal_actions
+            over = g.is_terminal
+            while not over():
+                act(choose(legal(), rng))
+                decisions += 1
+            # hand_no is 1 after the first deal and is not advanced by the final hand's
+            # end, so at game end it is the number of hands played (the last one included).
+            hands += g.hand_no
+            games += 1
+            if clock() >= deadline:
+                break
+        return Sample(games, decisions, clock() - t0, hands)
+
+    return run
+
+
+def make_rlcard_runner(uno_game_cls: Any, players: int, seed: int, rng: random.Random) -> Runner:
+    """RLCard's bare ``UnoGame``: ``init_game`` then ``step`` until ``is_over``.
+
+    The legal actions are read from the state dict that ``init_game`` / ``step`` return
+    anyway (``state['legal_actions']``, computed by ``Round.get_legal_actions``); calling
+    ``game.get_legal_actions()`` as well would compute them twice per decision and make
+    RLCard slower.  4 players are forced with ``game.configure({'game_num_players': 4})``,
+    which is what an RLCard user has to do (``rlcard.make`` ignores the player count).
+    The game's own ``np_random`` (deck shuffles, colours of auto-played wilds) is seeded once.
+    """
+    import numpy as np
+
+    game = uno_game_cls()
+    game.configure({"game_num_players": players})
+    game.np_random = np.random.RandomState(seed)
+    choose = choose_rlcard
+
+    def run(seconds: float) -> Sample:
+        games = 0
+        decisions = 0
+        init = game.init_game
+        step = game.step
+        over = game.is_over
+        clock = time.perf_counter
+        t0 = clock()
+        deadline = t0 + seconds
+        while True:
+            state, _ = init()
+            while not over():
+                state, _ = step(choose(state["legal_actions"], rng))
+                decisions += 1
+            games += 1
+            if clock() >= deadline:
+                break
+        return Sample(games, decisions, clock() - t0)
+
+    return run
+
+
+def load_rlcard() -> tuple[Any, str | None]:
+    """``(UnoGame, version)`` or ``(None, reason)`` when RLCard cannot be imported."""
+    try:
+        module = importlib.import_module("rlcard.games.uno.game")
+        rlcard = importlib.import_module("rlcard")
+    except Exception as exc:  # ImportError, or a broken numpy
+        return None, f"{type(exc).__name__}: {exc}"
+    return module.UnoGame, str(getattr(rlcard, "__version__", "?"))
+
+
+# ---------------------------------------------------------------------------- driver
+
+
+@dataclass
+class Config:
+    """One benchmark configuration and its samples."""
+
+    key: str
+    label: str
+    players: int
+    runner: Runner
+    samples: list[Sample] = field(default_factory=list)
+
+
+def median(xs: Sequence[float]) -> float:
+    return float(statistics.median(xs))
+
+
+def fmt(x: float) -> str:
+    return f"{x:,.0f}" if x >= 100 else f"{x:,.2f}"
+
+
+def spread(xs: Sequence[float]) -> str:
+    return f"{fmt(median(xs))} [{fmt(min(xs))}-{fmt(max(xs))}]"
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(
+        description="Games/s and decisions/s of RLCard 1.2.0's bare UNO game and hotdeath's "
+        "standard variant (same policy, same process), plus Hot Death canonical hands/s "
+        "and games/s. The last output line is one JSON object."
+    )
+    p.add_argument("--seconds", type=float, default=DEFAULT_SECONDS,
+                   help="wall time of each timed run of each configuration (default 3)")
+    p.add_argument("--repeat", type=int, default=DEFAULT_REPEAT,
+                   help="repetitions of every configuration (default 5)")
+    p.add_argument("--players", type=int, nargs="+", default=[2, 4], choices=range(2, 11),
+                   metavar="N", help="player counts for the RLCard comparison (default 2 4)")
+    p.add_argument("--hotdeath-players", type=int, default=4,
+                   help="players of the Hot Death configuration (default 4; 0 skips it)")
+    p.add_argument("--warmup", type=float, default=None,
+                   help="warm-up seconds per configuration (default: seconds/5, at most 1)")
+    p.add_argument("--seed", type=int, default=BASE_SEED, help="base seed")
+    p.add_argument("--no-rlcard", action="store_true", help="measure our engine only")
+    p.add_argument("--quick", action="store_true",
+                   help=f"tiny run for smoke tests ({QUICK_SECONDS} s, 1 repetition)")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.seconds = QUICK_SECONDS
+        args.repeat = 1
+        args.warmup = 0.05
+    if args.seconds <= 0 or args.repeat < 1:
+        p.error("--seconds must be positive and --repeat at least 1")
+    if args.warmup is None:
+        args.warmup = min(1.0, args.seconds / 5)
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    players: list[int] = sorted(set(args.players))
+
+    uno_game_cls: Any = None
+    rl_version: str | None = None
+    if args.no_rlcard:
+        print("RLCard: skipped (--no-rlcard); measuring hotdeath only.")
+    else:
+        uno_game_cls, info = load_rlcard()
+        if uno_game_cls is None:
+            print(f"RLCard is not importable ({info}); measuring hotdeath only. "
+                  "Install it with: .venv/bin/pip install rlcard==1.2.0")
+        else:
+            rl_version = info
+
+    configs: list[Config] = []
+    seeds = SeedCounter(args.seed)
+    for n in players:
+        if uno_game_cls is not None:
+            configs.append(Config(f"rlcard_{n}p", "RLCard UnoGame (bare)", n,
+                                  make_rlcard_runner(uno_game_cls, n, args.seed + n,
+                                                     random.Random(args.seed + 100 + n))))
+        configs.append(Config(f"ours_{n}p", "hotdeath standard, step()", n,
+                              make_standard_runner(n, seeds, random.Random(args.seed + 200 + n),
+                                                   events=False)))
+        configs.append(Config(f"ours_events_{n}p", "hotdeath standard, apply_action()", n,
+                              make_standard_runner(n, seeds, random.Random(args.seed + 300 + n),
+                                                   events=True)))
+    if args.hotdeath_players:
+        hp = args.hotdeath_players
+        configs.append(Config(f"hotdeath_{hp}p", "hotdeath canonical (to 1000)", hp,
+                              make_hotdeath_runner(hp, seeds, random.Random(args.seed + 400))))
+
+    print(f"Python {platform.python_version()} on {platform.machine()}, "
+          f"{os.cpu_count()} CPUs; hotdeath {hotdeath.__version__}; "
+          f"rlcard {rl_version or 'n/a'}; {args.seconds:g} s x {args.repeat} per configuration, "
+          f"warm-up {args.warmup:g} s")
+    for c in configs:
+        c.runner(args.warmup)
+
+    for rep in range(args.repeat):
+        order = configs if rep % 2 == 0 else configs[::-1]
+        for c in order:
+            gc.collect()
+            s = c.runner(args.seconds)
+            c.samples.append(s)
+            extra = f", {fmt(s.hands_per_s)} hands/s" if s.hands else ""
+            print(f"  rep {rep + 1}/{args.repeat} {c.key:<16} {fmt(s.games_per_s):>9} games/s "
+                  f"{fmt(s.decisions_per_s):>9} decisions/s ({s.games} games, "
+                  f"{s.decisions / s.games:.1f} decisions/game{extra})", flush=True)
+
+    by_key = {c.key: c for c in configs}
+    result: dict[str, Any] = {
+        "benchmark": "engine",
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "rlcard": rl_version,
+        "seconds": args.seconds,
+        "repeat": args.repeat,
+    }
+
+    print()
+    print(f"{'configuration':<38} {'players':>7}  {'games/s median [min-max]':<28} "
+          f"{'decisions/s median [min-max]':<30} {'dec/game':>8}")
+    for c in configs:
+        gs = [s.games_per_s for s in c.samples]
+        ds = [s.decisions_per_s for s in c.samples]
+        dpg = sum(s.decisions for s in c.samples) / sum(s.games for s in c.samples)
+        print(f"{c.label:<38} {c.players:>7}  {spread(gs):<28} {spread(ds):<30} {dpg:>8.1f}")
+        if c.key.startswith("hotdeath"):
+            hs = [s.hands_per_s for s in c.samples]
+            hpg = sum(s.hands for s in c.samples) / sum(s.games for s in c.samples)
+            print(f"{'  ... hands':<38} {'':>7}  {spread(hs):<28} {'(hands/s)':<30} "
+                  f"{hpg:>8.1f} hands/game")
+
+    print()
+    for n in players:
+        ours = by_key[f"ours_{n}p"]
+        ours_ev = by_key[f"ours_events_{n}p"]
+        rl = by_key.get(f"rlcard_{n}p")
+        og = median([s.games_per_s for s in ours.samples])
+        od = median([s.decisions_per_s for s in ours.samples])
+        eg = median([s.games_per_s for s in ours_ev.samples])
+        ed = median([s.decisions_per_s for s in ours_ev.samples])
+        result[f"ours_{n}p_games_per_s"] = round(og, 1)
+        result[f"ours_{n}p_decisions_per_s"] = round(od, 1)
+        result[f"ours_events_{n}p_games_per_s"] = round(eg, 1)
+        result[f"ours_events_{n}p_decisions_per_s"] = round(ed, 1)
+        if rl is None:
+            for k in ("rlcard_{}p_games_per_s", "rlcard_{}p_decisions_per_s", "ratio_{}p",
+                      "ratio_events_{}p"):
+                result[k.format(n)] = None
+            print(f"{n} players: RLCard not measured, no ratio.")
+            continue
+        rg = median([s.games_per_s for s in rl.samples])
+        rd = median([s.decisions_per_s for s in rl.samples])
+        paired = [o.games_per_s / r.games_per_s for o, r in zip(ours.samples, rl.samples,
+                                                                  strict=True)]
+        result[f"rlcard_{n}p_games_per_s"] = round(rg, 1)
+        result[f"rlcard_{n}p_decisions_per_s"] = round(rd, 1)
+        result[f"ratio_{n}p"] = round(og / rg, 2)
+        result[f"ratio_events_{n}p"] = round(eg / rg, 2)
+        print(f"{n} players: ours/RLCard games/s = {og / rg:.2f}x with step() "
+              f"(per repetition {min(paired):.2f}-{max(paired):.2f}x), {eg / rg:.2f}x with "
+              f"apply_action(); decisions/s {od / rd:.2f}x (our games have more decisions: "
+              f"draw and play/pass are two, WD4 accept is one)")
+    if args.hotdeath_players:
+        hd = by_key[f"hotdeath_{args.hotdeath_players}p"]
+        hg = median([s.games_per_s for s in hd.samples])
+        hh = median([s.hands_per_s for s in hd.samples])
+        hdps = median([s.decisions_per_s for s in hd.samples])
+        hp = args.hotdeath_players
+        result[f"hotdeath_{hp}p_hands_per_s"] = round(hh, 1)
+        result[f"hotdeath_{hp}p_games_per_s"] = round(hg, 2)
+        result[f"hotdeath_{hp}p_decisions_per_s"] = round(hdps, 1)
+        print(f"Hot Death canonical, {hp} players: {fmt(hh)} hands/s, {fmt(hg)} games "
+              f"(to 1000)/s, {fmt(hdps)} decisions/s")
+    print(json.dumps(result, sort_keys=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

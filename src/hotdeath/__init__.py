@@ -1,0 +1,67 @@
+"""hotdeath: an exact rules engine for Hot Death Uno, standard Uno and their house rules.
+
+The core imports only the standard library.
+
+>>> import hotdeath
+>>> game = hotdeath.new_game("standard", players=2, seed=7)
+>>> game.current_player()
+1
+>>> game.apply_action(game.legal_actions()[-1]) and None
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from hotdeath.actions import Action
+from hotdeath.errors import (
+    GameOverError,
+    HotDeathError,
+    IllegalActionError,
+    NotationError,
+    OptionError,
+    PositionError,
+    WrongSeatError,
+)
+from hotdeath.events import Event, describe
+from hotdeath.state import TERMINAL, GameState
+from hotdeath.variants import Variant, all_variants, get_variant
+
+__version__ = "0.1.0"
+
+
+def new_game(
+    variant: str = "hotdeath",
+    players: int | None = None,
+    seed: int = 0,
+    preset: str | None = None,
+    options: Mapping[str, object] | None = None,
+    dealer: int | None = None,
+) -> GameState:
+    """Start a game of ``variant`` (a registry name or alias) from ``seed``.
+
+    ``preset`` names a preset of the variant (default: its first), ``options`` override
+    single options; both are validated with errors naming the option and its values.
+    """
+    return get_variant(variant).new_game(players, seed, preset, options, dealer)
+
+
+__all__ = [
+    "TERMINAL",
+    "Action",
+    "Event",
+    "GameOverError",
+    "GameState",
+    "HotDeathError",
+    "IllegalActionError",
+    "NotationError",
+    "OptionError",
+    "PositionError",
+    "Variant",
+    "WrongSeatError",
+    "__version__",
+    "all_variants",
+    "describe",
+    "get_variant",
+    "new_game",
+]

@@ -1,0 +1,193 @@
+"""Actions: immutable values with a text notation that round-trips.
+
+>>> a = Action.parse("play WD4 green")
+>>> str(a), Action.parse(str(a)) == a
+('play WD4 green', True)
+>>> str(Action.parse("PLAY glas @2"))
+'play GLAS @2'
+>>> Action.parse("catch 3").target
+3
+
+The grammar (tokens separated by spaces, case-insensitive)::
+
+    play CARD [CARD ...] [COLOUR] [@SEAT] [uno]   one or more cards (several: Throwdown)
+    jump CARD                                     standard jump-in house rule
+    draw | pass | accept | challenge | question | uno
+    catch SEAT                                    catch a player who did not call Uno
+    deal N                                        the dealer chooses the hand size
+    color COLOUR                                  name a colour (first card / up-card wild)
+    victim SEAT                                   choose a victim (up-card Glasnost, M.A.D.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from hotdeath.cards import COLOR_NAMES, FACE_CODE, NO_COLOR, parse_card, parse_color
+from hotdeath.errors import NotationError
+
+PLAY: Final = 0
+DRAW: Final = 1
+PASS: Final = 2
+ACCEPT: Final = 3
+UNO: Final = 4
+CATCH: Final = 5
+CHALLENGE: Final = 6
+DEAL: Final = 7
+COLOR: Final = 8
+VICTIM: Final = 9
+QUESTION: Final = 10
+JUMP: Final = 11
+
+KIND_WORDS: Final = (
+    "play", "draw", "pass", "accept", "uno", "catch", "challenge", "deal", "color", "victim",
+    "question", "jump",
+)
+_WORD_KIND: Final = {w: i for i, w in enumerate(KIND_WORDS)}
+_WORD_KIND["colour"] = COLOR
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision of one seat.
+
+    ``cards`` are face ids (one for an ordinary play), ``color`` a chosen colour or
+    ``NO_COLOR``, ``target`` a chosen seat or -1, ``n`` a number (deal size), and ``uno``
+    says that the player calls Uno with this play.
+    """
+
+    kind: int
+    cards: tuple[int, ...] = ()
+    color: int = NO_COLOR
+    target: int = -1
+    n: int = 0
+    uno: bool = False
+
+    @property
+    def card(self) -> int:
+        """The first (usually the only) card of a play, or -1."""
+        return self.cards[0] if self.cards else -1
+
+    def __str__(self) -> str:
+        parts = [KIND_WORDS[self.kind]]
+        parts += [FACE_CODE[c] for c in self.cards]
+        if self.kind in (DEAL,):
+            parts.append(str(self.n))
+        if self.color != NO_COLOR:
+            parts.append(COLOR_NAMES[self.color])
+        if self.target >= 0:
+            parts.append(
+                str(self.target) if self.kind in (CATCH, VICTIM, CHALLENGE) else f"@{self.target}"
+            )
+        if self.uno:
+            parts.append("uno")
+        return " ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Parse the text notation; raises :class:`NotationError` on bad syntax."""
+        tokens = text.split()
+        if not tokens:
+            raise NotationError("bad_syntax", "empty action")
+        word = tokens[0].lower()
+        if word not in _WORD_KIND:
+            raise NotationError(
+                "bad_syntax",
+                f"unknown action {tokens[0]!r} (expected one of: {', '.join(KIND_WORDS)})",
+            )
+        kind = _WORD_KIND[word]
+        rest = tokens[1:]
+        if kind in (PLAY, JUMP):
+            return _parse_play(kind, rest, text)
+        if kind in (DRAW, PASS, ACCEPT, UNO, QUESTION):
+            if rest:
+                raise NotationError("bad_syntax", f"{word!r} takes no arguments: {text!r}")
+            return _simple(kind)
+        if kind == CHALLENGE:
+            if len(rest) > 1:
+                raise NotationError("bad_syntax", f"'challenge' takes at most a seat: {text!r}")
+            return make(CHALLENGE, target=_seat(rest[0], text) if rest else -1)
+        if len(rest) != 1:
+            raise NotationError("bad_syntax", f"{word!r} takes exactly one argument: {text!r}")
+        if kind == COLOR:
+            return make(COLOR, color=parse_color(rest[0]))
+        if kind == DEAL:
+            try:
+                n = int(rest[0])
+            except ValueError:
+                raise NotationError("bad_syntax", f"deal size must be a number: {text!r}") from None
+            return make(DEAL, n=n)
+        return make(kind, target=_seat(rest[0], text))
+
+
+def _seat(tok: str, text: str) -> int:
+    t = tok.lstrip("@")
+    if not t.isdigit():
+        raise NotationError("bad_syntax", f"expected a seat number, got {tok!r} in {text!r}")
+    return int(t)
+
+
+def _parse_play(kind: int, rest: list[str], text: str) -> Action:
+    cards: list[int] = []
+    color = NO_COLOR
+    target = -1
+    uno = False
+    for tok in rest:
+        low = tok.lower()
+        if low == "uno":
+            uno = True
+        elif tok.startswith("@"):
+            target = _seat(tok, text)
+        elif low in COLOR_NAMES or low == "colour":
+            color = parse_color(low)
+        else:
+            try:
+                cards.append(parse_card(tok))
+            except NotationError:
+                raise NotationError(
+                    "bad_syntax", f"unknown card or word {tok!r} in {text!r}"
+                ) from None
+    if not cards:
+        raise NotationError("bad_syntax", f"{KIND_WORDS[kind]!r} needs a card: {text!r}")
+    return make(kind, tuple(cards), color, target, 0, uno)
+
+
+_CACHE: dict[tuple[int, tuple[int, ...], int, int, int, bool], Action] = {}
+
+
+def make(
+    kind: int,
+    cards: tuple[int, ...] = (),
+    color: int = NO_COLOR,
+    target: int = -1,
+    n: int = 0,
+    uno: bool = False,
+) -> Action:
+    """Return the (interned) action with these fields."""
+    key = (kind, cards, color, target, n, uno)
+    a = _CACHE.get(key)
+    if a is None:
+        a = Action(kind, cards, color, target, n, uno)
+        _CACHE[key] = a
+    return a
+
+
+def _simple(kind: int) -> Action:
+    return make(kind)
+
+
+def play(card: int, color: int = NO_COLOR, target: int = -1, uno: bool = False) -> Action:
+    """The action of playing one card (with a colour, a victim seat, an Uno call)."""
+    return make(PLAY, (card,), color, target, 0, uno)
+
+
+DRAW_ACTION: Final = make(DRAW)
+PASS_ACTION: Final = make(PASS)
+ACCEPT_ACTION: Final = make(ACCEPT)
+UNO_ACTION: Final = make(UNO)
+CHALLENGE_ACTION: Final = make(CHALLENGE)
+QUESTION_ACTION: Final = make(QUESTION)

@@ -1,0 +1,312 @@
+"""Position notation (our FEN, as JSON) and game records.
+
+A *position* is a whole state as JSON: :func:`to_position` / :func:`from_position`.
+Hand-made positions may leave most fields out (see ``docs/notation.md``): the draw pile
+defaults to the rest of the deck shuffled from ``seed``, the colour to the top card's,
+the phase to ``response`` when an attack is given, and so on.  Every card must be in
+exactly one place; a position that uses a card more often than the deck holds it is
+refused with a :class:`~hotdeath.errors.PositionError`.
+
+A *record* is variant + options + players + seed + actions; :func:`replay` rebuilds the
+identical state.
+
+>>> import hotdeath
+>>> g = hotdeath.new_game("standard", players=2, seed=1)
+>>> g2 = from_position(to_position(g))
+>>> to_position(g2) == to_position(g)
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from hotdeath.actions import Action
+from hotdeath.cards import COLOR_NAMES, FACE_COLOR, IS_WILD, NO_COLOR, card_code, parse_card
+from hotdeath.cards import parse_color as _parse_color
+from hotdeath.errors import HotDeathError, NotationError, PositionError
+from hotdeath.options import non_defaults
+from hotdeath.rng import Rng
+from hotdeath.state import PHASE_NAMES, RESPONSE, GameState
+
+POSITION_FORMAT: Final = "hotdeath-position/1"
+RECORD_FORMAT: Final = "hotdeath-record/1"
+
+_KNOWN_KEYS: Final = frozenset({
+    "format", "variant", "preset", "options", "players", "seed", "rng", "hand", "dealer",
+    "hand_size", "phase", "turn", "direction", "color", "drew", "drawn", "hands", "draw",
+    "discard", "top", "active", "revealed", "out_order", "uno_open", "scores", "winners",
+    "attack", "sixty_nine_window", "infections", "up_pending", "pot", "wd4", "top_player",
+    "turns", "hand_winner", "comment", "last_hand",
+})
+
+
+def _codes(cards: Sequence[int]) -> list[str]:
+    return [card_code(c) for c in cards]
+
+
+def to_position(state: GameState) -> dict[str, Any]:
+    """The whole state as a JSON-ready dict (see the schema ``data/position.schema.json``)."""
+    d: dict[str, Any] = {
+        "format": POSITION_FORMAT,
+        "variant": state.variant.name,
+        "options": non_defaults(state.opts),
+        "players": state.n,
+        "seed": state.seed,
+        "rng": state.rng.state,
+        "hand": state.hand_no,
+        "dealer": state.dealer,
+        "hand_size": state.hand_size,
+        "phase": PHASE_NAMES[state.phase],
+        "turn": state.turn,
+        "direction": "cw" if state.direction == 1 else "ccw",
+        "color": COLOR_NAMES[state.color] if state.color >= 0 else None,
+        "drew": state.drew,
+        "drawn": card_code(state.drawn) if state.drawn >= 0 else None,
+        "hands": [_codes(h) for h in state.hands],
+        "draw": _codes(state.draw_pile[::-1]),
+        "discard": _codes(state.discard),
+        "active": state.active[:],
+        "revealed": [_codes(r) for r in state.revealed],
+        "out_order": state.out_order[:],
+        "uno_open": state.uno_open[:],
+        "scores": state.scores[:],
+        "winners": state.winners[:],
+    }
+    if state.last_hand is not None:
+        d["last_hand"] = state.last_hand
+    d.update(state.position_extra())  # type: ignore[attr-defined]
+    return d
+
+
+def dumps(state: GameState) -> str:
+    """The position as compact JSON text."""
+    return json.dumps(to_position(state), separators=(",", ":"))
+
+
+def _card_list(value: object, what: str) -> list[int]:
+    if not isinstance(value, list):
+        raise PositionError("bad_position", f"{what} must be a list of card codes")
+    out = []
+    for v in value:
+        if not isinstance(v, str):
+            raise PositionError("bad_position", f"{what}: {v!r} is not a card code")
+        try:
+            out.append(parse_card(v))
+        except NotationError as e:
+            raise PositionError("bad_position", f"{what}: {e.message}") from None
+    return out
+
+
+def _int(d: Mapping[str, Any], key: str, default: int, lo: int, hi: int) -> int:
+    v = d.get(key, default)
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise PositionError("bad_position", f"{key!r} must be an integer from {lo} to {hi}")
+    return v
+
+
+def _seat_list(value: object, n: int, what: str) -> list[int]:
+    if not isinstance(value, list) or not all(
+        isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in value
+    ):
+        raise PositionError("bad_position", f"{what} must be a list of seats 0..{n - 1}")
+    return list(value)
+
+
+def from_position(data: Mapping[str, Any] | str) -> GameState:
+    """Build a state from a (possibly partial, hand-made) position.
+
+    Raises :class:`PositionError` for malformed or inconsistent positions and
+    :class:`~hotdeath.errors.OptionError` for bad variants or options.
+    """
+    from hotdeath.variants import get_variant
+
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as e:
+            raise PositionError("bad_json", f"not JSON: {e}") from None
+    if not isinstance(data, Mapping):
+        raise PositionError("bad_position", "a position is a JSON object")
+    unknown = sorted(set(data) - _KNOWN_KEYS)
+    if unknown:
+        raise PositionError("bad_position", f"unknown position field(s): {', '.join(unknown)}")
+    if data.get("format", POSITION_FORMAT) != POSITION_FORMAT:
+        raise PositionError("bad_position", f"format must be {POSITION_FORMAT!r}")
+    if "variant" not in data:
+        raise PositionError("bad_position", "a position needs a 'variant'")
+    variant = get_variant(str(data["variant"]))
+    options = data.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise PositionError("bad_position", "'options' must be an object")
+    opts = variant.resolve_options(data.get("preset"), options)
+    hands_raw = data.get("hands")
+    players = data.get("players", len(hands_raw) if isinstance(hands_raw, list) else None)
+    if players is None:
+        raise PositionError("bad_position", "give 'players' or 'hands'")
+    variant.check_players(players, opts)
+    n = players
+    seed = _int(data, "seed", 0, 0, 2**64 - 1)
+    state = variant.state_cls(variant, opts, n, seed)
+    state.rng = Rng(_int(data, "rng", seed, 0, 2**64 - 1))
+    phase_name = data.get("phase")
+    has_attack = bool(data.get("attack") or data.get("pot"))
+    if phase_name is None:
+        phase_name = "response" if has_attack else "turn"
+    if phase_name not in PHASE_NAMES:
+        raise PositionError(
+            "bad_position", f"phase must be one of {', '.join(PHASE_NAMES)}"
+        )
+    state.phase = PHASE_NAMES.index(phase_name)
+    if hands_raw is None:
+        hands_raw = [[] for _ in range(n)]
+    if not isinstance(hands_raw, list) or len(hands_raw) != n:
+        raise PositionError("bad_position", f"'hands' must hold {n} lists")
+    state.hands = [_card_list(h, f"hands[{i}]") for i, h in enumerate(hands_raw)]
+    if "discard" in data:
+        state.discard = _card_list(data["discard"], "discard")
+    elif "top" in data:
+        state.discard = _card_list([data["top"]], "top")
+    else:
+        state.discard = []
+    if not state.discard and phase_name not in ("deal", "game_over"):
+        raise PositionError("bad_position", "give the discard pile ('discard' or 'top')")
+    deck: list[int] = state.deck  # type: ignore[attr-defined]
+    used = Counter(c for h in state.hands for c in h) + Counter(state.discard)
+    if "draw" in data:
+        state.draw_pile = _card_list(data["draw"], "draw")[::-1]
+        used += Counter(state.draw_pile)
+    available = Counter(deck)
+    over = {c: k for c, k in used.items() if k > available[c]}
+    if over:
+        names = ", ".join(f"{card_code(c)} x{k} (deck has {available[c]})" for c, k in over.items())
+        raise PositionError("too_many_cards", f"more cards than the deck holds: {names}")
+    if "draw" not in data:
+        rest = available - used
+        pile = []
+        for c in deck:
+            if rest[c] > 0:
+                rest[c] -= 1
+                pile.append(c)
+        Rng(seed ^ 0x5EED).shuffle(pile)
+        state.draw_pile = pile
+    state.hand_no = _int(data, "hand", 1, 0, 10**6)
+    state.hand_size = _int(data, "hand_size", max(len(h) for h in state.hands) or 7, 0, 216)
+    turn_default = 0
+    state.direction = {"cw": 1, "ccw": -1, 1: 1, -1: -1}.get(data.get("direction", "cw"), 0)
+    if state.direction == 0:
+        raise PositionError("bad_position", "direction must be 'cw' or 'ccw'")
+    state.turn = _int(data, "turn", turn_default, 0, n - 1)
+    state.dealer = _int(data, "dealer", (state.turn - state.direction) % n, 0, n - 1)
+    top = state.discard[-1] if state.discard else -1
+    color = data.get("color")
+    if color is None:
+        if top >= 0 and IS_WILD[top] and phase_name not in ("choose_color", "deal"):
+            raise PositionError("bad_position", "the top card is a wild: give its 'color'")
+        state.color = FACE_COLOR[top] if top >= 0 else NO_COLOR
+    else:
+        try:
+            state.color = _parse_color(str(color))
+        except NotationError as e:
+            raise PositionError("bad_position", e.message) from None
+    state.drew = bool(data.get("drew", False))
+    drawn = data.get("drawn")
+    state.drawn = parse_card(drawn) if isinstance(drawn, str) else -1
+    if state.drawn >= 0 and state.drawn not in state.hands[state.turn]:
+        raise PositionError("bad_position", "'drawn' must be a card in the current hand")
+    active = data.get("active", [True] * n)
+    if not isinstance(active, list) or len(active) != n or not all(
+        isinstance(a, bool) for a in active
+    ):
+        raise PositionError("bad_position", f"'active' must be {n} booleans")
+    state.active = list(active)
+    state.n_active = sum(active)
+    revealed = data.get("revealed", [[] for _ in range(n)])
+    if not isinstance(revealed, list) or len(revealed) != n:
+        raise PositionError("bad_position", f"'revealed' must hold {n} lists")
+    state.revealed = [_card_list(r, f"revealed[{i}]") for i, r in enumerate(revealed)]
+    for i, r in enumerate(state.revealed):
+        if Counter(r) - Counter(state.hands[i]):
+            raise PositionError("bad_position", f"revealed[{i}] holds cards not in hands[{i}]")
+    state.out_order = _seat_list(
+        data.get("out_order", [s for s in range(n) if not state.hands[s]]), n, "out_order"
+    )
+    state.uno_open = _seat_list(data.get("uno_open", []), n, "uno_open")
+    scores = data.get("scores", [0] * n)
+    if not isinstance(scores, list) or len(scores) != n or not all(
+        isinstance(x, int) and not isinstance(x, bool) for x in scores
+    ):
+        raise PositionError("bad_position", f"'scores' must be {n} integers")
+    state.scores = list(scores)
+    state.winners = _seat_list(data.get("winners", []), n, "winners")
+    last = data.get("last_hand")
+    state.last_hand = dict(last) if isinstance(last, Mapping) else None
+    try:
+        state.load_position_extra(data)  # type: ignore[attr-defined]
+    except HotDeathError:
+        raise
+    except (KeyError, TypeError, ValueError) as e:
+        raise PositionError("bad_position", f"bad field: {e}") from None
+    if state.phase == RESPONSE and not has_attack and state.variant.name == "hotdeath":
+        raise PositionError("bad_position", "phase 'response' needs an 'attack'")
+    return state
+
+
+def loads(text: str) -> GameState:
+    """Parse position JSON text."""
+    return from_position(text)
+
+
+# ------------------------------------------------------------------ records
+
+
+def record(state: GameState) -> dict[str, Any]:
+    """The game's record: enough to replay it exactly (variant, options, seed, actions)."""
+    params: dict[str, Any] = getattr(state, "init_params", {})
+    return {
+        "format": RECORD_FORMAT,
+        "variant": state.variant.name,
+        "options": non_defaults(state.opts),
+        "players": state.n,
+        "seed": state.seed,
+        "dealer": params.get("dealer"),
+        "actions": [[seat, str(a)] for seat, a in state.history],
+    }
+
+
+def replay(rec: Mapping[str, Any] | str, upto: int | None = None) -> GameState:
+    """Rebuild a game from its record (the first ``upto`` actions, default all)."""
+    from hotdeath.variants import get_variant
+
+    if isinstance(rec, str):
+        try:
+            rec = json.loads(rec)
+        except json.JSONDecodeError as e:
+            raise PositionError("bad_json", f"not JSON: {e}") from None
+    if not isinstance(rec, Mapping) or rec.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+        raise PositionError("bad_record", f"a record is a JSON object of format {RECORD_FORMAT}")
+    try:
+        variant = get_variant(str(rec["variant"]))
+        state = variant.new_game(
+            rec.get("players"), int(rec.get("seed", 0)), rec.get("preset"),
+            rec.get("options") or {}, rec.get("dealer"),
+        )
+        acts = rec.get("actions", [])
+    except KeyError as e:
+        raise PositionError("bad_record", f"a record needs {e}") from None
+    for i, item in enumerate(acts[:upto] if upto is not None else acts):
+        try:
+            seat, text = item
+            state.apply_action(Action.parse(text), seat)
+        except HotDeathError as e:
+            raise PositionError(
+                "bad_record", f"action {i + 1} ({item!r}) cannot be replayed: {e.message}"
+            ) from None
+        except (TypeError, ValueError):
+            raise PositionError(
+                "bad_record", f"action {i + 1} must be [seat, \"action\"], got {item!r}"
+            ) from None
+    return state

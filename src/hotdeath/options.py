@@ -1,0 +1,165 @@
+"""Declared options: each variant has a frozen dataclass of typed options.
+
+An option is declared with :func:`option` (default, allowed values, a one-line
+description and the rule it changes).  :func:`resolve` validates a preset plus
+overrides once, with an error naming the bad option and the allowed values; the engine
+then reads plain typed attributes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from hotdeath.errors import OptionError
+
+OptionValue = bool | int | str
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """Description of one option of a variant."""
+
+    name: str
+    type: str  # "bool" | "int" | "choice"
+    default: OptionValue
+    values: tuple[OptionValue, ...]  # choices, or (min, max) for ints
+    description: str
+    rule: str
+
+    def allowed(self) -> str:
+        """The allowed values in words."""
+        if self.type == "bool":
+            return "true, false"
+        if self.type == "int":
+            lo, hi = self.values
+            return f"an integer from {lo} to {hi}"
+        return ", ".join(str(v) for v in self.values)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready description."""
+        return {
+            "name": self.name,
+            "type": self.type,
+            "default": self.default,
+            "values": list(self.values),
+            "description": self.description,
+            "rule": self.rule,
+        }
+
+    def coerce(self, value: object) -> OptionValue:
+        """Validate ``value`` (or its text form) for this option and return it typed."""
+        bad = OptionError(
+            "bad_option_value",
+            f"option {self.name!r}: {value!r} is not allowed (allowed: {self.allowed()})",
+        )
+        if self.type == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0"):
+                return value.lower() in ("true", "yes", "1")
+            raise bad
+        if self.type == "int":
+            if isinstance(value, bool):
+                raise bad
+            if isinstance(value, str):
+                try:
+                    value = int(value)
+                except ValueError:
+                    raise bad from None
+            if not isinstance(value, int):
+                raise bad
+            lo, hi = int(self.values[0]), int(self.values[1])
+            if not lo <= value <= hi:
+                raise bad
+            return value
+        for v in self.values:
+            if isinstance(v, bool) != isinstance(value, bool):
+                continue
+            if value == v or (isinstance(value, str) and str(v) == value.lstrip("+")):
+                return v
+        raise bad
+
+
+def option(
+    default: OptionValue,
+    description: str,
+    rule: str,
+    values: tuple[OptionValue, ...] | None = None,
+) -> Any:
+    """Declare an option field (use inside an options dataclass)."""
+    vals: tuple[OptionValue, ...]
+    if isinstance(default, bool):
+        typ, vals = "bool", (True, False)
+    elif isinstance(default, int):
+        typ = "int"
+        if values is None:
+            raise TypeError("int options need (min, max)")
+        vals = values
+    else:
+        typ = "choice"
+        if values is None:
+            raise TypeError("choice options need their values")
+        vals = values
+    return field(
+        default=default,
+        metadata={"type": typ, "values": vals, "description": description, "rule": rule},
+    )
+
+
+def specs(cls: type[Any]) -> list[OptionSpec]:
+    """The option specs of an options dataclass, in declaration order."""
+    out: list[OptionSpec] = []
+    for f in dataclasses.fields(cls):
+        m = f.metadata
+        default: OptionValue = f.default  # type: ignore[assignment]
+        out.append(
+            OptionSpec(f.name, m["type"], default, m["values"], m["description"], m["rule"])
+        )
+    return out
+
+
+T = TypeVar("T")
+
+
+def resolve(
+    cls: type[T],
+    variant: str,
+    preset_name: str,
+    presets: Mapping[str, Mapping[str, OptionValue]],
+    overrides: Mapping[str, object] | None,
+) -> T:
+    """Build options from a named preset plus overrides, validating every value."""
+    if preset_name not in presets:
+        raise OptionError(
+            "unknown_preset",
+            f"variant {variant!r} has no preset {preset_name!r} "
+            f"(allowed: {', '.join(presets)})",
+        )
+    by_name = {s.name: s for s in specs(cls)}
+    values: dict[str, OptionValue] = {}
+    for source in (presets[preset_name], overrides or {}):
+        for k, v in source.items():
+            if k not in by_name:
+                raise OptionError(
+                    "unknown_option",
+                    f"variant {variant!r} has no option {k!r} (options: {', '.join(by_name)})",
+                )
+            values[k] = by_name[k].coerce(v)
+    return cls(**values)
+
+
+def as_dict(opts: object) -> dict[str, OptionValue]:
+    """All option values of an options dataclass instance."""
+    return {f.name: getattr(opts, f.name) for f in dataclasses.fields(opts)}  # type: ignore[arg-type]
+
+
+def non_defaults(opts: object) -> dict[str, OptionValue]:
+    """Only the options that differ from their defaults."""
+    return {
+        f.name: getattr(opts, f.name)
+        for f in dataclasses.fields(opts)  # type: ignore[arg-type]
+        if getattr(opts, f.name) != f.default
+    }

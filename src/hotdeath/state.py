@@ -1,0 +1,356 @@
+"""The game state shared by every variant, in OpenSpiel's vocabulary.
+
+A :class:`GameState` is a whole game (hands to the target score).  It changes only
+through :meth:`GameState.apply_action` (which returns events) or :meth:`GameState.step`
+(the same without events, for fast simulation).  Both check the seat and the action
+first and leave the state unchanged on error.
+
+Out-of-turn actions are explicit *windows*: :meth:`legal_actions` for a seat that is not
+the current player lists what it may do out of turn (call Uno, catch, challenge a 69
+play, jump in), and :meth:`actors` lists every seat that may act now.  The game stays
+sequential: ignoring the windows never blocks the current player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from hotdeath.actions import Action
+from hotdeath.cards import NO_COLOR
+from hotdeath.errors import GameOverError, IllegalActionError, NotationError, WrongSeatError
+from hotdeath.events import Event
+from hotdeath.rng import Rng
+
+if TYPE_CHECKING:
+    from hotdeath.variants.base import Variant
+    from hotdeath.view import View
+
+# Phases
+DEAL: Final = 0
+"""The dealer chooses the hand size (Hot Death)."""
+TURN: Final = 1
+"""A normal turn."""
+RESPONSE: Final = 2
+"""The victim of an attack answers it."""
+CHOOSE_COLOR: Final = 3
+"""A colour must be named (a wild turned up as the first card)."""
+CHOOSE_VICTIM: Final = 4
+"""A victim must be chosen (a directed card turned up as the first card)."""
+GAME_OVER: Final = 5
+"""The game has ended."""
+PHASE_NAMES: Final = ("deal", "turn", "response", "choose_color", "choose_victim", "game_over")
+
+TERMINAL: Final = -4
+"""``current_player()`` once the game is over (as in OpenSpiel)."""
+
+
+class GameState:
+    """Base class of every variant's state: seats, piles, draws, windows, history."""
+
+    variant: Variant
+    opts: Any
+
+    def __init__(self, variant: Variant, opts: Any, players: int, seed: int) -> None:
+        self.variant = variant
+        self.opts = opts
+        self.n = players
+        self.seed = seed
+        self.rng = Rng(seed)
+        self.scores: list[int] = [0] * players
+        self.hand_no = 0
+        self.dealer = 0
+        self.phase = TURN
+        self.turn = 0
+        self.direction = 1
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.draw_pile: list[int] = []  # top of the pile is the END of the list
+        self.discard: list[int] = []
+        self.color = NO_COLOR
+        self.drew = False
+        self.drawn = -1
+        self.active: list[bool] = [True] * players
+        self.n_active = players
+        self.out_order: list[int] = []
+        self.uno_open: list[int] = []
+        self.revealed: list[list[int]] = [[] for _ in range(players)]
+        self.hand_size = 7
+        self.winners: list[int] = []
+        self.last_hand: dict[str, Any] | None = None
+        self.history: list[tuple[int, Action]] = []
+        self.init_params: dict[str, Any] = {}
+        self._events: list[Event] | None = None
+        self._ver = 0
+        self._lc_ver = -1
+        self._lc_seat = -1
+        self._lc: list[Action] = []
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def variant_name(self) -> str:
+        """Registry name of this state's variant."""
+        return self.variant.name
+
+    def num_players(self) -> int:
+        """Number of seats."""
+        return self.n
+
+    def current_player(self) -> int:
+        """The seat whose decision the game waits for, or ``TERMINAL``."""
+        return TERMINAL if self.phase == GAME_OVER else self.turn
+
+    def is_terminal(self) -> bool:
+        """Whether the game (all hands to the target score) is over."""
+        return self.phase == GAME_OVER
+
+    def is_chance_node(self) -> bool:
+        """Always false: shuffles come from the state's seeded generator."""
+        return False
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Legal actions of ``seat`` (default: the current player), windows included.
+
+        For a seat that is not the current player this lists only its out-of-turn
+        actions (often none).  The list is cached until the state changes; do not
+        modify it.
+        """
+        if seat is None:
+            seat = self.turn
+        if self._lc_ver == self._ver and self._lc_seat == seat:
+            return self._lc
+        if self.phase == GAME_OVER or not 0 <= seat < self.n:
+            acts: list[Action] = []
+        else:
+            acts = self._main_actions(seat) if seat == self.turn else []
+            if self.uno_open or self._has_windows():
+                acts = acts + self._window_actions(seat)
+        self._lc_ver = self._ver
+        self._lc_seat = seat
+        self._lc = acts
+        return acts
+
+    def actors(self) -> list[int]:
+        """Every seat that may act now: the current player first, then window holders."""
+        if self.phase == GAME_OVER:
+            return []
+        out = [self.turn]
+        if self.uno_open or self._has_windows():
+            out += [
+                s for s in range(self.n) if s != self.turn and self._window_actions(s)
+            ]
+        return out
+
+    def apply_action(self, action: Action | str, seat: int | None = None) -> list[Event]:
+        """Apply ``action`` for ``seat`` (default: the current player); return the events.
+
+        Raises :class:`~hotdeath.errors.IllegalActionError` (or its subclasses
+        ``WrongSeatError``, ``GameOverError``) and leaves the state unchanged when the
+        action is not legal for that seat now.
+        """
+        events: list[Event] = []
+        self._events = events
+        try:
+            self._step(action, seat)
+        finally:
+            self._events = None
+        return events
+
+    def step(self, action: Action | str, seat: int | None = None) -> None:
+        """Apply ``action`` like :meth:`apply_action` but build no events (fast path)."""
+        self._step(action, seat)
+
+    def _step(self, action: Action | str, seat: int | None) -> None:
+        if isinstance(action, str):
+            action = Action.parse(action)
+        if seat is None:
+            seat = self.turn
+        if self.phase == GAME_OVER:
+            raise GameOverError("game_over", "the game is over")
+        legal = self.legal_actions(seat)
+        if action not in legal:
+            self._reject(action, seat, legal)
+        self.history.append((seat, action))
+        self._ver += 1
+        self._apply(seat, action)
+        self._ver += 1
+
+    def _reject(self, action: Action, seat: int, legal: list[Action]) -> None:
+        if not 0 <= seat < self.n:
+            raise WrongSeatError("wrong_seat", f"there is no seat {seat}")
+        if not legal:
+            raise WrongSeatError(
+                "wrong_seat", f"P{seat} may not act now (P{self.turn} is to act)"
+            )
+        shown = ", ".join(str(a) for a in legal[:12]) + (" …" if len(legal) > 12 else "")
+        raise IllegalActionError(
+            "illegal_action", f"'{action}' is not legal for P{seat} now (legal: {shown})"
+        )
+
+    def returns(self) -> list[float]:
+        """1.0 for each winner of the game and 0.0 for everyone else (0s until the end)."""
+        return [1.0 if s in self.winners else 0.0 for s in range(self.n)]
+
+    def clone(self) -> GameState:
+        """An independent copy (copies only the mutable parts)."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.rng = Rng(self.rng.state)
+        new.scores = self.scores[:]
+        new.hands = [h[:] for h in self.hands]
+        new.draw_pile = self.draw_pile[:]
+        new.discard = self.discard[:]
+        new.active = self.active[:]
+        new.out_order = self.out_order[:]
+        new.uno_open = self.uno_open[:]
+        new.revealed = [r[:] for r in self.revealed]
+        new.winners = self.winners[:]
+        new.history = self.history[:]
+        new._lc_ver = -1
+        new._events = None
+        self._clone_extra(new)
+        return new
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know (``None``: a spectator).  See :mod:`hotdeath.view`."""
+        from hotdeath.view import build_view
+
+        return build_view(self, seat)
+
+    def parse_action(self, text: str) -> Action:
+        """Parse action notation (syntax only; legality is checked when applied)."""
+        try:
+            return Action.parse(text)
+        except NotationError:
+            raise
+
+    @property
+    def top(self) -> int:
+        """The discard-pile top card (face id), or -1 when the pile is empty."""
+        return self.discard[-1] if self.discard else -1
+
+    def describe_state(self) -> str:
+        """A one-line summary for logs and errors."""
+        from hotdeath.cards import COLOR_NAMES, card_code
+
+        top = card_code(self.top) if self.discard else "-"
+        col = COLOR_NAMES[self.color] if self.color >= 0 else "-"
+        return (
+            f"{self.variant.name} hand {self.hand_no} {PHASE_NAMES[self.phase]} "
+            f"P{self.turn} to act, top {top} ({col}), "
+            f"{'clockwise' if self.direction == 1 else 'counter-clockwise'}"
+        )
+
+    # ------------------------------------------------------------------ hooks
+
+    def _main_actions(self, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def _has_windows(self) -> bool:
+        return False
+
+    def _window_actions(self, seat: int) -> list[Action]:
+        return []
+
+    def _apply(self, seat: int, action: Action) -> None:
+        raise NotImplementedError
+
+    def _clone_extra(self, new: Any) -> None:
+        """Copy variant-specific mutable fields into ``new``."""
+
+    # ------------------------------------------------------------------ helpers
+
+    def emit(
+        self,
+        kind: str,
+        seat: int,
+        rule: str,
+        cards: tuple[int, ...] = (),
+        n: int = 0,
+        target: int = -1,
+        color: int = -1,
+        hidden: bool = False,
+        info: tuple[tuple[str, int], ...] = (),
+    ) -> None:
+        """Record an event (only when events are being collected)."""
+        ev = self._events
+        if ev is not None:
+            ev.append(Event(kind, seat, rule, cards, n, target, color, hidden, info))
+
+    def next_seat(self, seat: int, direction: int | None = None) -> int:
+        """The next active seat after ``seat`` (which may itself be inactive)."""
+        d = self.direction if direction is None else direction
+        n = self.n
+        active = self.active
+        s = seat
+        for _ in range(n):
+            s = (s + d) % n
+            if active[s]:
+                return s
+        return seat
+
+    def _refill(self, rule: str) -> bool:
+        """Shuffle the discard pile (all but its top) into a new draw pile."""
+        if len(self.discard) <= 1:
+            return False
+        top = self.discard.pop()
+        pile = self.discard
+        self.rng.shuffle(pile)
+        self.draw_pile = pile
+        self.discard = [top]
+        self.emit("reshuffle", -1, rule, n=len(pile))
+        return True
+
+    def draw_cards(self, seat: int, count: int, rule: str) -> int:
+        """``seat`` draws ``count`` cards (reshuffling as needed); returns how many."""
+        if count <= 0:
+            return 0
+        hand = self.hands[seat]
+        was_empty = not hand
+        pile = self.draw_pile
+        got: list[int] = []
+        for _ in range(count):
+            if not pile:
+                if not self._refill(self._reshuffle_rule()):
+                    break
+                pile = self.draw_pile
+            got.append(pile.pop())
+        hand.extend(got)
+        if got:
+            if was_empty and seat in self.out_order:
+                self.out_order.remove(seat)
+            if seat in self.uno_open:
+                self.uno_open.remove(seat)
+            self._on_drawn(seat, got)
+        if self._events is not None:
+            self.emit("draw", seat, rule, tuple(got), len(got), hidden=True)
+            if len(got) < count:
+                self.emit("forgiven", seat, self._reshuffle_rule(), n=count - len(got))
+        return len(got)
+
+    def _on_drawn(self, seat: int, cards: list[int]) -> None:
+        """Hook after ``seat`` drew ``cards``."""
+
+    def _reshuffle_rule(self) -> str:
+        return "STD-0.4"
+
+    def remove_card(self, seat: int, face: int) -> None:
+        """Take ``face`` out of ``seat``'s hand (and out of its public cards)."""
+        self.hands[seat].remove(face)
+        rev = self.revealed[seat]
+        if rev and face in rev:
+            rev.remove(face)
+        if not self.hands[seat]:
+            self.out_order.append(seat)
+
+    def team_of(self, seat: int) -> tuple[int, ...]:
+        """The seats of ``seat``'s team (just itself without partners)."""
+        return (seat,)
+
+    def active_seats(self) -> list[int]:
+        """Seats still in the hand."""
+        return [s for s in range(self.n) if self.active[s]]
+
+    def seat_names(self) -> Sequence[str]:
+        """Default seat labels."""
+        return [f"P{s}" for s in range(self.n)]

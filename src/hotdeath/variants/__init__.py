@@ -1,0 +1,50 @@
+"""The variant registry: every game is found by its name or an alias.
+
+>>> get_variant("hd").name
+'hotdeath'
+>>> [v.name for v in all_variants()]
+['standard', 'hotdeath']
+"""
+
+from __future__ import annotations
+
+from hotdeath.errors import OptionError
+from hotdeath.variants.base import Variant
+from hotdeath.variants.hotdeath import HOTDEATH
+from hotdeath.variants.standard import STANDARD
+
+_REGISTRY: dict[str, Variant] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(variant: Variant) -> None:
+    """Add a variant (its name and aliases must be new)."""
+    for key in (variant.name, *variant.aliases):
+        if key in _REGISTRY or key in _ALIASES:
+            raise ValueError(f"variant name {key!r} is already registered")
+    _REGISTRY[variant.name] = variant
+    for alias in variant.aliases:
+        _ALIASES[alias] = variant.name
+
+
+def get_variant(name: str) -> Variant:
+    """The variant called ``name`` (or an alias); :class:`OptionError` if unknown."""
+    key = name.strip().lower()
+    key = _ALIASES.get(key, key)
+    if key not in _REGISTRY:
+        raise OptionError(
+            "unknown_variant",
+            f"unknown variant {name!r} (variants: {', '.join(_REGISTRY)})",
+        )
+    return _REGISTRY[key]
+
+
+def all_variants() -> list[Variant]:
+    """Every registered variant, in registration order."""
+    return list(_REGISTRY.values())
+
+
+register(STANDARD)
+register(HOTDEATH)
+
+__all__ = ["Variant", "all_variants", "get_variant", "register"]

@@ -1,0 +1,108 @@
+"""The :class:`Variant` description: a game's name, options, presets and state class."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hotdeath.errors import OptionError
+from hotdeath.options import OptionSpec, OptionValue, as_dict, resolve, specs
+from hotdeath.state import GameState
+
+
+@dataclass(frozen=True)
+class Variant:
+    """An immutable game description that creates states.
+
+    ``presets`` maps a preset name to the options it sets (the first is the default);
+    ``check`` validates option combinations against the player count.
+    """
+
+    name: str
+    title: str
+    description: str
+    options_cls: type[Any]
+    state_cls: type[GameState]
+    presets: Mapping[str, Mapping[str, OptionValue]]
+    preset_descriptions: Mapping[str, str]
+    aliases: tuple[str, ...] = ()
+    min_players: int = 2
+    max_players: int = 10
+    default_players: int = 4
+    rule_prefix: str = "STD"
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def default_preset(self) -> str:
+        """Name of the default preset."""
+        return next(iter(self.presets))
+
+    def option_specs(self) -> list[OptionSpec]:
+        """Every option with its default, values, description and rule."""
+        return specs(self.options_cls)
+
+    def resolve_options(
+        self, preset: str | None = None, options: Mapping[str, object] | None = None
+    ) -> Any:
+        """Validate a preset plus overrides into this variant's options object."""
+        return resolve(
+            self.options_cls, self.name, preset or self.default_preset, self.presets, options
+        )
+
+    def check_players(self, players: int, opts: Any) -> None:
+        """Reject a player count the variant or its options cannot host."""
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise OptionError(
+                "bad_players",
+                f"{self.name} takes {self.min_players} to {self.max_players} players, "
+                f"not {players!r}",
+            )
+        self.state_cls.check_options(players, opts)  # type: ignore[attr-defined]
+
+    def new_game(
+        self,
+        players: int | None = None,
+        seed: int = 0,
+        preset: str | None = None,
+        options: Mapping[str, object] | None = None,
+        dealer: int | None = None,
+    ) -> GameState:
+        """Start a new game: validated options, a seeded shuffle, the first deal."""
+        opts = self.resolve_options(preset, options)
+        if players is None:
+            players = self.default_players
+        self.check_players(players, opts)
+        if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < players):
+            raise OptionError("bad_dealer", f"dealer must be a seat from 0 to {players - 1}")
+        state = self.state_cls(self, opts, players, seed)
+        state.init_params = {"dealer": dealer}
+        state.start(dealer)  # type: ignore[attr-defined]
+        return state
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready description: presets and every option."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "aliases": list(self.aliases),
+            "description": self.description,
+            "players": {
+                "min": self.min_players,
+                "max": self.max_players,
+                "default": self.default_players,
+            },
+            "default_preset": self.default_preset,
+            "presets": {
+                name: {
+                    "description": self.preset_descriptions.get(name, ""),
+                    "options": dict(vals),
+                }
+                for name, vals in self.presets.items()
+            },
+            "options": [s.to_json() for s in self.option_specs()],
+        }
+
+    def options_dict(self, opts: Any) -> dict[str, OptionValue]:
+        """All option values of ``opts``."""
+        return as_dict(opts)

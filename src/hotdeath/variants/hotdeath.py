@@ -1,0 +1,1298 @@
+"""Hot Death Uno: every card and rule of the rulebook (HD-…), every option and preset.
+
+The attack/defence state machine follows rules HD-4.2 to HD-4.6: an attack (a draw, an
+ejection or a Glasnost reveal) waits in the state with its victim, sender, attacker and
+latest draw card; the victim answers (stack, Retaliation, Holy Defender, Virus, Magic
+Red 5) or accepts.  Scoring (HD-3.7) is :func:`hand_values`, a pure function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from hotdeath import actions as A
+from hotdeath.actions import Action, make, play
+from hotdeath.cards import (
+    BASTARDS,
+    BB,
+    BS,
+    COLORS,
+    DB,
+    DELAYED_BLAST,
+    DOUBLE_SKIP,
+    DRAW_TWO,
+    FACE_COLOR,
+    FACE_KIND,
+    FACE_NUMBER,
+    GLAS,
+    GLASNOST,
+    HARVESTER,
+    HOLY,
+    HOS,
+    HOT,
+    HOT_DEATH,
+    IS_WILD,
+    LOI,
+    M5,
+    MAD,
+    MADC,
+    MYS,
+    MYSTERY_DRAW,
+    NUM_FACES,
+    NUMBER,
+    QUIT,
+    QUITTER,
+    RET,
+    REVERSE,
+    REVERSE_SKIP,
+    SKIP,
+    SN,
+    SPREADER,
+    VIR,
+    WD4,
+    WILD,
+    WILD_DRAW_FOUR,
+    hotdeath_deck,
+    hotdeath_double_deck,
+)
+from hotdeath.errors import OptionError
+from hotdeath.options import option
+from hotdeath.state import (
+    CHOOSE_COLOR,
+    CHOOSE_VICTIM,
+    DEAL,
+    GAME_OVER,
+    RESPONSE,
+    TURN,
+    GameState,
+)
+from hotdeath.variants.base import Variant
+
+# Attack kinds and families (HD-4.1)
+NO_ATTACK: Final = 0
+DRAW_ATTACK: Final = 1
+EJECT_ATTACK: Final = 2
+REVEAL_ATTACK: Final = 3
+ATTACK_NAMES: Final = ("none", "draw", "eject", "reveal")
+WILD_DRAW: Final = 0
+DRAW_TWO_FAMILY: Final = 1
+MYSTERY: Final = 2
+FAMILY_NAMES: Final = ("wild_draw", "draw_two", "mystery")
+NOBODY: Final = -1
+
+CARD_RULE: Final = {
+    NUMBER: "HD-2.3.1", SKIP: "HD-2.3.2", DOUBLE_SKIP: "HD-2.3.3", REVERSE: "HD-2.3.4",
+    REVERSE_SKIP: "HD-2.3.5", DRAW_TWO: "HD-2.3.6", SPREADER: "HD-2.3.7", WILD: "HD-2.3.8",
+    WILD_DRAW_FOUR: "HD-2.3.9", HOT_DEATH: "HD-2.3.10", DELAYED_BLAST: "HD-2.3.11",
+    HARVESTER: "HD-2.3.12", MYSTERY_DRAW: "HD-2.3.13", GLASNOST: "HD-2.3.14",
+    QUITTER: "HD-2.3.15", MAD: "HD-2.3.16",
+}
+"""Rule id of each card kind's own rule (special number cards: see ``FACE_RULE``)."""
+FACE_RULE: Final = {
+    LOI: "HD-2.3.17", M5: "HD-2.3.18", BS: "HD-2.3.19", SN: "HD-2.3.20", VIR: "HD-2.3.21",
+    HOLY: "HD-2.3.22", RET: "HD-2.3.23", BB: "HD-2.3.24", GLAS: "HD-2.3.14",
+    QUIT: "HD-2.3.15", MADC: "HD-2.3.16",
+}
+
+
+def rule_of(face: int) -> str:
+    """The rulebook id of a card's own rule."""
+    return FACE_RULE.get(face) or CARD_RULE.get(FACE_KIND[face], "HD-2.3.1")
+
+
+@dataclass(frozen=True, slots=True)
+class HotDeathOptions:
+    """Every option of rules HD-3.12 (defaults = the canonical ruleset)."""
+
+    deck: str = option("single_108", "Which deck: the 108-card Hot Death deck or the two-deck "
+                       "216-card game", "HD-1.3", ("single_108", "double_216"))
+    min_deal: int = option(5, "Smallest hand size the dealer may choose", "HD-3.2", (1, 30))
+    max_deal: int = option(15, "Largest hand size the dealer may choose", "HD-3.2", (1, 30))
+    first_player: str = option("left_of_dealer", "Who plays first: the player to the dealer's "
+                               "left, or the dealer", "HD-3.2", ("left_of_dealer", "dealer"))
+    up_card_rule: str = option("dealer_takes_attacks", "The first card turned up: the dealer "
+                               "takes its attacks, or its effects are ignored", "HD-3.3",
+                               ("dealer_takes_attacks", "ignore"))
+    after_draw_play: str = option("drawn_card_only", "After a turn draw: only the drawn card may "
+                                  "be played, or any legal card", "HD-3.4",
+                                  ("drawn_card_only", "any_legal_card"))
+    draw_rule: str = option("draw_one", "A turn draw takes one card, or draws until a playable "
+                            "card turns up", "HD-3.4", ("draw_one", "draw_until_playable"))
+    uno_rule: str = option("catch", "Uno must be called and can be caught, or there is no Uno "
+                           "call", "HD-3.11", ("catch", "off"))
+    uno_penalty_cards: int = option(2, "Cards drawn when caught without an Uno call",
+                                    "HD-3.11", (0, 10))
+    draw_two_defensible: bool = option(True, "Retaliation, Holy Defender and Virus answer a "
+                                       "Draw Two", "HD-2.3.6")
+    stack_draw_twos: bool = option(False, "A Draw Two victim may stack a Draw Two or Spreader",
+                                   "HD-2.3.6")
+    stack_after_deflection: bool = option(False, "Stacking is still allowed after a Holy "
+                                          "Defender or Retaliation", "HD-4.3.1")
+    magic5_effect: str = option("cancel_all", "Magic Red 5 cancels the whole stacked draw, or "
+                                "only the Hot Death's 8", "HD-2.3.10",
+                                ("cancel_all", "cancel_hot_death_only"))
+    magic5_requires_hot_death_on_top: bool = option(False, "Magic Red 5 answers only when the "
+                                                    "Hot Death is the discard top",
+                                                    "HD-2.3.10")
+    mystery_defensible: bool = option(True, "Retaliation, Holy Defender and Virus answer a "
+                                      "Mystery Draw", "HD-2.3.13")
+    virus_odd_split: str = option("sender_extra", "Who takes the odd card when a Virus splits "
+                                  "an odd draw", "HD-2.3.21",
+                                  ("sender_extra", "both_round_up", "victim_extra"))
+    redirect_sender: str = option("last_redirector", "Whom Retaliation and Virus hit after a "
+                                  "redirect: the last redirector or the original attacker",
+                                  "HD-4.3", ("last_redirector", "original_attacker"))
+    irish_scope: str = option("all_punishment_draws", "Which draws Luck o' the Irish reduces",
+                              "HD-2.3.17", ("all_punishment_draws", "attack_draws_only"))
+    sixty_nine_proof: str = option("challenge", "How a 6-on-9 / 9-on-6 play with the 69 is "
+                                   "proved: challenge, shown at once, or not at all",
+                                   "HD-3.11.1", ("challenge", "reveal_on_use", "none"))
+    sixty_nine_challenge_penalty: int = option(2, "Cards a failed 69 challenger draws",
+                                               "HD-3.11.1", (0, 10))
+    shitter_last_card_needs_match: bool = option(False, "Big Brother as the last card must "
+                                                 "match colour or number", "HD-2.3.24")
+    glasnost_response: str = option("victim_any_seat", "Who may answer a Glasnost: the victim "
+                                    "wherever he sits, or only the next player", "HD-4.6",
+                                    ("victim_any_seat", "next_player_only"))
+    quitter_with_two_active: str = option("no_effect", "The Quitter with two active players: no "
+                                          "effect, or its player wins the hand", "HD-2.3.15",
+                                          ("no_effect", "player_wins"))
+    mad_min_active_players: int = option(4, "Active players needed for M.A.D. to take effect",
+                                         "HD-2.3.16", (2, 10))
+    delayed_blast_min_active_for_skip: int = option(3, "Active players needed for the "
+                                                    "Delayed Blast's skip", "HD-2.3.11",
+                                                    (2, 10))
+    all_bastards_effect: str = option("hand_ends_zero", "Holding all four bastard cards ends "
+                                      "the hand (scoring 0) or wins the game", "HD-3.7.1",
+                                      ("hand_ends_zero", "wins_game"))
+    combo_1000_cards: str = option("quitter_fuck_you", "Cards of the 1000 combination",
+                                   "HD-3.7.3", ("quitter_fuck_you", "quitter_fuck_you_shitter"))
+    combo_1000_scoring: str = option("exact", "How the 1000 combination scores", "HD-3.7.3",
+                                     ("exact", "pair_worth_1000", "app"))
+    sixty_nine_modifiers: bool = option(True, "Magic Red 5, Retaliation and Holy Defender "
+                                        "modify the 69's hand value", "HD-2.3.20")
+    mystery_number_mode: str = option("printed", "Which number the Mystery Draw's value uses",
+                                      "HD-2.3.13", ("printed", "app", "points_000"))
+    blue_shield_floor_zero: bool = option(False, "The Blue Shield's value is never below 0",
+                                          "HD-2.3.19")
+    halving_rounding: str = option("up", "How the Holy Defender rounds a halved score",
+                                   "HD-2.3.22", ("up", "down"))
+    spreader_value: str = option("per_opponent", "Spreader value: 20 per opponent, or a fixed "
+                                 "60", "HD-2.3.7", ("per_opponent", "fixed_60"))
+    mad_points: int = option(100, "Points of a M.A.D. left in hand", "HD-1.4", (0, 1000))
+    plain_wild_points: int = option(50, "Points of a plain Wild (two-deck game)", "HD-1.4",
+                                    (0, 1000))
+    game_end_score: int = option(1000, "The game ends when a total reaches this",
+                                 "HD-3.8", (1, 100000))
+    tie_break: str = option("shared", "Equal lowest totals: a shared win, or the first seat",
+                            "HD-3.8", ("shared", "seat_order"))
+
+
+PRESETS: Final[dict[str, dict[str, Any]]] = {
+    "canonical": {},
+    "source_000": {
+        "first_player": "dealer", "draw_two_defensible": False, "mystery_defensible": False,
+        "stack_after_deflection": True, "quitter_with_two_active": "player_wins",
+        "mad_min_active_players": 2, "mad_points": 75, "plain_wild_points": 40,
+        "sixty_nine_proof": "reveal_on_use", "combo_1000_scoring": "pair_worth_1000",
+        "mystery_number_mode": "points_000", "blue_shield_floor_zero": False,
+        "magic5_requires_hot_death_on_top": True,
+    },
+    "app_compat": {
+        "up_card_rule": "ignore", "after_draw_play": "any_legal_card", "uno_rule": "off",
+        "draw_two_defensible": False, "irish_scope": "attack_draws_only",
+        "virus_odd_split": "both_round_up", "magic5_requires_hot_death_on_top": True,
+        "glasnost_response": "next_player_only", "sixty_nine_proof": "none",
+        "combo_1000_scoring": "app", "mystery_number_mode": "app",
+        "blue_shield_floor_zero": True, "spreader_value": "fixed_60", "tie_break": "seat_order",
+    },
+    "homepage_001": {
+        "draw_rule": "draw_until_playable", "draw_two_defensible": False,
+        "stack_draw_twos": True, "all_bastards_effect": "wins_game",
+        "sixty_nine_proof": "challenge", "combo_1000_cards": "quitter_fuck_you",
+    },
+}
+PRESET_DESCRIPTIONS: Final = {
+    "canonical": "The project's ruling: source 002 where it speaks, gaps filled from 001, "
+                 "000 and the app",
+    "source_000": "The readings of the fan page (seed 000)",
+    "app_compat": "The Android app's rule choices (its bugs excluded); made for 4 players",
+    "homepage_001": "The readings where the Hot Death Uno Homepage (seed 001) differs",
+}
+
+# ------------------------------------------------------------------ match tables (HD-3.5)
+
+_NUMS: Final = tuple(
+    frozenset((6, 9)) if FACE_NUMBER[f] == 69 else
+    (frozenset((FACE_NUMBER[f],)) if FACE_NUMBER[f] >= 0 else frozenset())
+    for f in range(NUM_FACES)
+)
+_FAMILY: Final = {
+    DRAW_TWO: 1, SPREADER: 1, SKIP: 2, DOUBLE_SKIP: 2, REVERSE: 3, REVERSE_SKIP: 3,
+}
+
+
+def _base_match(key: int, f: int) -> bool:
+    """Legality of ``f`` on table key ``key`` without the 69 privilege (HD-3.5 rules 2–7)."""
+    if f == BB:
+        return False
+    if f == M5 or IS_WILD[f]:
+        return True
+    if key >= NUM_FACES:  # a wild on top: only its named colour
+        return FACE_COLOR[f] == key - NUM_FACES
+    top = key
+    if FACE_COLOR[f] == FACE_COLOR[top]:
+        return True
+    if _NUMS[f] & _NUMS[top]:
+        return True
+    kf, kt = FACE_KIND[f], FACE_KIND[top]
+    return kf in _FAMILY and _FAMILY[kf] == _FAMILY.get(kt)
+
+
+def _privilege(key: int, f: int) -> bool:
+    """A 6 on a 9 or a 9 on a 6 (HD-3.5 rule 8: only for the 69's holder)."""
+    if key >= NUM_FACES or f == SN:
+        return False
+    nf, nt = FACE_NUMBER[f], FACE_NUMBER[key]
+    return (nf == 6 and nt == 9) or (nf == 9 and nt == 6)
+
+
+MATCH: Final = tuple(
+    tuple(_base_match(k, f) for f in range(NUM_FACES)) for k in range(NUM_FACES + 4)
+)
+PRIV: Final = tuple(
+    tuple(_privilege(k, f) and not MATCH[k][f] for f in range(NUM_FACES))
+    for k in range(NUM_FACES + 4)
+)
+_STACK_WILDS: Final = frozenset((WD4, HOT, DB, HOS))
+_DEFENCES: Final = (RET, HOLY, VIR)
+_DRAW_COUNT: Final = {WD4: 4, HOT: 8, DB: 4, HOS: 4}
+_PLAYS: Final = tuple(
+    tuple(play(f, c) for c in COLORS) if IS_WILD[f] else (play(f),) for f in range(NUM_FACES)
+)
+_PLAYS_UNO: Final = tuple(
+    tuple(play(f, c, uno=True) for c in COLORS) if IS_WILD[f] else (play(f, uno=True),)
+    for f in range(NUM_FACES)
+)
+_DEAL_ACTIONS: Final = tuple(make(A.DEAL, n=k) for k in range(31))
+_COLOR_ACTIONS: Final = tuple(make(A.COLOR, color=c) for c in COLORS)
+
+
+class HotDeathState(GameState):
+    """A game of Hot Death Uno (hands until a total reaches ``game_end_score``)."""
+
+    opts: HotDeathOptions
+
+    def __init__(self, variant: Variant, opts: HotDeathOptions, players: int, seed: int) -> None:
+        super().__init__(variant, opts, players, seed)
+        self.deck = hotdeath_deck() if opts.deck == "single_108" else hotdeath_double_deck()
+        self.infections = [0] * players
+        self.a_kind = NO_ATTACK
+        self.a_family = WILD_DRAW
+        self.a_count = 0
+        self.a_victim = NOBODY
+        self.a_sender = NOBODY
+        self.a_attacker = NOBODY
+        self.a_last = -1
+        self.a_locked = False
+        self.a_redirected = False
+        self.a_anchor = NOBODY
+        self.a_two = False
+        self.sn_seat = NOBODY
+        self.up_pending = -1
+        self.hand_winner = NOBODY
+        self._chk_bastards = False
+        self._game_winner = NOBODY
+
+    @staticmethod
+    def check_options(players: int, opts: HotDeathOptions) -> None:
+        """Reject impossible combinations (HD-3.1)."""
+        size = 108 if opts.deck == "single_108" else 216
+        if opts.min_deal > opts.max_deal:
+            raise OptionError(
+                "bad_option_combination",
+                f"min_deal ({opts.min_deal}) is larger than max_deal ({opts.max_deal})",
+            )
+        if players * opts.min_deal + 1 > size:
+            raise OptionError(
+                "bad_option_combination",
+                f"{players} players cannot be dealt {opts.min_deal} cards each from the "
+                f"{size}-card deck (deck={opts.deck}, min_deal={opts.min_deal})",
+            )
+
+    def _clone_extra(self, new: Any) -> None:
+        new.infections = self.infections[:]
+
+    def _reshuffle_rule(self) -> str:
+        return "HD-3.2"
+
+    # ------------------------------------------------------------------ setup
+
+    def start(self, dealer: int | None) -> None:
+        """Choose the first dealer (random unless given); he then chooses the deal size."""
+        self.dealer = self.rng.below(self.n) if dealer is None else dealer
+        self.emit("dealer", self.dealer, "HD-3.2")
+        self.phase = DEAL
+        self.turn = self.dealer
+
+    def deal_sizes(self) -> list[int]:
+        """Hand sizes the dealer may choose now."""
+        size = len(self.deck)
+        return [
+            k for k in range(self.opts.min_deal, self.opts.max_deal + 1)
+            if self.n * k + 1 <= size
+        ]
+
+    def _deal(self, k: int) -> None:
+        n = self.n
+        self.hand_no += 1
+        self.hand_size = k
+        pile = self.deck[:]
+        self.rng.shuffle(pile)
+        self.draw_pile = pile
+        self.discard = []
+        self.hands = [[] for _ in range(n)]
+        for _ in range(k):
+            for i in range(1, n + 1):
+                self.hands[(self.dealer + i) % n].append(pile.pop())
+        self.active = [True] * n
+        self.n_active = n
+        self.revealed = [[] for _ in range(n)]
+        self.out_order = []
+        self.uno_open = []
+        self.sn_seat = NOBODY
+        self.direction = 1
+        self.a_kind = NO_ATTACK
+        self.hand_winner = NOBODY
+        self.drew = False
+        self.drawn = -1
+        self._chk_bastards = True
+        self.emit("deal", self.dealer, "HD-3.2", n=k)
+        self._turn_up()
+
+    def _turn_up(self) -> None:
+        top = self.draw_pile.pop()
+        self.discard.append(top)
+        self.emit("up_card", -1, "HD-3.3", (top,))
+        if self.opts.up_card_rule == "ignore":
+            while IS_WILD[top] and self.draw_pile:
+                top = self.draw_pile.pop()
+                self.discard.append(top)
+                self.emit("up_card", -1, "HD-3.3", (top,))
+            self.color = FACE_COLOR[top]
+            self._first_turn()
+            return
+        self.color = FACE_COLOR[top]
+        if IS_WILD[top]:
+            self.up_pending = top
+            self.phase = CHOOSE_COLOR
+            self.turn = self.dealer
+            return
+        self._up_effect(top)
+
+    def _first_turn(self) -> None:
+        first = self.dealer if self.opts.first_player == "dealer" else self.next_seat(self.dealer)
+        self._end_action(first)
+
+    def _up_effect(self, top: int) -> None:
+        """The up-card's effect on the dealer (HD-3.3, ``dealer_takes_attacks``)."""
+        d = self.dealer
+        k = FACE_KIND[top]
+        if top in _DRAW_COUNT:
+            self._attack(DRAW_ATTACK, WILD_DRAW, _DRAW_COUNT[top], d, NOBODY, top)
+        elif k == DRAW_TWO:
+            self._attack(DRAW_ATTACK, DRAW_TWO_FAMILY, 2, d, NOBODY, top)
+        elif k == SPREADER:
+            if BS in self.hands[d]:
+                self._make_public(d, BS)
+                self.emit("shield", d, "HD-3.3", target=NOBODY)
+            else:
+                self._punish(d, 2, "HD-3.3", False)
+            self._first_turn()
+        elif top == QUIT:
+            if self.n_active >= 3:
+                self._attack(EJECT_ATTACK, WILD_DRAW, 0, d, NOBODY, top)
+            else:
+                self.emit("no_effect", -1, "HD-2.3.15", (top,))
+                self._first_turn()
+        elif top == GLAS or (top == MADC and self.n_active >= self.opts.mad_min_active_players):
+            self.up_pending = top
+            self.phase = CHOOSE_VICTIM
+            self.turn = d
+        else:
+            if top == MADC:
+                self.emit("no_effect", -1, "HD-2.3.16", (top,))
+            self._first_turn()
+
+    # ------------------------------------------------------------------ legal actions
+
+    def _key(self) -> int:
+        top = self.discard[-1]
+        return NUM_FACES + self.color if IS_WILD[top] else top
+
+    def is_legal_card(self, seat: int, f: int) -> bool:
+        """Whether ``seat`` may play ``f`` on the current top with no attack (HD-3.5)."""
+        key = self._key()
+        hand = self.hands[seat]
+        if f == BB:
+            return self._bb_ok(key, hand)
+        return MATCH[key][f] or (PRIV[key][f] and SN in hand)
+
+    def _bb_ok(self, key: int, hand: list[int]) -> bool:
+        top = self.discard[-1]
+        if top in (HOLY, M5):
+            return True
+        if len(hand) != 1:
+            return False
+        if not self.opts.shitter_last_card_needs_match:
+            return True
+        if key >= NUM_FACES:
+            return key - NUM_FACES == FACE_COLOR[BB]
+        return FACE_COLOR[key] == FACE_COLOR[BB] or 0 in _NUMS[key]
+
+    def _expand(self, seat: int, f: int, uno: bool) -> Sequence[Action]:
+        if f == GLAS or (f == MADC and self.n_active >= self.opts.mad_min_active_players):
+            return [
+                play(f, target=t, uno=uno) for t in range(self.n)
+                if t != seat and self.active[t]
+            ]
+        return _PLAYS_UNO[f] if uno else _PLAYS[f]
+
+    def _main_actions(self, seat: int) -> list[Action]:
+        ph = self.phase
+        if ph == TURN:
+            return self._turn_actions(seat)
+        if ph == RESPONSE:
+            return self._response_actions(seat)
+        if ph == DEAL:
+            return [_DEAL_ACTIONS[k] for k in self.deal_sizes()]
+        if ph == CHOOSE_COLOR:
+            return list(_COLOR_ACTIONS)
+        if ph == CHOOSE_VICTIM:
+            return [make(A.VICTIM, target=t) for t in range(self.n)
+                    if t != seat and self.active[t]]
+        return []
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        hand = self.hands[seat]
+        uno = len(hand) == 2 and self.opts.uno_rule == "catch"
+        key = self._key()
+        m = MATCH[key]
+        acts: list[Action] = []
+        if self.drew and self.opts.after_draw_play == "drawn_card_only":
+            cands: Sequence[int] = [self.drawn] if self.drawn in hand else []
+        else:
+            cands = sorted(set(hand))
+        has69 = SN in hand
+        pv = PRIV[key]
+        for f in cands:
+            if m[f] or (has69 and pv[f]) or (f == BB and self._bb_ok(key, hand)):
+                acts += self._expand(seat, f, False)
+                if uno:
+                    acts += self._expand(seat, f, True)
+        acts.append(A.PASS_ACTION if self.drew else A.DRAW_ACTION)
+        return acts
+
+    def _can_stack(self) -> bool:
+        return not self.a_redirected or self.opts.stack_after_deflection
+
+    def _response_actions(self, seat: int) -> list[Action]:
+        hand = self.hands[seat]
+        o = self.opts
+        uno = len(hand) == 2 and o.uno_rule == "catch"
+        cards: list[int] = []
+        kind = self.a_kind
+        defend = True
+        if kind == DRAW_ATTACK:
+            fam = self.a_family
+            if fam == WILD_DRAW:
+                defend = not self.a_locked
+                if defend and self._can_stack():
+                    cards += [f for f in _STACK_WILDS if f in hand]
+                if (defend and M5 in hand and FACE_KIND[self.a_last] == HOT_DEATH
+                        and (not o.magic5_requires_hot_death_on_top
+                             or self.discard[-1] == self.a_last)):
+                    cards.append(M5)
+            elif fam == DRAW_TWO_FAMILY:
+                defend = o.draw_two_defensible
+                if o.stack_draw_twos and self._can_stack():
+                    cards += sorted({f for f in hand if FACE_KIND[f] in (DRAW_TWO, SPREADER)})
+            else:
+                defend = o.mystery_defensible
+        if defend:
+            cards += [f for f in _DEFENCES if f in hand]
+        acts: list[Action] = []
+        for f in sorted(cards):
+            acts += _PLAYS[f]
+            if uno:
+                acts += _PLAYS_UNO[f]
+        acts.append(A.ACCEPT_ACTION)
+        return acts
+
+    def _has_windows(self) -> bool:
+        return self.sn_seat >= 0
+
+    def _window_actions(self, seat: int) -> list[Action]:
+        acts: list[Action] = []
+        if seat in self.uno_open:
+            acts.append(A.UNO_ACTION)
+        if self.active[seat]:
+            for x in self.uno_open:
+                if x != seat:
+                    acts.append(make(A.CATCH, target=x))
+            if self.sn_seat >= 0 and self.sn_seat != seat:
+                acts.append(make(A.CHALLENGE, target=self.sn_seat))
+        return acts
+
+    # ------------------------------------------------------------------ apply
+
+    def _apply(self, seat: int, action: Action) -> None:
+        k = action.kind
+        if k == A.PLAY:
+            self._close_windows()
+            if self.phase == RESPONSE:
+                self._respond(seat, action)
+            else:
+                self._play(seat, action)
+        elif k == A.DRAW:
+            self._close_windows()
+            self._turn_draw(seat)
+        elif k == A.PASS:
+            self.emit("pass", seat, "HD-3.4")
+            self._end_action(self.next_seat(seat))
+        elif k == A.ACCEPT:
+            if self.a_kind == DRAW_ATTACK:
+                self._close_windows()
+            self._accept(seat)
+        elif k == A.UNO:
+            self.uno_open.remove(seat)
+            self.emit("uno", seat, "HD-3.11")
+        elif k == A.CATCH:
+            x = action.target
+            self.uno_open.remove(x)
+            self.sn_seat = NOBODY
+            self.emit("catch", seat, "HD-3.11", target=x)
+            self._punish(x, self.opts.uno_penalty_cards, "HD-3.11", False)
+        elif k == A.CHALLENGE:
+            x = self.sn_seat
+            self.sn_seat = NOBODY
+            self.uno_open.clear()
+            self.emit("challenge", seat, "HD-3.11.1", target=x)
+            self._make_public(x, SN)
+            self.emit("sixty_nine", x, "HD-3.11.1", (SN,))
+            self._punish(seat, self.opts.sixty_nine_challenge_penalty, "HD-3.11.1", False)
+        elif k == A.DEAL:
+            self._deal(action.n)
+        elif k == A.COLOR:
+            self.color = action.color
+            self.emit("color", seat, "HD-3.3", color=action.color)
+            top = self.up_pending
+            self.up_pending = -1
+            self._up_effect(top)
+        elif k == A.VICTIM:
+            self._up_victim(action.target)
+
+    def _close_windows(self) -> None:
+        if self.uno_open:
+            self.uno_open.clear()
+        self.sn_seat = NOBODY
+
+    def _card_played(self, p: int, action: Action) -> int:
+        f = action.cards[0]
+        hand = self.hands[p]
+        hand.remove(f)
+        rev = self.revealed[p]
+        if rev and f in rev:
+            rev.remove(f)
+        self.discard.append(f)
+        self.color = action.color if IS_WILD[f] else FACE_COLOR[f]
+        if self._events is not None:
+            self.emit("play", p, rule_of(f), (f,), color=action.color, target=action.target)
+        if not hand:
+            self.out_order.append(p)
+            self.emit("out", p, "HD-3.7.1")
+        elif len(hand) == 1 and self.opts.uno_rule == "catch":
+            if action.uno:
+                self.emit("uno", p, "HD-3.11")
+            else:
+                self.uno_open.append(p)
+        return f
+
+    def _play(self, p: int, action: Action) -> None:
+        """A card played in a normal turn (HD-3.4, effects HD-4.2 and HD-4.4)."""
+        f = action.cards[0]
+        under = self.discard[-1]
+        key = self._key()
+        privileged = f != BB and not MATCH[key][f]
+        self._card_played(p, action)
+        if privileged:
+            self._privilege_used(p)
+        k = FACE_KIND[f]
+        nxt = self.next_seat
+        if k == NUMBER or f in (HOLY, RET, VIR, LOI, BS, SN, M5, BB):
+            self._end_action(nxt(p))
+        elif k in (SKIP, DOUBLE_SKIP):
+            skips = 1 if k == SKIP else min(2, self.n_active - 1)
+            s = p
+            for _ in range(skips):
+                s = nxt(s)
+                self.emit("skip", s, rule_of(f))
+            self._end_action(nxt(s))
+        elif k in (REVERSE, REVERSE_SKIP):
+            self.direction = -self.direction
+            self.emit("reverse", p, rule_of(f))
+            if k == REVERSE and self.n_active > 2:
+                self._end_action(nxt(p))
+            else:
+                s = nxt(p)
+                self.emit("skip", s, "HD-3.10" if self.n_active == 2 else rule_of(f))
+                self._end_action(nxt(s))
+        elif k == DRAW_TWO:
+            self._attack(DRAW_ATTACK, DRAW_TWO_FAMILY, 2, nxt(p), p, f)
+        elif k == SPREADER:
+            self._spreader(p)
+        elif f in _DRAW_COUNT:
+            victim = nxt(p)
+            if f == DB and self.n_active >= self.opts.delayed_blast_min_active_for_skip:
+                self.emit("skip", victim, "HD-2.3.11")
+                victim = nxt(victim)
+            self._attack(DRAW_ATTACK, WILD_DRAW, _DRAW_COUNT[f], victim, p, f)
+        elif f == MYS:
+            num = FACE_NUMBER[under] if not IS_WILD[under] else -1
+            if num >= 1:
+                self._attack(DRAW_ATTACK, MYSTERY, num, nxt(p), p, f)
+            else:
+                self._end_action(nxt(p))
+        elif k == WILD:
+            self._end_action(nxt(p))
+        elif f == QUIT:
+            if self.n_active >= 3:
+                self._attack(EJECT_ATTACK, WILD_DRAW, 0, nxt(p), p, f)
+            elif self.opts.quitter_with_two_active == "player_wins":
+                self._attack(EJECT_ATTACK, WILD_DRAW, 0, nxt(p), p, f, two=True)
+            else:
+                self.emit("no_effect", p, "HD-2.3.15", (f,))
+                self._end_action(nxt(p))
+        elif f == GLAS:
+            v = action.target
+            if self.opts.glasnost_response == "next_player_only" and v != nxt(p):
+                self._reveal(v, "HD-4.6")
+                self._end_action(nxt(p))
+            else:
+                self._attack(REVEAL_ATTACK, WILD_DRAW, 0, v, p, f, anchor=p)
+        elif f == MADC:
+            if action.target >= 0:
+                self._eject(p, "HD-2.3.16")
+                self._eject(action.target, "HD-2.3.16")
+            else:
+                self.emit("no_effect", p, "HD-2.3.16", (f,))
+            self._end_action(nxt(p))
+        else:  # pragma: no cover - every kind is handled above
+            raise AssertionError(f"unhandled card {f}")
+
+    def _privilege_used(self, p: int) -> None:
+        proof = self.opts.sixty_nine_proof
+        if proof == "challenge":
+            self.sn_seat = p
+        elif proof == "reveal_on_use":
+            self._make_public(p, SN)
+            self.emit("sixty_nine", p, "HD-3.11.1", (SN,))
+
+    def _turn_draw(self, p: int) -> None:
+        """A turn draw (HD-3.4): one card, or until a playable one with draw_until_playable."""
+        self.drew = True
+        if self.opts.draw_rule == "draw_one":
+            got = self.draw_cards(p, 1, "HD-3.4")
+            self.drawn = self.hands[p][-1] if got else -1
+            return
+        self.drawn = -1
+        while self.draw_cards(p, 1, "HD-3.4"):
+            f = self.hands[p][-1]
+            if self.is_legal_card(p, f):
+                self.drawn = f
+                break
+
+    def _spreader(self, p: int) -> None:
+        """Every other active player draws 2; the Blue Shield sends them back (HD-2.3.7)."""
+        shield = NOBODY
+        q = self.next_seat(p)
+        while q != p:
+            if BS in self.hands[q]:
+                self._make_public(q, BS)
+                self.emit("shield", q, "HD-2.3.19", target=p)
+                self._punish(p, 2, "HD-2.3.7", False)
+                shield = q
+            else:
+                self._punish(q, 2, "HD-2.3.7", False)
+            q = self.next_seat(q)
+        self._end_action(shield if shield >= 0 else p)
+
+    # ------------------------------------------------------------------ attacks
+
+    def _attack(
+        self,
+        kind: int,
+        family: int,
+        count: int,
+        victim: int,
+        sender: int,
+        card: int,
+        anchor: int = NOBODY,
+        two: bool = False,
+    ) -> None:
+        self.a_kind = kind
+        self.a_family = family
+        self.a_count = count
+        self.a_victim = victim
+        self.a_sender = sender
+        self.a_attacker = sender
+        self.a_last = card
+        self.a_locked = card == HOS
+        self.a_redirected = False
+        self.a_anchor = anchor
+        self.a_two = two
+        if self._events is not None:
+            rule = "HD-3.3" if sender == NOBODY else "HD-4.2"
+            name = ("attack", "attack", "eject_attack", "reveal_attack")[kind]
+            self.emit(name, sender, rule, (card,), n=count, target=victim)
+        self._await_response()
+
+    def _await_response(self) -> None:
+        """Give the victim the decision, or resolve at once if no answer exists."""
+        o = self.opts
+        if self.a_kind == DRAW_ATTACK:
+            fam = self.a_family
+            if fam == WILD_DRAW:
+                decide = not self.a_locked
+            elif fam == DRAW_TWO_FAMILY:
+                decide = o.draw_two_defensible or (o.stack_draw_twos and self._can_stack())
+            else:
+                decide = o.mystery_defensible
+            if not decide:
+                self._accept(self.a_victim)
+                return
+        self.phase = RESPONSE
+        self.turn = self.a_victim
+        self.drew = False
+        self.drawn = -1
+
+    def _target(self) -> int:
+        if self.opts.redirect_sender == "last_redirector":
+            return self.a_sender
+        return self.a_attacker
+
+    def _respond(self, r: int, action: Action) -> None:
+        """The victim answers the pending attack with a card (HD-4.3)."""
+        f = self._card_played(r, action)
+        nxt = self.next_seat
+        reveal = self.a_kind == REVEAL_ATTACK
+        if reveal and r == nxt(self.a_anchor):
+            self.a_anchor = r
+        if f in _STACK_WILDS or FACE_KIND[f] in (DRAW_TWO, SPREADER):
+            self.a_count += _DRAW_COUNT.get(f, 2)
+            self.a_last = f
+            self.a_locked = f == HOS
+            self.a_sender = self.a_attacker = r
+            v = nxt(r)
+            if f == DB and self.n_active >= self.opts.delayed_blast_min_active_for_skip:
+                self.emit("skip", v, "HD-2.3.11")
+                v = nxt(v)
+            self.a_victim = v
+            self.emit("stack", r, "HD-4.3.1", (f,), n=self.a_count, target=v)
+            self._await_response()
+        elif f == RET:
+            self.direction = -self.direction
+            target = self._target()
+            self.emit("reverse", r, "HD-4.3.2")
+            if self.a_two:
+                self._hand_over_to(r, "HD-2.3.15")
+                return
+            if target == NOBODY:
+                self.emit("cancel", r, "HD-3.3")
+                self._finish_attack(nxt(r))
+                return
+            self.emit("retaliate", r, "HD-4.3.2", target=target)
+            self.a_victim = target
+            self.a_sender = r
+            self.a_redirected = True
+            self._await_response()
+        elif f == HOLY:
+            if self.a_two:
+                self._hand_over_to(r, "HD-2.3.15")
+                return
+            v = nxt(r)
+            self.emit("redirect", r, "HD-4.3.3", target=v)
+            self.a_victim = v
+            self.a_sender = r
+            self.a_redirected = True
+            self._await_response()
+        elif f == VIR:
+            self._virus(r)
+        elif f == M5:
+            self.emit("cancel", r, "HD-4.3.5")
+            if self.opts.magic5_effect == "cancel_hot_death_only" and self.a_count > 8:
+                rest = self.a_count - 8
+                self._punish(r, rest, "HD-4.3.5", True)
+            self._finish_attack(nxt(r))
+
+    def _virus(self, r: int) -> None:
+        target = self._target()
+        self.emit("virus", r, "HD-4.3.4", target=target)
+        kind = self.a_kind
+        if kind == DRAW_ATTACK:
+            c = self.a_count
+            hi, lo = (c + 1) // 2, c // 2
+            split = self.opts.virus_odd_split
+            t_share, r_share = (hi, lo) if split == "sender_extra" else (
+                (hi, hi) if split == "both_round_up" else (lo, hi))
+            attack_draw = self.a_family != DRAW_TWO_FAMILY
+            if target != NOBODY:
+                self._punish(target, t_share, "HD-4.3.4", attack_draw)
+            self._punish(r, r_share, "HD-4.3.4", attack_draw)
+            self._finish_attack(self.next_seat(r))
+        elif kind == EJECT_ATTACK:
+            two = self.a_two
+            self._eject(r, "HD-4.3.4")
+            if target != NOBODY:
+                self._eject(target, "HD-4.3.4")
+            if two:
+                self._hand_over_to(NOBODY, "HD-2.3.15")
+                return
+            self._finish_attack(self.next_seat(r))
+        else:
+            self._reveal(r, "HD-4.3.4")
+            if target != NOBODY:
+                self._reveal(target, "HD-4.3.4")
+            self._finish_attack(self.next_seat(self.a_anchor))
+
+    def _accept(self, r: int) -> None:
+        """The victim takes the attack (HD-4.3.6)."""
+        kind = self.a_kind
+        self.emit("accept", r, "HD-4.3.6")
+        if kind == DRAW_ATTACK:
+            attack_draw = self.a_family != DRAW_TWO_FAMILY
+            self._punish(r, self.a_count, "HD-4.3.6", attack_draw)
+            self._finish_attack(self.next_seat(r))
+        elif kind == EJECT_ATTACK:
+            if self.a_two:
+                self._hand_over_to(self.a_attacker, "HD-2.3.15")
+                return
+            self._eject(r, "HD-2.3.15")
+            self._finish_attack(self.next_seat(r))
+        else:
+            self._reveal(r, "HD-2.3.14")
+            self._finish_attack(self.next_seat(self.a_anchor))
+
+    def _finish_attack(self, next_seat: int) -> None:
+        self.a_kind = NO_ATTACK
+        self._end_action(next_seat)
+
+    def _up_victim(self, v: int) -> None:
+        top = self.up_pending
+        self.up_pending = -1
+        d = self.dealer
+        if top == GLAS:
+            anchor = d
+            if self.opts.first_player == "dealer":
+                anchor = self.next_seat(d, -self.direction)
+            self._attack(REVEAL_ATTACK, WILD_DRAW, 0, v, NOBODY, top, anchor=anchor)
+        else:
+            self.emit("play", d, "HD-3.3", (top,), target=v)
+            self._eject(v, "HD-3.3")
+            self._first_turn()
+
+    # ------------------------------------------------------------------ effects
+
+    def _punish(self, seat: int, count: int, rule: str, attack_draw: bool) -> None:
+        """A punishment draw, one card fewer with Luck o' the Irish (HD-2.3.17)."""
+        if (count > 0 and LOI in self.hands[seat]
+                and (attack_draw or self.opts.irish_scope == "all_punishment_draws")):
+            count -= 1
+            self._make_public(seat, LOI)
+            self.emit("irish", seat, "HD-2.3.17", (LOI,))
+        self.draw_cards(seat, count, rule)
+
+    def _on_drawn(self, seat: int, cards: list[int]) -> None:
+        for c in cards:
+            if c in BASTARDS:
+                self._chk_bastards = True
+                return
+
+    def _make_public(self, seat: int, face: int) -> None:
+        if face not in self.revealed[seat]:
+            self.revealed[seat].append(face)
+
+    def _reveal(self, seat: int, rule: str) -> None:
+        self.revealed[seat] = self.hands[seat][:]
+        self.emit("reveal", seat, rule, tuple(self.hands[seat]))
+
+    def _eject(self, seat: int, rule: str) -> None:
+        if not self.active[seat]:
+            return
+        self.active[seat] = False
+        self.n_active -= 1
+        self.revealed[seat] = []
+        if seat in self.uno_open:
+            self.uno_open.remove(seat)
+        self.emit("eject", seat, rule)
+
+    # ------------------------------------------------------------------ hand end
+
+    def _end_action(self, next_seat: int) -> None:
+        """T-5: run the hand-end checks, then give the turn (HD-4.5)."""
+        if self._hand_over_check():
+            return
+        self.phase = TURN
+        self.turn = next_seat
+        self.drew = False
+        self.drawn = -1
+
+    def _hand_over_check(self) -> bool:
+        """The hand-end checks of rule HD-3.7.1, in order."""
+        bastard = NOBODY
+        if self._chk_bastards:
+            self._chk_bastards = False
+            for s in range(self.n):
+                h = self.hands[s]
+                if QUIT in h and RET in h and HOLY in h and BB in h:
+                    bastard = s
+        if bastard >= 0:
+            winner = self.out_order[0] if self.out_order else bastard
+            if self.opts.all_bastards_effect == "wins_game":
+                self._game_winner = bastard
+            self._hand_over(winner, "HD-3.7.1", bastard)
+            return True
+        if self.n_active <= 1:
+            alive = [s for s in range(self.n) if self.active[s]]
+            self._hand_over(alive[0] if alive else NOBODY, "HD-3.7.1", NOBODY)
+            return True
+        if self.out_order:
+            self._hand_over(self.out_order[0], "HD-3.7.1", NOBODY)
+            return True
+        return False
+
+    def _hand_over_to(self, winner: int, rule: str) -> None:
+        """The hand ends at once with ``winner`` (Quitter with two active players)."""
+        self.a_kind = NO_ATTACK
+        self._hand_over(winner, rule, NOBODY)
+
+    def _hand_over(self, winner: int, rule: str, bastard: int) -> None:
+        self.a_kind = NO_ATTACK
+        self.hand_winner = winner
+        self.uno_open = []
+        self.sn_seat = NOBODY
+        self.emit("hand_end", winner, rule)
+        vals = hand_values(
+            self.hands, winner, bastard, self.active, self.opts, self.n
+        )
+        result: dict[str, Any] = {"hand": self.hand_no, "winner": winner, "seats": []}
+        for s, (v, info) in enumerate(vals):
+            penalty = 0
+            if s != winner and s != bastard:
+                self.infections[s] += self.hands[s].count(VIR)
+                penalty = 10 * self.infections[s]
+            total = v + penalty
+            if penalty:
+                info = (*info, ("virus", penalty))
+            self.scores[s] += total
+            result["seats"].append({"seat": s, "hand_value": v, "penalty": penalty,
+                                    "points": total, "steps": [list(x) for x in info],
+                                    "total": self.scores[s]})
+            self.emit("score", s, "HD-3.7.2", tuple(self.hands[s]), n=total, info=info)
+        self.last_hand = result
+        o = self.opts
+        if self._game_winner >= 0:
+            self._game_over([self._game_winner])
+            return
+        if max(self.scores) >= o.game_end_score:
+            low = min(self.scores)
+            tied = [s for s in range(self.n) if self.scores[s] == low]
+            self._game_over(tied if o.tie_break == "shared" else tied[:1])
+            return
+        if winner >= 0:
+            self.dealer = winner
+        else:
+            pts = [row["points"] for row in result["seats"]]
+            low = min(pts)
+            tied = [s for s in range(self.n) if pts[s] == low]
+            self.dealer = tied[self.rng.below(len(tied))]
+        self.phase = DEAL
+        self.turn = self.dealer
+        self.drew = False
+        self.drawn = -1
+
+    def _game_over(self, winners: list[int]) -> None:
+        self.winners = winners
+        self.phase = GAME_OVER
+        self.drew = False
+        self.drawn = -1
+        for w in winners:
+            self.emit("game_end", w, "HD-3.8")
+
+    # ------------------------------------------------------------------ position notation
+
+    def position_extra(self) -> dict[str, Any]:
+        """Hot Death fields of the position notation."""
+        from hotdeath.cards import card_code
+
+        d: dict[str, Any] = {
+            "infections": self.infections[:],
+            "sixty_nine_window": self.sn_seat if self.sn_seat >= 0 else None,
+            "up_pending": card_code(self.up_pending) if self.up_pending >= 0 else None,
+            "hand_winner": self.hand_winner if self.hand_winner >= 0 else None,
+        }
+        if self.a_kind != NO_ATTACK:
+            d["attack"] = {
+                "kind": ATTACK_NAMES[self.a_kind],
+                "family": FAMILY_NAMES[self.a_family],
+                "count": self.a_count,
+                "victim": self.a_victim,
+                "sender": self.a_sender,
+                "attacker": self.a_attacker,
+                "last_card": card_code(self.a_last) if self.a_last >= 0 else None,
+                "locked": self.a_locked,
+                "redirected": self.a_redirected,
+                "anchor": self.a_anchor,
+                "two_active": self.a_two,
+            }
+        return d
+
+    def load_position_extra(self, d: Any) -> None:
+        """Read the Hot Death fields of a position (see ``docs/notation.md``)."""
+        from hotdeath.cards import parse_card
+        from hotdeath.errors import PositionError
+
+        n = self.n
+        inf = d.get("infections", [0] * n)
+        if not isinstance(inf, list) or len(inf) != n:
+            raise PositionError("bad_position", f"'infections' must be {n} integers")
+        self.infections = [int(x) for x in inf]
+        sn = d.get("sixty_nine_window")
+        self.sn_seat = NOBODY if sn is None else int(sn)
+        up = d.get("up_pending")
+        self.up_pending = parse_card(up) if up else -1
+        hw = d.get("hand_winner")
+        self.hand_winner = NOBODY if hw is None else int(hw)
+        self._chk_bastards = True
+        at = d.get("attack")
+        if not at:
+            self.a_kind = NO_ATTACK
+            return
+        if at.get("kind", "draw") not in ATTACK_NAMES[1:]:
+            raise PositionError("bad_position", "attack.kind must be draw, eject or reveal")
+        self.a_kind = ATTACK_NAMES.index(at.get("kind", "draw"))
+        fam = at.get("family", "wild_draw")
+        if fam not in FAMILY_NAMES:
+            raise PositionError("bad_position", f"attack.family must be {FAMILY_NAMES}")
+        self.a_family = FAMILY_NAMES.index(fam)
+        self.a_count = int(at.get("count", 0))
+        default_victim = self.turn
+        self.a_victim = int(at.get("victim", default_victim))
+        if "turn" not in d:
+            self.turn = self.a_victim
+        if self.turn != self.a_victim and self.phase == RESPONSE:
+            raise PositionError("bad_position", "in a response the victim is to act")
+        prev = self.next_seat(self.a_victim, -self.direction)
+        self.a_sender = int(at.get("sender", prev))
+        self.a_attacker = int(at.get("attacker", self.a_sender))
+        last = at.get("last_card")
+        if last is None:
+            last = {DRAW_ATTACK: "WD4", EJECT_ATTACK: "QUIT", REVEAL_ATTACK: "GLAS"}[self.a_kind]
+        self.a_last = parse_card(last)
+        self.a_locked = bool(at.get("locked", self.a_last == HOS))
+        self.a_redirected = bool(at.get("redirected", False))
+        self.a_anchor = int(at.get("anchor", self.a_sender))
+        self.a_two = bool(at.get("two_active", False))
+        for s in (self.a_victim, self.a_sender, self.a_attacker, self.a_anchor):
+            if not -1 <= s < n:
+                raise PositionError("bad_position", f"attack seat {s} out of range")
+
+    # ------------------------------------------------------------------ info for views
+
+    def attack_info(self) -> dict[str, Any] | None:
+        """The pending attack as public data (None when there is none)."""
+        if self.a_kind == NO_ATTACK or self.phase != RESPONSE:
+            return None
+        from hotdeath.cards import card_code
+
+        d: dict[str, Any] = {
+            "kind": ATTACK_NAMES[self.a_kind],
+            "victim": self.a_victim,
+            "sender": self.a_sender,
+            "attacker": self.a_attacker,
+            "last_card": card_code(self.a_last) if self.a_last >= 0 else None,
+            "redirected": self.a_redirected,
+        }
+        if self.a_kind == DRAW_ATTACK:
+            d["family"] = FAMILY_NAMES[self.a_family]
+            d["count"] = self.a_count
+            d["locked"] = self.a_locked
+        if self.a_kind == REVEAL_ATTACK:
+            d["anchor"] = self.a_anchor
+        if self.a_two:
+            d["two_active"] = True
+        return d
+
+
+# ------------------------------------------------------------------ scoring (HD-3.7.2)
+
+def _mystery_value(hand: Sequence[int], mode: str) -> int:
+    if mode == "app":
+        nums = [FACE_NUMBER[f] for f in hand
+                if FACE_NUMBER[f] >= 1 and f not in (M5, BS, SN)]
+        return 10 * max(nums) if nums else 10
+    best = -1
+    best_face = -1
+    for f in hand:
+        num = 9 if f == SN else FACE_NUMBER[f]
+        if num > best or (num == best and best_face == M5):
+            best, best_face = num, f
+    if best < 1:
+        return 10
+    if mode == "points_000" and best_face == M5:
+        return -50
+    return 10 * best
+
+
+def card_values(hand: Sequence[int], opts: HotDeathOptions, dealt: int) -> list[int]:
+    """Value of each *valued* card of ``hand`` (Retaliation, Holy Defender, 69 excluded)."""
+    vals: list[int] = []
+    bs = 0
+    for f in hand:
+        if f in (RET, HOLY, SN):
+            continue
+        k = FACE_KIND[f]
+        if f == BS:
+            bs += 1
+            continue
+        if k == NUMBER:
+            v = FACE_NUMBER[f]
+        elif k in (SKIP, REVERSE, DRAW_TWO):
+            v = 20
+        elif k in (DOUBLE_SKIP, REVERSE_SKIP):
+            v = 40
+        elif k == SPREADER:
+            v = 60 if opts.spreader_value == "fixed_60" else 20 * (dealt - 1)
+        elif k == WILD:
+            v = opts.plain_wild_points
+        elif f in (WD4,):
+            v = 50
+        elif f in (HOT, DB, QUIT):
+            v = 100
+        elif f in (HOS, BB):
+            v = 0
+        elif f in (GLAS, LOI):
+            v = 75
+        elif f == MADC:
+            v = opts.mad_points
+        elif f == VIR:
+            v = 3
+        elif f == M5:
+            v = -5
+        elif f == MYS:
+            v = _mystery_value(hand, opts.mystery_number_mode)
+        else:  # pragma: no cover
+            raise AssertionError(f"no value for {f}")
+        vals.append(v)
+    if bs:
+        shield = max(vals) if vals else 0
+        if opts.blue_shield_floor_zero:
+            shield = max(shield, 0)
+        vals += [shield] * bs
+    return vals
+
+
+def _halve(v: int, rounding: str) -> int:
+    return -((-v) // 2) if rounding == "up" else v // 2
+
+
+def hand_values(
+    hands: Sequence[Sequence[int]],
+    winner: int,
+    bastard: int,
+    active: Sequence[bool],
+    opts: HotDeathOptions,
+    dealt: int,
+) -> list[tuple[int, tuple[tuple[str, int], ...]]]:
+    """Hand value and its explanation for every seat (rule HD-3.7.2, in order).
+
+    ``winner`` scores 0 (also as the last player standing); ``bastard`` is the holder of
+    all four bastard cards (0), or -1.  Virus penalties are added by the caller.
+    """
+    out: list[tuple[int, tuple[tuple[str, int], ...]]] = []
+    no_bb: set[int] = set()
+    for s, hand in enumerate(hands):
+        if s == winner:
+            out.append((0, (("winner" if not hand else "last_standing", 0),)))
+            continue
+        if s == bastard:
+            out.append((0, (("all_bastards", 0),)))
+            continue
+        has = set(hand)
+        steps: list[tuple[str, int]] = []
+        combo = QUIT in has and RET in has and (
+            opts.combo_1000_cards == "quitter_fuck_you" or BB in has)
+        vals = card_values(hand, opts, dealt)
+        if combo:
+            mode = opts.combo_1000_scoring
+            if mode == "exact":
+                out.append((1000, (("combo_1000", 1000),)))
+                continue
+            skip = {QUIT} if mode == "pair_worth_1000" else {QUIT, BB}
+            rest = sum(card_values([f for f in hand if f not in skip], opts, dealt))
+            if SN in has:
+                rest = 69 + (-5 if M5 in has and opts.sixty_nine_modifiers else 0)
+                v = rest if mode == "app" else 1000 + rest
+                steps.append(("sixty_nine", v))
+            else:
+                v = 1000 + rest
+                steps.append(("combo_1000", v))
+            if mode == "app":
+                no_bb.add(s)
+            if HOLY in has:
+                v = _halve(v, opts.halving_rounding)
+                steps.append(("holy_defender", v))
+            out.append((v, tuple(steps)))
+            continue
+        v = sum(vals)
+        steps.append(("cards", v))
+        modifiers = True
+        if SN in has:
+            v = 69
+            steps.append(("sixty_nine", v))
+            modifiers = opts.sixty_nine_modifiers
+            if modifiers and M5 in has:
+                v -= 5
+                steps.append(("magic_red_5", v))
+        if modifiers and RET in has:
+            v *= 2
+            steps.append(("retaliation", v))
+        if modifiers and HOLY in has:
+            v = _halve(v, opts.halving_rounding)
+            steps.append(("holy_defender", v))
+        out.append((v, tuple(steps)))
+    for s, hand in enumerate(hands):
+        if BB in hand and s != winner and s != bastard and s not in no_bb:
+            best = max(v for v, _ in out)
+            if best > out[s][0]:
+                out[s] = (best, (*out[s][1], ("big_brother", best)))
+    return out
+
+
+HOTDEATH: Final = Variant(
+    name="hotdeath",
+    title="Hot Death Uno",
+    description="Uno with some twenty extra cards, stacking draw attacks, chains of defences, "
+                "ejections and scoring to 1000 where the lowest total wins",
+    options_cls=HotDeathOptions,
+    state_cls=HotDeathState,
+    presets=PRESETS,
+    preset_descriptions=PRESET_DESCRIPTIONS,
+    aliases=("hot_death", "hd"),
+    min_players=2,
+    max_players=10,
+    default_players=4,
+    rule_prefix="HD",
+)

@@ -1,0 +1,736 @@
+"""Standard (official Mattel, classic 108-card) Uno and its popular house rules (STD-…).
+
+Covers the first card (STD-3), turns and the single draw (STD-4), the card effects
+(STD-5), the Wild Draw Four challenge (STD-6), two-player rules (STD-7), the Uno call and
+catch (STD-8), going out and scoring to 500 (STD-9), partners (STD-11) and the house
+rules of STD-12 (stacking, 7-0, jump-in, draw to match, force play), each an option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from hotdeath import actions as A
+from hotdeath.actions import Action, make, play
+from hotdeath.cards import (
+    COLORS,
+    DRAW_TWO,
+    FACE_COLOR,
+    FACE_KIND,
+    FACE_NUMBER,
+    IS_WILD,
+    NUM_FACES,
+    NUMBER,
+    REVERSE,
+    SKIP,
+    WD4,
+    WILD,
+    standard_deck,
+)
+from hotdeath.errors import OptionError
+from hotdeath.options import option
+from hotdeath.state import CHOOSE_COLOR, GAME_OVER, RESPONSE, TURN, GameState
+from hotdeath.variants.base import Variant
+
+NOBODY: Final = -1
+
+
+@dataclass(frozen=True, slots=True)
+class StandardOptions:
+    """The Standard column of the option registry (uno-variants §4)."""
+
+    dealer_selection: str = option("given", "First dealer: given (seat 0 unless chosen), by "
+                                   "drawing the highest number, or given and rotating",
+                                   "STD-2.1", ("given", "draw_high", "rotate_left"))
+    max_players: int = option(10, "Most players allowed at the table", "STD-1.1", (2, 15))
+    decks: int = option(1, "Number of 108-card decks", "STD-1.1", (1, 2))
+    initial_direction: int = option(1, "Direction of play at the start of a hand "
+                                    "(1 clockwise, -1 counter-clockwise)", "STD-2.2", (1, -1))
+    first_card_wild: str = option("first_player_names", "A Wild turned up first: the first "
+                                  "player names the colour, or it is returned and redrawn",
+                                  "STD-3", ("first_player_names", "redraw"))
+    first_card_reverse: str = option("dealer_first", "A Reverse turned up first: the dealer "
+                                     "plays first, or the player to his right",
+                                     "STD-3", ("dealer_first", "dealer_right_first"))
+    first_card_draw_two_loses_turn: bool = option(True, "A Draw Two turned up first also "
+                                                  "skips its victim", "STD-3")
+    wild_draw_four_rule: str = option("challenge", "Wild Draw Four legality: bluff and "
+                                      "challenge, strictly enforced, or always free",
+                                      "STD-6.2", ("challenge", "strict", "free"))
+    wd4_guilty_challenger_turn: str = option("plays", "After a successful challenge the "
+                                             "challenger plays, or is skipped", "STD-6.5",
+                                             ("plays", "skipped"))
+    wild_color_must_change: bool = option(False, "A Wild must name a colour other than the "
+                                          "current one", "STD-5.5")
+    wd4_color_must_change: bool = option(False, "A Wild Draw Four must name a colour other "
+                                         "than the current one", "STD-5.6")
+    may_draw_with_playable: bool = option(True, "A player may draw while holding a playable "
+                                          "card", "STD-4")
+    drawn_card_play: str = option("may", "A playable drawn card may be played, or must be "
+                                  "(Force Play)", "STD-4", ("may", "must"))
+    draw_rule: str = option("one", "Draw one card, or draw until a playable card turns up",
+                            "STD-12.4", ("one", "until_playable"))
+    stacking: str = option("none", "Draw Two / Wild Draw Four stacking: none, equal cards, "
+                           "or equal-or-greater", "STD-12.1", ("none", "flat", "escalating"))
+    seven_o: bool = option(False, "7-0: a 7 swaps hands with a chosen player, a 0 passes every "
+                           "hand on", "STD-12.2")
+    jump_in: bool = option(False, "A card identical to the top may be played out of turn",
+                           "STD-12.3")
+    two_player_rules: bool = option(True, "With two players a Reverse acts as a Skip",
+                                    "STD-7.0")
+    partners: bool = option(False, "Partners sit opposite each other and win together",
+                            "STD-11.1")
+    partners_victory: str = option("team", "With partners: the team wins, or only the "
+                                   "player who went out", "STD-11.3", ("team", "individual"))
+    uno_catch_penalty: int = option(2, "Cards drawn when caught without an Uno call",
+                                    "STD-8.1", (0, 10))
+    false_uno_call_penalty: int = option(0, "Cards drawn for a false Uno call or catch "
+                                         "(0: such calls are refused)", "STD-8.4", (0, 10))
+    scoring: str = option("winner_takes", "The hand's winner scores the others' cards, or "
+                          "everyone scores their own (lowest wins)", "STD-9.3",
+                          ("winner_takes", "penalty_points"))
+    target_score: int = option(500, "The game ends when a total reaches this", "STD-9.4",
+                               (1, 100000))
+    rounds: int = option(0, "Number of hands in a game (0: until a total reaches "
+                         "target_score)", "STD-9.4", (0, 1000))
+    max_turns: int = option(0, "Stop the game after this many turn actions (0: no limit)",
+                            "STD-9.4", (0, 1000000))
+    shortfall: str = option("forgive", "Cards owed when both piles are empty are forgiven",
+                            "STD-0.4", ("forgive",))
+
+
+PRESETS: Final[dict[str, dict[str, Any]]] = {
+    "official": {},
+    "house": {"stacking": "flat", "seven_o": True, "jump_in": True},
+    "no_bluffing": {"wild_draw_four_rule": "strict"},
+}
+PRESET_DESCRIPTIONS: Final = {
+    "official": "The classic Mattel rules, no house rules",
+    "house": "Popular house rules: flat stacking, 7-0 and jump-in",
+    "no_bluffing": "Official rules, but an illegal Wild Draw Four is refused",
+}
+
+_PLAYS: Final = tuple(
+    tuple(play(f, c) for c in COLORS) if IS_WILD[f] else (play(f),) for f in range(NUM_FACES)
+)
+_PLAYS_UNO: Final = tuple(
+    tuple(play(f, c, uno=True) for c in COLORS) if IS_WILD[f] else (play(f, uno=True),)
+    for f in range(NUM_FACES)
+)
+_COLOR_ACTIONS: Final = tuple(make(A.COLOR, color=c) for c in COLORS)
+
+
+def _match(key: int, f: int) -> bool:
+    if IS_WILD[f]:
+        return True
+    if key >= NUM_FACES:
+        return FACE_COLOR[f] == key - NUM_FACES
+    if FACE_COLOR[f] == FACE_COLOR[key]:
+        return True
+    kf = FACE_KIND[f]
+    if kf != FACE_KIND[key]:
+        return False
+    return kf != NUMBER or FACE_NUMBER[f] == FACE_NUMBER[key]
+
+
+MATCH: Final = tuple(
+    tuple(_match(k, f) for f in range(NUM_FACES)) for k in range(NUM_FACES + 4)
+)
+
+
+def card_points(face: int) -> int:
+    """Standard scoring value of a card (STD-9.3)."""
+    k = FACE_KIND[face]
+    if k == NUMBER:
+        return FACE_NUMBER[face]
+    if IS_WILD[face]:
+        return 50
+    return 20
+
+
+class StandardState(GameState):
+    """A game of standard Uno (hands to ``target_score``)."""
+
+    opts: StandardOptions
+    rule_prefix = "STD"
+
+    def __init__(self, variant: Variant, opts: Any, players: int, seed: int) -> None:
+        super().__init__(variant, opts, players, seed)
+        self.deck = standard_deck() * opts.decks
+        self.pot = 0
+        self.pot_top = -1
+        self.pot_victim = NOBODY
+        self.wd4_player = NOBODY
+        self.wd4_legal = True
+        self.top_player = NOBODY
+        self.turns = 0
+        self.hand_winner = NOBODY
+
+    @staticmethod
+    def check_options(players: int, opts: Any) -> None:
+        """Reject impossible combinations (STD-1.1, STD-11)."""
+        if players > opts.max_players:
+            raise OptionError(
+                "bad_option_combination",
+                f"{players} players is more than max_players={opts.max_players}",
+            )
+        if players * 7 + 1 > 108 * opts.decks:
+            raise OptionError(
+                "bad_option_combination",
+                f"{players} players cannot be dealt 7 cards from {opts.decks} deck(s)",
+            )
+        if opts.partners and players not in (4, 6, 8, 10):
+            raise OptionError(
+                "bad_option_combination",
+                f"partners needs 4, 6, 8 or 10 players, not {players}",
+            )
+
+    def r(self, sub: str) -> str:
+        """Rule id in this game's rulebook."""
+        return f"{self.rule_prefix}-{sub}"
+
+    # ------------------------------------------------------------------ setup
+
+    def start(self, dealer: int | None) -> None:
+        """Choose the first dealer (STD-2.1) and deal the first hand."""
+        if self.opts.dealer_selection == "draw_high":
+            self.dealer = self._draw_high() if dealer is None else dealer
+        else:
+            self.dealer = 0 if dealer is None else dealer
+        self.emit("dealer", self.dealer, self.r("2.1"))
+        self._deal()
+
+    def _draw_high(self) -> int:
+        deck = self.deck[:]
+        self.rng.shuffle(deck)
+        contenders = list(range(self.n))
+        while True:
+            values: dict[int, int] = {}
+            for s in contenders:
+                if not deck:
+                    deck = self.deck[:]
+                    self.rng.shuffle(deck)
+                f = deck.pop()
+                values[s] = FACE_NUMBER[f] if FACE_KIND[f] == NUMBER else 0
+            best = max(values.values())
+            contenders = [s for s in contenders if values[s] == best]
+            if len(contenders) == 1:
+                return contenders[0]
+
+    def _deal(self) -> None:
+        n = self.n
+        self.hand_no += 1
+        pile = self.deck[:]
+        self.rng.shuffle(pile)
+        self.draw_pile = pile
+        self.discard = []
+        self.hands = [[] for _ in range(n)]
+        for _ in range(7):
+            for i in range(1, n + 1):
+                self.hands[(self.dealer + i) % n].append(pile.pop())
+        self.hand_size = 7
+        self.drew = False
+        self.drawn = -1
+        self.out_order = []
+        self.uno_open = []
+        self.direction = self.opts.initial_direction
+        self.pot = 0
+        self.top_player = NOBODY
+        self.hand_winner = NOBODY
+        self.emit("deal", self.dealer, self.r("2.2"), n=7)
+        self._first_card()
+
+    def _first_card(self) -> None:
+        """The first card turned up acts as if played before the first player (STD-3)."""
+        o = self.opts
+        rule = self.r("3")
+        while True:
+            top = self.draw_pile.pop()
+            self.discard.append(top)
+            self.emit("up_card", -1, rule, (top,))
+            if top == WD4 or (top == WILD and o.first_card_wild == "redraw"):
+                self.discard.pop()
+                self.draw_pile.append(top)
+                self.rng.shuffle(self.draw_pile)
+                self.emit("reshuffle", -1, rule, n=len(self.draw_pile))
+                continue
+            break
+        d = self.dealer
+        nxt = self.next_seat
+        self.color = FACE_COLOR[top]
+        k = FACE_KIND[top]
+        first = nxt(d)
+        if k == WILD:
+            self.phase = CHOOSE_COLOR
+            self.turn = first
+            return
+        if k == SKIP:
+            self.emit("skip", first, rule)
+            first = nxt(first)
+        elif k == REVERSE:
+            self.direction = -self.direction
+            self.emit("reverse", -1, rule)
+            if self.n == 2 and o.two_player_rules:
+                first = d
+            else:
+                first = d if o.first_card_reverse == "dealer_first" else nxt(d)
+        elif k == DRAW_TWO:
+            self.draw_cards(first, 2, rule)
+            if o.first_card_draw_two_loses_turn:
+                self.emit("skip", first, rule)
+                first = nxt(first)
+        self._give_turn(first)
+
+    def _give_turn(self, seat: int) -> None:
+        self.phase = TURN
+        self.turn = seat
+        self.drew = False
+        self.drawn = -1
+
+    # ------------------------------------------------------------------ legality
+
+    def _key(self) -> int:
+        top = self.discard[-1]
+        return NUM_FACES + self.color if IS_WILD[top] else top
+
+    def is_playable(self, seat: int, f: int) -> bool:
+        """Whether ``seat`` may play ``f`` now in a normal turn (STD-4, STD-6.1)."""
+        if not MATCH[self._key()][f]:
+            return False
+        if f == WD4 and self.opts.wild_draw_four_rule == "strict":
+            return self._wd4_honest(seat)
+        return True
+
+    def _wd4_honest(self, seat: int) -> bool:
+        """STD-6.1: no card of the current colour in hand."""
+        c = self.color
+        return all(FACE_COLOR[x] != c for x in self.hands[seat])
+
+    def _colors_for(self, f: int) -> Sequence[int]:
+        o = self.opts
+        must = o.wild_color_must_change if f == WILD else o.wd4_color_must_change
+        if must and self.color >= 0:
+            return [c for c in COLORS if c != self.color]
+        return COLORS
+
+    def _expand(self, seat: int, f: int, uno: bool) -> list[Action]:
+        if IS_WILD[f]:
+            cols = self._colors_for(f)
+            if len(cols) == 4:
+                return list(_PLAYS_UNO[f] if uno else _PLAYS[f])
+            return [play(f, c, uno=uno) for c in cols]
+        if self.opts.seven_o and FACE_KIND[f] == NUMBER and FACE_NUMBER[f] == 7:
+            return [play(f, target=t, uno=uno) for t in range(self.n) if t != seat]
+        return list(_PLAYS_UNO[f] if uno else _PLAYS[f])
+
+    def _main_actions(self, seat: int) -> list[Action]:
+        ph = self.phase
+        if ph == TURN:
+            return self._turn_actions(seat)
+        if ph == RESPONSE:
+            return self._response_actions(seat)
+        if ph == CHOOSE_COLOR:
+            return list(_COLOR_ACTIONS)
+        return []
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        hand = self.hands[seat]
+        o = self.opts
+        uno = len(hand) == 2
+        acts: list[Action] = []
+        if self.drew:
+            f = self.drawn
+            if f >= 0 and f in hand and self.is_playable(seat, f):
+                acts += self._expand(seat, f, False)
+                if uno:
+                    acts += self._expand(seat, f, True)
+                if o.drawn_card_play == "must":
+                    return acts
+            acts.append(A.PASS_ACTION)
+            return acts
+        key = self._key()
+        m = MATCH[key]
+        strict = o.wild_draw_four_rule == "strict"
+        for f in sorted(set(hand)):
+            if m[f] and not (f == WD4 and strict and not self._wd4_honest(seat)):
+                acts += self._expand(seat, f, False)
+                if uno:
+                    acts += self._expand(seat, f, True)
+        if o.may_draw_with_playable or not acts:
+            acts.append(A.DRAW_ACTION)
+        return acts
+
+    def _response_actions(self, seat: int) -> list[Action]:
+        o = self.opts
+        hand = self.hands[seat]
+        acts: list[Action] = []
+        if o.stacking != "none":
+            top_kind = FACE_KIND[self.pot_top]
+            cands: list[int] = []
+            honest = o.wild_draw_four_rule != "strict" or self._wd4_honest(seat)
+            wd4_ok = honest and (o.stacking == "escalating" or self.pot_top == WD4)
+            for f in sorted(set(hand)):
+                if (FACE_KIND[f] == DRAW_TWO and top_kind == DRAW_TWO) or (f == WD4 and wd4_ok):
+                    cands.append(f)
+            uno = len(hand) == 2
+            for f in cands:
+                acts += self._expand(seat, f, False)
+                if uno:
+                    acts += self._expand(seat, f, True)
+        if self.pot_top == WD4 and o.wild_draw_four_rule == "challenge":
+            acts.append(A.CHALLENGE_ACTION)
+        acts.append(A.ACCEPT_ACTION)
+        return acts
+
+    def _has_windows(self) -> bool:
+        o = self.opts
+        return o.false_uno_call_penalty > 0 or (o.jump_in and self.phase == TURN and not self.drew)
+
+    def _window_actions(self, seat: int) -> list[Action]:
+        o = self.opts
+        acts: list[Action] = []
+        if seat in self.uno_open or o.false_uno_call_penalty > 0:
+            acts.append(A.UNO_ACTION)
+        if o.false_uno_call_penalty > 0:
+            acts += [make(A.CATCH, target=x) for x in range(self.n) if x != seat]
+        else:
+            acts += [make(A.CATCH, target=x) for x in self.uno_open if x != seat]
+        if (o.jump_in and self.phase == TURN and not self.drew and seat != self.turn
+                and seat != self.top_player):
+            top = self.discard[-1]
+            if not IS_WILD[top] and top in self.hands[seat]:
+                acts.append(make(A.JUMP, (top,)))
+        return acts
+
+    # ------------------------------------------------------------------ apply
+
+    def _apply(self, seat: int, action: Action) -> None:
+        k = action.kind
+        if k in (A.PLAY, A.DRAW, A.PASS, A.ACCEPT, A.CHALLENGE, A.JUMP):
+            if self.uno_open:
+                self.uno_open = [h for h in self.uno_open if h == seat]
+            self.turns += 1
+        if k == A.PLAY or k == A.JUMP:
+            self._play(seat, action)
+        elif k == A.DRAW:
+            self._turn_draw(seat)
+        elif k == A.PASS:
+            self.emit("pass", seat, self.r("4"))
+            self._next(self.next_seat(seat))
+        elif k == A.ACCEPT:
+            v = seat
+            self.emit("accept", v, self.r("5.4"))
+            self.draw_cards(v, self.pot, self.r("12.1") if self.opts.stacking != "none"
+                            else self.r("5.6"))
+            self.pot = 0
+            self._next(self.next_seat(v))
+        elif k == A.CHALLENGE:
+            self._challenge(seat)
+        elif k == A.UNO:
+            if seat in self.uno_open:
+                self.uno_open.remove(seat)
+                self.emit("uno", seat, self.r("8.1"))
+            elif len(self.hands[seat]) == 1:
+                self.emit("uno", seat, self.r("8.1"))
+            else:
+                self.emit("uno", seat, self.r("8.4"))
+                self.draw_cards(seat, self.opts.false_uno_call_penalty, self.r("8.4"))
+        elif k == A.CATCH:
+            x = action.target
+            self.emit("catch", seat, self.r("8.1"), target=x)
+            if x in self.uno_open:
+                self.uno_open.remove(x)
+                self.draw_cards(x, self.opts.uno_catch_penalty, self.r("8.1"))
+            else:
+                self.draw_cards(seat, self.opts.false_uno_call_penalty, self.r("8.4"))
+        elif k == A.COLOR:
+            self.color = action.color
+            self.emit("color", seat, self.r("3"), color=action.color)
+            self._give_turn(seat)
+        if self.opts.max_turns and self.turns >= self.opts.max_turns and self.phase != GAME_OVER:
+            self._stop_game()
+
+    def _turn_draw(self, p: int) -> None:
+        self.drew = True
+        self.drawn = -1
+        rule = self.r("4") if self.opts.draw_rule == "one" else self.r("12.4")
+        while self.draw_cards(p, 1, rule):
+            f = self.hands[p][-1]
+            self.drawn = f
+            if self.opts.draw_rule == "one" or self.is_playable(p, f):
+                break
+
+    def _play(self, p: int, action: Action) -> None:
+        f = action.cards[0]
+        o = self.opts
+        c = self.color
+        honest = self._wd4_honest(p) if f == WD4 else True
+        hand = self.hands[p]
+        hand.remove(f)
+        self.discard.append(f)
+        self.top_player = p
+        self.color = action.color if IS_WILD[f] else FACE_COLOR[f]
+        jump = action.kind == A.JUMP
+        self.emit("play", p, self.r("12.3") if jump else self._card_rule(f), (f,),
+                  color=action.color, target=action.target)
+        if not hand:
+            self.out_order.append(p)
+        elif len(hand) == 1:
+            if action.uno:
+                self.emit("uno", p, self.r("8.1"))
+            else:
+                self.uno_open.append(p)
+        nxt = self.next_seat
+        k = FACE_KIND[f]
+        if self.phase == RESPONSE:
+            self._stack(p, f, honest)
+            return
+        out = not hand
+        if k == NUMBER:
+            if o.seven_o and not out and FACE_NUMBER[f] in (0, 7):
+                self._seven_o(p, f, action.target)
+            self._next(nxt(p))
+        elif k == SKIP:
+            s = nxt(p)
+            self.emit("skip", s, self.r("5.2"))
+            self._next(nxt(s))
+        elif k == REVERSE:
+            self.direction = -self.direction
+            self.emit("reverse", p, self.r("5.3"))
+            if self.n == 2 and o.two_player_rules:
+                self.emit("skip", nxt(p), self.r("7.1"))
+                self._next(p)
+            else:
+                self._next(nxt(p))
+        elif k == DRAW_TWO:
+            self._draw_attack(p, f, 2, honest, out)
+        elif f == WD4:
+            self.wd4_player = p
+            self.wd4_legal = honest or c < 0
+            self._draw_attack(p, f, 4, honest, out)
+        else:
+            self._next(nxt(p))
+
+    def _card_rule(self, f: int) -> str:
+        k = FACE_KIND[f]
+        if k == NUMBER:
+            return self.r("5.1")
+        return self.r({SKIP: "5.2", REVERSE: "5.3", DRAW_TWO: "5.4", WILD: "5.5"}.get(k, "5.6"))
+
+    def _draw_attack(self, p: int, f: int, count: int, honest: bool, out: bool) -> None:
+        v = self.next_seat(p)
+        self.pot = count
+        self.pot_top = f
+        self.pot_victim = v
+        o = self.opts
+        decide = not out and (o.stacking != "none" or
+                              (f == WD4 and o.wild_draw_four_rule == "challenge"))
+        if decide:
+            self.emit("attack", p, self.r("5.6" if f == WD4 else "5.4"), (f,), n=count, target=v)
+            self.phase = RESPONSE
+            self.turn = v
+            self.drew = False
+            self.drawn = -1
+            return
+        self.draw_cards(v, count, self.r("9.2" if out else ("5.6" if f == WD4 else "5.4")))
+        self.pot = 0
+        self.emit("skip", v, self.r("5.4"))
+        self._next(self.next_seat(v))
+
+    def _stack(self, p: int, f: int, honest: bool) -> None:
+        add = 4 if f == WD4 else 2
+        self.pot += add
+        self.pot_top = f
+        if f == WD4:
+            self.wd4_player = p
+            self.wd4_legal = honest
+        if not self.hands[p]:
+            v = self.next_seat(p)
+            self.draw_cards(v, self.pot, self.r("9.2"))
+            self.pot = 0
+            self._next(v)
+            return
+        v = self.next_seat(p)
+        self.pot_victim = v
+        self.emit("stack", p, self.r("12.1"), (f,), n=self.pot, target=v)
+        self.turn = v
+
+    def _challenge(self, c: int) -> None:
+        """The Wild Draw Four challenge (STD-6.4, STD-12.1 with a pot)."""
+        w = self.wd4_player
+        self.emit("challenge", c, self.r("6.4"), target=w)
+        self.emit("reveal", w, self.r("6.4"), tuple(self.hands[w]), target=c, hidden=True)
+        guilty = not self.wd4_legal
+        self.emit("challenge_result", w, self.r("6.4"), n=1 if guilty else 0)
+        pot = self.pot
+        self.pot = 0
+        if guilty:
+            self.draw_cards(w, pot, self.r("6.4"))
+            if self.opts.wd4_guilty_challenger_turn == "plays":
+                self._next(c)
+            else:
+                self._next(self.next_seat(c))
+        else:
+            self.draw_cards(c, pot + 2, self.r("6.4"))
+            self._next(self.next_seat(c))
+
+    def _seven_o(self, p: int, f: int, target: int) -> None:
+        """STD-12.2: a 7 swaps hands with ``target``; a 0 passes every hand on."""
+        h = self.hands
+        if FACE_NUMBER[f] == 7:
+            h[p], h[target] = h[target], h[p]
+            self.emit("swap", p, self.r("12.2"), target=target)
+            changed = [p, target]
+        else:
+            d = self.direction
+            self.hands = [h[(s - d) % self.n] for s in range(self.n)]
+            self.emit("rotate", p, self.r("12.2"))
+            changed = list(range(self.n))
+        self.uno_open = [s for s in self.uno_open if s not in changed]
+        for s in changed:
+            if len(self.hands[s]) == 1:
+                self.uno_open.append(s)
+
+    def _next(self, seat: int) -> None:
+        if self.out_order:
+            self._hand_over(self.out_order[0])
+            return
+        self._give_turn(seat)
+
+    # ------------------------------------------------------------------ scoring
+
+    def team_of(self, seat: int) -> tuple[int, ...]:
+        """Partners sit opposite (STD-11.4)."""
+        if self.opts.partners and self.opts.partners_victory == "team":
+            half = self.n // 2
+            return (seat, (seat + half) % self.n) if seat < half else ((seat - half), seat)
+        return (seat,)
+
+    def _hand_over(self, winner: int) -> None:
+        o = self.opts
+        self.hand_winner = winner
+        self.uno_open = []
+        self.emit("hand_end", winner, self.r("9.1"))
+        pts = [sum(card_points(f) for f in h) for h in self.hands]
+        result: dict[str, Any] = {"hand": self.hand_no, "winner": winner, "seats": []}
+        gains = [0] * self.n
+        if o.scoring == "winner_takes":
+            team = self.team_of(winner)
+            gains[winner] = sum(pts[s] for s in range(self.n) if s not in team)
+        else:
+            gains = pts[:]
+        for s in range(self.n):
+            self.scores[s] += gains[s]
+            result["seats"].append({"seat": s, "hand_value": pts[s], "points": gains[s],
+                                    "total": self.scores[s]})
+            label = "opponents" if o.scoring == "winner_takes" else "cards"
+            if len(self.team_of(winner)) > 1 and o.scoring == "winner_takes":
+                label = "team"
+            self.emit("score", s, self.r("9.3"), tuple(self.hands[s]), n=gains[s],
+                      info=((label, gains[s]),) if gains[s] else ())
+        self.last_hand = result
+        totals = self.team_totals()
+        if o.rounds and self.hand_no >= o.rounds:
+            self._finish()
+            return
+        if max(totals) >= o.target_score:
+            self._finish()
+            return
+        self.dealer = (self.dealer + 1) % self.n
+        self._deal()
+
+    def team_totals(self) -> list[int]:
+        """Each seat's total, counting a team's points together under partners."""
+        return [sum(self.scores[t] for t in self.team_of(s)) for s in range(self.n)]
+
+    def _finish(self) -> None:
+        totals = self.team_totals()
+        if self.opts.scoring == "winner_takes":
+            if self.opts.rounds == 1 and self.hand_winner >= 0:
+                best = totals[self.hand_winner]
+            else:
+                best = max(totals)
+        else:
+            best = min(totals)
+        winners = [s for s in range(self.n) if totals[s] == best]
+        self.winners = winners
+        self.phase = GAME_OVER
+        self.drew = False
+        self.drawn = -1
+        for w in winners:
+            self.emit("game_end", w, self.r("9.4"))
+
+    def _stop_game(self) -> None:
+        self.emit("hand_end", NOBODY, self.r("9.4"))
+        self._finish()
+
+    def position_extra(self) -> dict[str, Any]:
+        """Standard fields of the position notation."""
+        from hotdeath.cards import card_code
+
+        d: dict[str, Any] = {
+            "top_player": self.top_player if self.top_player >= 0 else None,
+            "turns": self.turns,
+        }
+        if self.pot:
+            d["pot"] = {"count": self.pot, "last_card": card_code(self.pot_top),
+                        "victim": self.pot_victim}
+        if self.wd4_player >= 0:
+            d["wd4"] = {"player": self.wd4_player, "legal": self.wd4_legal}
+        return d
+
+    def load_position_extra(self, d: Any) -> None:
+        """Read the standard fields of a position."""
+        from hotdeath.cards import parse_card
+
+        tp = d.get("top_player")
+        self.top_player = NOBODY if tp is None else int(tp)
+        self.turns = int(d.get("turns", 0))
+        pot = d.get("pot")
+        if pot:
+            self.pot = int(pot.get("count", 2))
+            self.pot_top = parse_card(pot.get("last_card", "WD4" if self.pot >= 4 else "R+2"))
+            self.pot_victim = int(pot.get("victim", self.turn))
+            if "turn" not in d:
+                self.turn = self.pot_victim
+        wd4 = d.get("wd4")
+        if wd4:
+            self.wd4_player = int(wd4.get("player", NOBODY))
+            self.wd4_legal = bool(wd4.get("legal", True))
+        elif self.pot and self.pot_top == WD4:
+            self.wd4_player = self.next_seat(self.turn, -self.direction)
+            self.wd4_legal = True
+
+    def pot_info(self) -> dict[str, Any] | None:
+        """The pending draw as public data (None when there is none)."""
+        if self.phase != RESPONSE:
+            return None
+        from hotdeath.cards import card_code
+
+        return {
+            "kind": "draw",
+            "count": self.pot,
+            "victim": self.turn,
+            "sender": self.top_player,
+            "last_card": card_code(self.pot_top),
+            "challengeable": self.pot_top == WD4 and
+            self.opts.wild_draw_four_rule == "challenge",
+        }
+
+
+STANDARD: Final = Variant(
+    name="standard",
+    title="Uno (official rules)",
+    description="The classic 108-card Mattel rules with every popular house rule as an option",
+    options_cls=StandardOptions,
+    state_cls=StandardState,
+    presets=PRESETS,
+    preset_descriptions=PRESET_DESCRIPTIONS,
+    aliases=("uno", "official"),
+    min_players=2,
+    max_players=15,
+    default_players=4,
+    rule_prefix="STD",
+)
