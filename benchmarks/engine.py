@@ -271,6 +271,48 @@ def make_rlcard_runner(uno_game_cls: Any, players: int, seed: int, rng: random.R
     return run
 
 
+def make_rlcard_round_runner(
+    uno_game_cls: Any, players: int, seed: int, rng: random.Random
+) -> Runner:
+    """RLCard's rules only: ``UnoRound.get_legal_actions`` + ``proceed_round`` (reference row).
+
+    ``UnoGame.step`` always builds a state dict for the next player (``Round.get_state``,
+    which turns the whole hand *and the whole played pile* into strings); this row drives
+    the internal ``UnoRound`` object that ``step`` wraps, so it shows what RLCard's rules
+    cost without that dict.  It is not RLCard's public game API and is not used for the
+    headline ratio.  ``init_game`` (which builds one state dict) still starts every game.
+    """
+    import numpy as np
+
+    game = uno_game_cls()
+    game.configure({"game_num_players": players})
+    game.np_random = np.random.RandomState(seed)
+    choose = choose_rlcard
+
+    def run(seconds: float) -> Sample:
+        games = 0
+        decisions = 0
+        init = game.init_game
+        clock = time.perf_counter
+        t0 = clock()
+        deadline = t0 + seconds
+        while True:
+            init()
+            rnd = game.round
+            hands = game.players
+            legal = rnd.get_legal_actions
+            proceed = rnd.proceed_round
+            while not rnd.is_over:
+                proceed(hands, choose(legal(hands, rnd.current_player), rng))
+                decisions += 1
+            games += 1
+            if clock() >= deadline:
+                break
+        return Sample(games, decisions, clock() - t0)
+
+    return run
+
+
 def load_rlcard() -> tuple[Any, str | None]:
     """``(UnoGame, version)`` or ``(None, reason)`` when RLCard cannot be imported."""
     try:
@@ -325,6 +367,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="warm-up seconds per configuration (default: seconds/5, at most 1)")
     p.add_argument("--seed", type=int, default=BASE_SEED, help="base seed")
     p.add_argument("--no-rlcard", action="store_true", help="measure our engine only")
+    p.add_argument("--no-rlcard-round", action="store_true",
+                   help="skip the RLCard UnoRound (rules only) reference rows")
     p.add_argument("--quick", action="store_true",
                    help=f"tiny run for smoke tests ({QUICK_SECONDS} s, 1 repetition)")
     args = p.parse_args(argv)
@@ -362,6 +406,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             configs.append(Config(f"rlcard_{n}p", "RLCard UnoGame (bare)", n,
                                   make_rlcard_runner(uno_game_cls, n, args.seed + n,
                                                      random.Random(args.seed + 100 + n))))
+            if not args.no_rlcard_round:
+                configs.append(Config(
+                    f"rlcard_round_{n}p", "RLCard UnoRound (rules only, reference)", n,
+                    make_rlcard_round_runner(uno_game_cls, n, args.seed + 50 + n,
+                                             random.Random(args.seed + 150 + n))))
         configs.append(Config(f"ours_{n}p", "hotdeath standard, step()", n,
                               make_standard_runner(n, seeds, random.Random(args.seed + 200 + n),
                                                    events=False)))
@@ -430,7 +479,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         result[f"ours_events_{n}p_decisions_per_s"] = round(ed, 1)
         if rl is None:
             for k in ("rlcard_{}p_games_per_s", "rlcard_{}p_decisions_per_s", "ratio_{}p",
-                      "ratio_events_{}p"):
+                      "ratio_events_{}p", "rlcard_round_{}p_games_per_s", "ratio_round_{}p"):
                 result[k.format(n)] = None
             print(f"{n} players: RLCard not measured, no ratio.")
             continue
@@ -446,6 +495,16 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"(per repetition {min(paired):.2f}-{max(paired):.2f}x), {eg / rg:.2f}x with "
               f"apply_action(); decisions/s {od / rd:.2f}x (our games have more decisions: "
               f"draw and play/pass are two, WD4 accept is one)")
+        rr = by_key.get(f"rlcard_round_{n}p")
+        if rr is None:
+            result[f"rlcard_round_{n}p_games_per_s"] = None
+            result[f"ratio_round_{n}p"] = None
+        else:
+            rrg = median([s.games_per_s for s in rr.samples])
+            result[f"rlcard_round_{n}p_games_per_s"] = round(rrg, 1)
+            result[f"ratio_round_{n}p"] = round(og / rrg, 2)
+            print(f"{n} players: against RLCard's rules alone (UnoRound, no state dict, "
+                  f"reference only) ours is {og / rrg:.2f}x")
     if args.hotdeath_players:
         hd = by_key[f"hotdeath_{args.hotdeath_players}p"]
         hg = median([s.games_per_s for s in hd.samples])

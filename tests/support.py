@@ -1,0 +1,54 @@
+"""Helpers for scenario tests written in the position notation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hotdeath import describe
+from hotdeath.cards import card_code, parse_card
+from hotdeath.events import Event
+from hotdeath.notation import from_position, to_position
+from hotdeath.state import GameState
+
+
+def position(**fields: Any) -> GameState:
+    """Build a state from position-notation fields (see docs/notation.md)."""
+    return from_position(fields)
+
+
+def act(state: GameState, *actions: str, seat: int | None = None) -> list[Event]:
+    """Apply actions in order (each for ``seat`` or the current player); return all events."""
+    out: list[Event] = []
+    for a in actions:
+        out += state.apply_action(a, seat)
+    return out
+
+
+def legal(state: GameState, seat: int | None = None) -> list[str]:
+    """The legal actions of ``seat`` (default: the current player) as notation strings."""
+    return [str(a) for a in state.legal_actions(seat)]
+
+
+def hand(state: GameState, seat: int) -> list[str]:
+    """Seat's hand as sorted card codes."""
+    return sorted(card_code(c) for c in state.hands[seat])
+
+
+def kinds(events: list[Event]) -> list[str]:
+    """The kinds of the events, in order."""
+    return [e.kind for e in events]
+
+
+def texts(events: list[Event]) -> list[str]:
+    """The events in words."""
+    return [describe(e) for e in events]
+
+
+def pos(state: GameState) -> dict[str, Any]:
+    """The state's position notation."""
+    return to_position(state)
+
+
+def card(code: str) -> int:
+    """Face id of a card code."""
+    return parse_card(code)

@@ -1,0 +1,142 @@
+"""The core's contract: purity, registry, option validation, API basics."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import hotdeath
+from hotdeath import actions as A
+from hotdeath.errors import (
+    GameOverError,
+    IllegalActionError,
+    NotationError,
+    OptionError,
+    WrongSeatError,
+)
+from hotdeath.notation import to_position
+
+CORE_MODULES = [
+    "hotdeath", "hotdeath.cards", "hotdeath.actions", "hotdeath.events", "hotdeath.errors",
+    "hotdeath.options", "hotdeath.state", "hotdeath.view", "hotdeath.notation", "hotdeath.rng",
+    "hotdeath.rulebook", "hotdeath.variants", "hotdeath.variants.standard",
+    "hotdeath.variants.hotdeath",
+]
+
+
+def test_core_imports_only_the_standard_library() -> None:
+    code = (
+        "import sys, json\n"
+        "before = set(sys.modules)\n"
+        f"import importlib\nfor m in {CORE_MODULES!r}: importlib.import_module(m)\n"
+        "new = sorted(m.split('.')[0] for m in set(sys.modules) - before)\n"
+        "print(json.dumps(sorted(set(new))))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    roots = set(json.loads(out))
+    third_party = {r for r in roots - {"hotdeath"} if r not in sys.stdlib_module_names}
+    assert third_party == set(), third_party
+
+
+def test_registry_finds_variants_by_name_and_alias() -> None:
+    assert hotdeath.get_variant("hd").name == "hotdeath"
+    assert hotdeath.get_variant("Standard").name == "standard"
+    assert hotdeath.get_variant("uno").name == "standard"
+    with pytest.raises(OptionError) as e:
+        hotdeath.get_variant("poker")
+    assert e.value.code == "unknown_variant"
+    assert "hotdeath" in e.value.message and "standard" in e.value.message
+
+
+@pytest.mark.parametrize(
+    ("options", "code", "words"),
+    [
+        ({"no_such_option": 1}, "unknown_option", ["no_such_option", "uno_rule"]),
+        ({"uno_rule": "sometimes"}, "bad_option_value", ["uno_rule", "catch, off"]),
+        ({"mad_min_active_players": 1}, "bad_option_value", ["from 2 to 10"]),
+        ({"draw_two_defensible": "maybe"}, "bad_option_value", ["true, false"]),
+        ({"min_deal": 9, "max_deal": 6}, "bad_option_combination", ["min_deal", "max_deal"]),
+    ],
+)
+def test_bad_options_are_named_with_allowed_values(
+    options: dict[str, object], code: str, words: list[str]
+) -> None:
+    with pytest.raises(OptionError) as e:
+        hotdeath.new_game("hotdeath", players=4, options=options)
+    assert e.value.code == code
+    for w in words:
+        assert w in e.value.message
+
+
+def test_unknown_preset_and_bad_player_counts() -> None:
+    with pytest.raises(OptionError) as e:
+        hotdeath.new_game("hotdeath", preset="house")
+    assert e.value.code == "unknown_preset" and "canonical" in e.value.message
+    with pytest.raises(OptionError) as e:
+        hotdeath.new_game("hotdeath", players=11)
+    assert e.value.code == "bad_players"
+    with pytest.raises(OptionError) as e:
+        hotdeath.new_game("hotdeath", players=10, options={"min_deal": 11})
+    assert e.value.code == "bad_option_combination"
+    assert "10 players" in e.value.message
+
+
+def test_option_values_given_as_text_are_coerced() -> None:
+    g = hotdeath.new_game(
+        "hotdeath", options={"draw_two_defensible": "false", "mad_points": "75"}
+    )
+    assert g.opts.draw_two_defensible is False
+    assert g.opts.mad_points == 75
+
+
+def test_errors_leave_the_state_unchanged() -> None:
+    g = hotdeath.new_game("standard", players=3, seed=4)
+    before = to_position(g)
+    other = (g.current_player() + 1) % 3
+    with pytest.raises(WrongSeatError) as e:
+        g.apply_action(g.legal_actions()[0], other)
+    assert e.value.code == "wrong_seat"
+    with pytest.raises(IllegalActionError) as e2:
+        g.apply_action("pass")
+    assert e2.value.code == "illegal_action"
+    with pytest.raises(NotationError) as e3:
+        g.apply_action("fly away")
+    assert e3.value.code == "bad_syntax"
+    with pytest.raises(WrongSeatError):
+        g.apply_action("draw", 7)
+    assert to_position(g) == before
+
+
+def test_game_over_refuses_actions() -> None:
+    g = hotdeath.new_game("standard", players=2, seed=1, options={"rounds": 1})
+    while not g.is_terminal():
+        acts = g.legal_actions()
+        plays = [a for a in acts if a.kind == A.PLAY]
+        g.step(plays[0] if plays else acts[0])
+    assert g.current_player() == hotdeath.TERMINAL
+    assert g.legal_actions() == [] and g.actors() == []
+    assert sum(g.returns()) >= 1.0
+    with pytest.raises(GameOverError) as e:
+        g.apply_action("draw")
+    assert e.value.code == "game_over"
+
+
+def test_every_event_cites_a_rule_of_the_rulebook() -> None:
+    from hotdeath.rulebook import RULES
+
+    for variant in ("standard", "hotdeath"):
+        for seed in range(8):
+            g = hotdeath.new_game(variant, players=2 + seed % 4, seed=seed)
+            steps = 0
+            while not g.is_terminal() and steps < 3000:
+                acts = g.legal_actions()
+                plays = [a for a in acts if a.kind == A.PLAY]
+                for ev in g.apply_action(plays[seed % len(plays)] if plays else acts[-1]):
+                    assert ev.rule in RULES, (ev.kind, ev.rule)
+                    assert hotdeath.describe(ev).endswith(f"[{ev.rule}]")
+                steps += 1
