@@ -109,8 +109,14 @@ def option(
     )
 
 
+_SPECS: dict[type[Any], list[OptionSpec]] = {}
+
+
 def specs(cls: type[Any]) -> list[OptionSpec]:
     """The option specs of an options dataclass, in declaration order."""
+    cached = _SPECS.get(cls)
+    if cached is not None:
+        return list(cached)
     out: list[OptionSpec] = []
     for f in dataclasses.fields(cls):
         m = f.metadata
@@ -118,7 +124,8 @@ def specs(cls: type[Any]) -> list[OptionSpec]:
         out.append(
             OptionSpec(f.name, m["type"], default, m["values"], m["description"], m["rule"])
         )
-    return out
+    _SPECS[cls] = out
+    return list(out)
 
 
 T = TypeVar("T")

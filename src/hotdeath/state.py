@@ -281,6 +281,8 @@ class GameState:
         """The next active seat after ``seat`` (which may itself be inactive)."""
         d = self.direction if direction is None else direction
         n = self.n
+        if self.n_active == n:
+            return (seat + d) % n
         active = self.active
         s = seat
         for _ in range(n):

@@ -10,6 +10,8 @@ from hotdeath.errors import OptionError
 from hotdeath.options import OptionSpec, OptionValue, as_dict, resolve, specs
 from hotdeath.state import GameState
 
+_RESOLVED: dict[str, dict[Any, Any]] = {}
+
 
 @dataclass(frozen=True)
 class Variant:
@@ -45,10 +47,24 @@ class Variant:
     def resolve_options(
         self, preset: str | None = None, options: Mapping[str, object] | None = None
     ) -> Any:
-        """Validate a preset plus overrides into this variant's options object."""
-        return resolve(
-            self.options_cls, self.name, preset or self.default_preset, self.presets, options
-        )
+        """Validate a preset plus overrides into this variant's options object.
+
+        Options objects are immutable, so the result is cached for hashable overrides.
+        """
+        name = preset or self.default_preset
+        try:
+            key: Any = (name, tuple(sorted(options.items())) if options else ())
+            hash(key)
+        except TypeError:
+            key = None
+        if key is not None and key in _RESOLVED.get(self.name, {}):
+            return _RESOLVED[self.name][key]
+        opts = resolve(self.options_cls, self.name, name, self.presets, options)
+        if key is not None:
+            cache = _RESOLVED.setdefault(self.name, {})
+            if len(cache) < 256:
+                cache[key] = opts
+        return opts
 
     def check_players(self, players: int, opts: Any) -> None:
         """Reject a player count the variant or its options cannot host."""

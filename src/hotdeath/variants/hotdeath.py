@@ -575,6 +575,7 @@ class HotDeathState(GameState):
             self.sn_seat = NOBODY
             self.emit("catch", seat, "HD-3.11", target=x)
             self._punish(x, self.opts.uno_penalty_cards, "HD-3.11", False)
+            self._check_after_window()
         elif k == A.CHALLENGE:
             x = self.sn_seat
             self.sn_seat = NOBODY
@@ -583,6 +584,7 @@ class HotDeathState(GameState):
             self._make_public(x, SN)
             self.emit("sixty_nine", x, "HD-3.11.1", (SN,))
             self._punish(seat, self.opts.sixty_nine_challenge_penalty, "HD-3.11.1", False)
+            self._check_after_window()
         elif k == A.DEAL:
             self._deal(action.n)
         elif k == A.COLOR:
@@ -593,6 +595,11 @@ class HotDeathState(GameState):
             self._up_effect(top)
         elif k == A.VICTIM:
             self._up_victim(action.target)
+
+    def _check_after_window(self) -> None:
+        """A penalty draw out of turn can complete the four bastard cards (HD-3.7.1)."""
+        if self.phase == TURN:
+            self._hand_over_check()
 
     def _close_windows(self) -> None:
         if self.uno_open:

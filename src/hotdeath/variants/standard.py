@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from hotdeath import actions as A
 from hotdeath.actions import Action, make, play
@@ -120,6 +120,7 @@ _PLAYS_UNO: Final = tuple(
     for f in range(NUM_FACES)
 )
 _COLOR_ACTIONS: Final = tuple(make(A.COLOR, color=c) for c in COLORS)
+_DECK: Final = tuple(standard_deck())
 
 
 def _match(key: int, f: int) -> bool:
@@ -158,7 +159,9 @@ class StandardState(GameState):
 
     def __init__(self, variant: Variant, opts: Any, players: int, seed: int) -> None:
         super().__init__(variant, opts, players, seed)
-        self.deck = standard_deck() * opts.decks
+        self.deck = list(_DECK) * opts.decks
+        self._plain = not (opts.wild_color_must_change or opts.wd4_color_must_change
+                           or opts.seven_o)
         self.pot = 0
         self.pot_top = -1
         self.pot_victim = NOBODY
@@ -187,9 +190,15 @@ class StandardState(GameState):
                 f"partners needs 4, 6, 8 or 10 players, not {players}",
             )
 
+    _rids: ClassVar[dict[str, str]] = {}
+
     def r(self, sub: str) -> str:
-        """Rule id in this game's rulebook."""
-        return f"{self.rule_prefix}-{sub}"
+        """Rule id in this game's rulebook (``sub`` is the part after the prefix)."""
+        key = self.rule_prefix + sub
+        rid = self._rids.get(key)
+        if rid is None:
+            rid = self._rids[key] = f"{self.rule_prefix}-{sub}"
+        return rid
 
     # ------------------------------------------------------------------ setup
 
@@ -350,14 +359,20 @@ class StandardState(GameState):
                     return acts
             acts.append(A.PASS_ACTION)
             return acts
-        key = self._key()
-        m = MATCH[key]
+        top = self.discard[-1]
+        m = MATCH[NUM_FACES + self.color if IS_WILD[top] else top]
         strict = o.wild_draw_four_rule == "strict"
+        plain = self._plain
         for f in sorted(set(hand)):
             if m[f] and not (f == WD4 and strict and not self._wd4_honest(seat)):
-                acts += self._expand(seat, f, False)
-                if uno:
-                    acts += self._expand(seat, f, True)
+                if plain:
+                    acts += _PLAYS[f]
+                    if uno:
+                        acts += _PLAYS_UNO[f]
+                else:
+                    acts += self._expand(seat, f, False)
+                    if uno:
+                        acts += self._expand(seat, f, True)
         if o.may_draw_with_playable or not acts:
             acts.append(A.DRAW_ACTION)
         return acts
@@ -449,7 +464,8 @@ class StandardState(GameState):
             self.color = action.color
             self.emit("color", seat, self.r("3"), color=action.color)
             self._give_turn(seat)
-        if self.opts.max_turns and self.turns >= self.opts.max_turns and self.phase != GAME_OVER:
+        mt = self.opts.max_turns
+        if mt and self.turns >= mt and self.phase != GAME_OVER:
             self._stop_game()
 
     def _turn_draw(self, p: int) -> None:
@@ -472,9 +488,9 @@ class StandardState(GameState):
         self.discard.append(f)
         self.top_player = p
         self.color = action.color if IS_WILD[f] else FACE_COLOR[f]
-        jump = action.kind == A.JUMP
-        self.emit("play", p, self.r("12.3") if jump else self._card_rule(f), (f,),
-                  color=action.color, target=action.target)
+        if self._events is not None:
+            rule = self.r("12.3") if action.kind == A.JUMP else self._card_rule(f)
+            self.emit("play", p, rule, (f,), color=action.color, target=action.target)
         if not hand:
             self.out_order.append(p)
         elif len(hand) == 1:
