@@ -88,12 +88,17 @@ def option(
     description: str,
     rule: str,
     values: tuple[OptionValue, ...] | None = None,
+    choice: bool = False,
 ) -> Any:
-    """Declare an option field (use inside an options dataclass)."""
+    """Declare an option field (use inside an options dataclass).
+
+    An int option takes ``values=(min, max)``; with ``choice=True`` its values are a list
+    of allowed integers instead.
+    """
     vals: tuple[OptionValue, ...]
     if isinstance(default, bool):
         typ, vals = "bool", (True, False)
-    elif isinstance(default, int):
+    elif isinstance(default, int) and not choice:
         typ = "int"
         if values is None:
             raise TypeError("int options need (min, max)")

@@ -25,6 +25,7 @@ from hotdeath.cards import (
     NUMBER,
     REVERSE,
     SKIP,
+    W,
     WD4,
     WILD,
     standard_deck,
@@ -41,13 +42,15 @@ NOBODY: Final = -1
 class StandardOptions:
     """The Standard column of the option registry (uno-variants §4)."""
 
-    dealer_selection: str = option("given", "First dealer: given (seat 0 unless chosen), by "
-                                   "drawing the highest number, or given and rotating",
+    dealer_selection: str = option("given", "Dealer: the given seat (0 unless chosen) deals "
+                                   "every hand; draw_high: the first dealer draws the highest "
+                                   "number; rotate_left: the deal passes left after each hand",
                                    "STD-2.1", ("given", "draw_high", "rotate_left"))
     max_players: int = option(10, "Most players allowed at the table", "STD-1.1", (2, 15))
     decks: int = option(1, "Number of 108-card decks", "STD-1.1", (1, 2))
     initial_direction: int = option(1, "Direction of play at the start of a hand "
-                                    "(1 clockwise, -1 counter-clockwise)", "STD-2.2", (1, -1))
+                                    "(1 clockwise, -1 counter-clockwise)", "STD-2.2", (1, -1),
+                                    choice=True)
     first_card_wild: str = option("first_player_names", "A Wild turned up first: the first "
                                   "player names the colour, or it is returned and redrawn",
                                   "STD-3", ("first_player_names", "redraw"))
@@ -259,7 +262,7 @@ class StandardState(GameState):
             top = self.draw_pile.pop()
             self.discard.append(top)
             self.emit("up_card", -1, rule, (top,))
-            if top == WD4 or (top == WILD and o.first_card_wild == "redraw"):
+            if top == WD4 or (top == W and o.first_card_wild == "redraw"):
                 self.discard.pop()
                 self.draw_pile.append(top)
                 self.rng.shuffle(self.draw_pile)
@@ -319,7 +322,7 @@ class StandardState(GameState):
 
     def _colors_for(self, f: int) -> Sequence[int]:
         o = self.opts
-        must = o.wild_color_must_change if f == WILD else o.wd4_color_must_change
+        must = o.wild_color_must_change if f == W else o.wd4_color_must_change
         if must and self.color >= 0:
             return [c for c in COLORS if c != self.color]
         return COLORS
@@ -327,9 +330,11 @@ class StandardState(GameState):
     def _expand(self, seat: int, f: int, uno: bool) -> list[Action]:
         if IS_WILD[f]:
             cols = self._colors_for(f)
-            if len(cols) == 4:
-                return list(_PLAYS_UNO[f] if uno else _PLAYS[f])
-            return [play(f, c, uno=uno) for c in cols]
+            acts = (list(_PLAYS_UNO[f] if uno else _PLAYS[f]) if len(cols) == 4
+                    else [play(f, c, uno=uno) for c in cols])
+            if len(self.hands[seat]) == 1:
+                acts.append(play(f))  # STD-4: a wild played as the last card needs no colour
+            return acts
         if self.opts.seven_o and FACE_KIND[f] == NUMBER and FACE_NUMBER[f] == 7:
             return [play(f, target=t, uno=uno) for t in range(self.n) if t != seat]
         return list(_PLAYS_UNO[f] if uno else _PLAYS[f])
@@ -362,7 +367,7 @@ class StandardState(GameState):
         top = self.discard[-1]
         m = MATCH[NUM_FACES + self.color if IS_WILD[top] else top]
         strict = o.wild_draw_four_rule == "strict"
-        plain = self._plain
+        plain = self._plain and len(hand) > 1
         for f in sorted(set(hand)):
             if m[f] and not (f == WD4 and strict and not self._wd4_honest(seat)):
                 if plain:
@@ -654,7 +659,8 @@ class StandardState(GameState):
         if max(totals) >= o.target_score:
             self._finish()
             return
-        self.dealer = (self.dealer + 1) % self.n
+        if self.opts.dealer_selection != "given":
+            self.dealer = (self.dealer + 1) % self.n
         self._deal()
 
     def team_totals(self) -> list[int]:

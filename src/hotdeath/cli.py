@@ -1,0 +1,557 @@
+"""The ``hotdeath`` command line: variants, positions, replays and new games.
+
+This module is an adapter around the pure core (it imports Typer and Rich; the core never
+imports it).  Every command reports engine errors as one line on standard error, with the
+error's stable code, and exits with status 2::
+
+    hotdeath variants [--json]
+    hotdeath position FILE [--apply ACTION]... [--seat N] [--legal] [--json] [--theme T]
+    hotdeath replay RECORD [--upto N] [--json] [--theme T]
+    hotdeath new VARIANT [--players N] [--seed S] [--preset P] [--option K=V]...
+                         [--dealer D] [--out FILE]
+
+``docs/notation.md`` documents the action, card and position notations these commands
+read and write, with worked examples.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from hotdeath import __version__
+from hotdeath.actions import Action
+from hotdeath.cards import COLOR_NAMES, card_name, parse_card
+from hotdeath.errors import HotDeathError
+from hotdeath.events import Event, describe
+from hotdeath.notation import RECORD_FORMAT, from_position, replay, to_position
+from hotdeath.options import OptionValue
+from hotdeath.rulebook import RULES
+from hotdeath.state import DEAL, GAME_OVER, PHASE_NAMES, GameState
+from hotdeath.variants import Variant, all_variants, get_variant
+
+EXIT_ERROR = 2
+"""Exit status of every error (bad input, bad position, illegal action)."""
+
+
+class Theme(StrEnum):
+    """The card-name themes (``hotdeath.cards.THEMES``)."""
+
+    family = "family"
+    original = "original"
+
+
+class CliError(HotDeathError):
+    """An input error of the command line itself (a file, a flag), with a stable code."""
+
+
+app = typer.Typer(
+    name="hotdeath",
+    help="Referee for Hot Death Uno and standard Uno: variants, positions, replays.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+# ------------------------------------------------------------------ output helpers
+
+
+def _console() -> Console:
+    """A console on the current standard output (created per command for test runners)."""
+    return Console(highlight=False, markup=False, emoji=False, soft_wrap=True)
+
+
+def _fail(code: str, message: str) -> NoReturn:
+    """Print ``error: message [code]`` on standard error and exit with status 2."""
+    typer.echo(f"error: {message} [{code}]", err=True)
+    raise typer.Exit(EXIT_ERROR)
+
+
+def _dump_json(data: Any) -> str:
+    """JSON text with one top-level field per line and every value on one line."""
+    if not isinstance(data, Mapping) or not data:
+        return json.dumps(data, ensure_ascii=False)
+    lines = [
+        f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}"
+        for key, value in data.items()
+    ]
+    return "{\n" + ",\n".join(lines) + "\n}"
+
+
+def _seat(seat: int) -> str:
+    return f"P{seat}" if seat >= 0 else "nobody"
+
+
+def _cards(cards: Sequence[int], theme: str) -> str:
+    return ", ".join(card_name(c, theme) for c in cards) if cards else "-"
+
+
+def _code_name(code: object, theme: str) -> str:
+    """A card code from a JSON-ready dict, in words."""
+    if not isinstance(code, str):
+        return "-"
+    try:
+        return card_name(parse_card(code), theme)
+    except HotDeathError:
+        return code
+
+
+def _count(n: int, what: str = "card") -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def _value(v: OptionValue) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def _options_text(options: Mapping[str, OptionValue]) -> str:
+    if not options:
+        return "defaults"
+    return ", ".join(f"{k}={_value(v)}" for k, v in options.items())
+
+
+def event_line(event: Event, theme: str) -> str:
+    """An event in words (as its own seat sees it), its rule id and the rule's title."""
+    text = describe(event, theme, viewer=event.seat if event.seat >= 0 else None)
+    rule = RULES.get(event.rule)
+    return f"{text} — {rule.title}" if rule is not None else text
+
+
+# ------------------------------------------------------------------ reading inputs
+
+
+def _read_json(path: str, what: str) -> Any:
+    """Parse the JSON in file ``path`` (``-``: standard input)."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise CliError("file_error", f"cannot read {what} {path!r}: {e.strerror or e}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        name = "standard input" if path == "-" else repr(path)
+        raise CliError("bad_json", f"{what} {name} is not JSON: {e}") from None
+
+
+def load_position(data: Any) -> GameState:
+    """Build a state from parsed position JSON, with every failure as an engine error."""
+    if isinstance(data, Mapping) and data.get("format") == RECORD_FORMAT:
+        raise CliError("bad_position", "this is a game record, not a position: use "
+                       "'hotdeath replay'")
+    try:
+        return from_position(data)
+    except HotDeathError:
+        raise
+    except (AttributeError, KeyError, TypeError, ValueError) as e:
+        raise CliError("bad_position", f"malformed position: {e}") from None
+
+
+def parse_option_args(items: Sequence[str]) -> dict[str, str]:
+    """``["k=v", ...]`` into a dict (values stay text; the variant validates them)."""
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise CliError("bad_option_syntax", f"--option takes NAME=VALUE, not {item!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+_SEAT_PREFIX = re.compile(r"^\s*[Pp](\d+)\s*:\s*")
+
+
+def split_seat(text: str) -> tuple[int | None, str]:
+    """Split an optional ``P<n>:`` seat prefix off an action (``"P2: challenge 0"``)."""
+    m = _SEAT_PREFIX.match(text)
+    if m is None:
+        return None, text
+    return int(m.group(1)), text[m.end():]
+
+
+def apply_all(
+    state: GameState, actions: Sequence[str], seat: int | None
+) -> list[tuple[int, Action, list[Event]]]:
+    """Apply ``actions`` in order, each for its ``P<n>:`` prefix, ``seat`` or the player to act.
+
+    Returns each action with its seat and events.  A failure raises :class:`CliError`
+    naming the action by number; the state is then partly changed and must be dropped.
+    """
+    done: list[tuple[int, Action, list[Event]]] = []
+    for i, item in enumerate(actions, start=1):
+        prefix, text = split_seat(item)
+        who = prefix if prefix is not None else seat
+        if who is None:
+            who = state.current_player()
+        try:
+            action = Action.parse(text)
+            events = state.apply_action(action, who)
+        except HotDeathError as e:
+            raise CliError(e.code, f"--apply #{i} {item!r}: {e.message}") from None
+        done.append((who, action, events))
+    return done
+
+
+# ------------------------------------------------------------------ rendering a position
+
+
+def _attack_text(attack: Mapping[str, Any], theme: str) -> str:
+    kind = attack.get("kind", "draw")
+    victim = _seat(int(attack.get("victim", -1)))
+    sender = int(attack.get("sender", -1))
+    if kind == "draw":
+        text = f"{victim} must answer a draw of {attack.get('count', 0)}"
+    elif kind == "eject":
+        text = f"{victim} must answer an ejection"
+    else:
+        text = f"{victim} must answer a Glasnost reveal"
+    parts = [f"sent by {_seat(sender)}" if sender >= 0 else "from the up-card"]
+    attacker = int(attack.get("attacker", sender))
+    if attacker != sender and attacker >= 0:
+        parts.append(f"attacker {_seat(attacker)}")
+    if attack.get("last_card"):
+        parts.append(f"last card {_code_name(attack['last_card'], theme)}")
+    if attack.get("family"):
+        parts.append(f"family {attack['family']}")
+    for flag in ("locked", "redirected", "two_active", "challengeable"):
+        if attack.get(flag):
+            parts.append(flag.replace("_", " "))
+    return f"{text} ({', '.join(parts)})"
+
+
+def position_lines(state: GameState, theme: str) -> Iterator[Text]:
+    """The readable summary of a position, line by line."""
+    view = state.view(None)
+    label_width = 10
+
+    def row(label: str, value: str, style: str = "") -> Text:
+        line = Text(f"{label:<{label_width}} ", style="bold")
+        line.append(value, style=style)
+        return line
+
+    v = state.variant
+    yield row("variant", f"{v.name} ({v.title}), {state.n} players, options: "
+              f"{_options_text(view.options)}")
+    dealing = state.phase == DEAL
+    if dealing:
+        yield row("hand", f"{state.hand_no} (dealer {_seat(state.dealer)} deals the next hand)")
+    else:
+        yield row("hand", f"{state.hand_no} (dealer {_seat(state.dealer)}, "
+                  f"{state.hand_size} cards dealt)")
+    if state.phase == GAME_OVER:
+        yield row("phase", "game_over: the game has ended")
+    else:
+        yield row("phase", f"{PHASE_NAMES[state.phase]}: {_seat(state.turn)} to act"
+                  + (" (has drawn)" if state.drew else ""))
+    if state.discard:
+        colour = COLOR_NAMES[state.color] if state.color >= 0 else "none named yet"
+        yield row("top card", f"{card_name(state.top, theme)}, colour {colour}")
+    else:
+        yield row("top card", "none")
+    yield row("direction", "clockwise" if state.direction == 1 else "counter-clockwise")
+    if view.attack:
+        yield row("attack", _attack_text(view.attack, theme), "bold red")
+    if view.sixty_nine_window >= 0:
+        yield row("69 window", f"{_seat(view.sixty_nine_window)}'s 6-on-9 play may be "
+                  "challenged")
+    yield row("piles", f"draw pile {_count(len(state.draw_pile))}, discard pile "
+              f"{_count(len(state.discard))}")
+    infections: list[int] = getattr(state, "infections", [0] * state.n)
+    for s in range(state.n):
+        hand = state.hands[s]
+        marker = ">" if s == state.turn and state.phase != GAME_OVER else " "
+        line = Text(f"{_seat(s):<3}{marker} ", style="bold")
+        line.append(_count(len(hand)) + (f": {_cards(hand, theme)}" if hand else ""))
+        notes: list[str] = []
+        if s in state.out_order and not dealing:
+            notes.append("out")
+        if state.revealed[s] and state.active[s]:
+            notes.append(f"public: {_cards(state.revealed[s], theme)}")
+        if not state.active[s]:
+            notes.append("ejected")
+        if s in state.uno_open:
+            notes.append("has not called Uno")
+        if infections[s]:
+            notes.append(f"infections {infections[s]}")
+        notes.append(f"score {state.scores[s]}")
+        line.append(" · " + " · ".join(notes), style="dim")
+        yield line
+    if state.last_hand and state.phase != GAME_OVER and state.hand_no > 1:
+        winner = int(state.last_hand.get("winner", -1))
+        yield row("last hand", f"hand {state.last_hand.get('hand')} won by {_seat(winner)}")
+    if state.phase == GAME_OVER:
+        winners = ", ".join(_seat(w) for w in state.winners) or "nobody"
+        yield row("winners", winners, "bold green")
+
+
+def legal_lines(state: GameState, seat: int | None) -> Iterator[str]:
+    """The legal actions of ``seat`` (default: the current player) and of window holders."""
+    if state.is_terminal():
+        yield "legal actions: none (the game is over)"
+        return
+    first = state.current_player() if seat is None else seat
+    yield "legal actions:"
+    seats = [first] + [s for s in state.actors() if s != first]
+    for s in seats:
+        acts = state.legal_actions(s)
+        role = "to act" if s == state.current_player() else "out of turn"
+        listed = ", ".join(str(a) for a in acts) if acts else "none"
+        yield f"  {_seat(s)} ({role}): {listed}"
+
+
+# ------------------------------------------------------------------ commands
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"hotdeath {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True,
+                     help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Referee for Hot Death Uno and standard Uno: variants, positions, replays."""
+
+
+def _variant_tables(variant: Variant) -> Iterator[Table | Text]:
+    data = variant.to_json()
+    aliases = ", ".join(variant.aliases) or "none"
+    players = data["players"]
+    yield Text(f"{variant.name} — {variant.title}", style="bold underline")
+    yield Text(f"aliases: {aliases}; players: {players['min']} to {players['max']} "
+               f"(default {players['default']})")
+    yield Text(variant.description)
+    presets = Table(title=f"{variant.name} presets", title_justify="left", show_lines=False)
+    presets.add_column("preset", no_wrap=True, style="bold")
+    presets.add_column("description")
+    presets.add_column("options it sets")
+    for name, preset in data["presets"].items():
+        shown = name + (" (default)" if name == variant.default_preset else "")
+        presets.add_row(shown, preset["description"], _options_text(preset["options"]))
+    yield presets
+    options = Table(title=f"{variant.name} options", title_justify="left", show_lines=True)
+    options.add_column("option", no_wrap=True, style="bold")
+    options.add_column("type, default, allowed values, rule and description")
+    for spec in variant.option_specs():
+        details = Text(f"{spec.type}, default {_value(spec.default)}, rule {spec.rule}\n",
+                       style="cyan")
+        details.append(f"allowed: {spec.allowed()}\n", style="dim")
+        details.append(spec.description)
+        options.add_row(spec.name, details)
+    yield options
+
+
+@app.command()
+def variants(
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print [variant.to_json(), ...] as JSON.")
+    ] = False,
+) -> None:
+    """List every variant: aliases, players, presets and every option."""
+    if as_json:
+        typer.echo(json.dumps([v.to_json() for v in all_variants()], indent=2,
+                              ensure_ascii=False))
+        return
+    console = _console()
+    for i, variant in enumerate(all_variants()):
+        if i:
+            console.print()
+        for part in _variant_tables(variant):
+            console.print(part)
+
+
+@app.command()
+def position(
+    file: Annotated[str, typer.Argument(help="Position JSON file ('-': standard input).",
+                                        metavar="FILE")],
+    apply: Annotated[
+        list[str] | None,
+        typer.Option("--apply", "-a", metavar="ACTION",
+                     help="Apply an action (repeatable, in order), e.g. 'play HOT red' or "
+                          "'P2: challenge 0' (for seat 2)."),
+    ] = None,
+    seat: Annotated[
+        int | None,
+        typer.Option("--seat", "-s", help="Act (and list legal actions) for this seat."),
+    ] = None,
+    legal: Annotated[bool, typer.Option("--legal", help="List the legal actions.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print only the resulting position as JSON.")
+    ] = False,
+    theme: Annotated[Theme, typer.Option("--theme", help="Card-name theme.")] = Theme.family,
+) -> None:
+    """Load a position, apply actions, show the events and the resulting position."""
+    try:
+        state = load_position(_read_json(file, "position"))
+        if seat is not None and not 0 <= seat < state.n:
+            raise CliError("wrong_seat", f"there is no seat {seat} (seats 0 to {state.n - 1})")
+        done = apply_all(state, apply or [], seat)
+    except HotDeathError as e:
+        _fail(e.code, e.message)
+    if as_json:
+        typer.echo(_dump_json(to_position(state)))
+        return
+    console = _console()
+    for i, (who, action, events) in enumerate(done, start=1):
+        console.print(Text(f"{i}. {_seat(who)}: {action}", style="bold"))
+        for event in events:
+            console.print(f"   {event_line(event, theme.value)}")
+    if done:
+        console.print()
+    for line in position_lines(state, theme.value):
+        console.print(line)
+    if legal:
+        console.print()
+        for text in legal_lines(state, seat):
+            console.print(text)
+
+
+def _replay_start(state: GameState, theme: str) -> Iterator[str]:
+    if state.phase == DEAL:
+        yield f"{_seat(state.dealer)} deals first and chooses the hand size"
+        return
+    yield f"{_seat(state.dealer)} deals {state.hand_size} cards to each player"
+    if state.discard:
+        yield f"the first card turned up is {card_name(state.discard[0], theme)}"
+    if state.top != (state.discard[0] if state.discard else -1):
+        yield f"the top card is now {card_name(state.top, theme)}"
+    yield f"{_seat(state.turn)} is to act ({PHASE_NAMES[state.phase]})"
+
+
+def _totals(state: GameState) -> str:
+    last = state.last_hand or {}
+    seats = last.get("seats") or []
+    totals = [int(row.get("total", 0)) for row in seats] or state.scores
+    return " · ".join(f"{_seat(s)} {t}" for s, t in enumerate(totals))
+
+
+@app.command("replay")
+def replay_cmd(
+    record_file: Annotated[str, typer.Argument(help="Record JSON file ('-': standard input).",
+                                               metavar="RECORD")],
+    upto: Annotated[
+        int | None, typer.Option("--upto", min=0, help="Replay only the first N actions.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print only the final position as JSON.")
+    ] = False,
+    theme: Annotated[Theme, typer.Option("--theme", help="Card-name theme.")] = Theme.family,
+) -> None:
+    """Replay a game record: every action with its events, hands, scores, the result."""
+    console = _console()
+    lines: list[Text | str] = []
+    try:
+        rec = _read_json(record_file, "record")
+        if not isinstance(rec, Mapping):
+            raise CliError("bad_record", "a record is a JSON object")
+        actions = rec.get("actions", [])
+        if not isinstance(actions, list):
+            raise CliError("bad_record", "'actions' must be a list of [seat, \"action\"]")
+        state = replay(rec, upto=0)
+        todo = actions if upto is None else actions[:upto]
+        hand_no = state.hand_no
+        options = _options_text(to_position(state)["options"])
+        lines.append(Text(f"{state.variant.name} ({state.variant.title}), {state.n} players, "
+                          f"seed {state.seed}, options: {options}", style="bold"))
+        if hand_no:
+            lines.append(Text(f"── hand {hand_no} ──", style="bold cyan"))
+        lines += [f"   {t}" for t in _replay_start(state, theme.value)]
+        for i, item in enumerate(todo, start=1):
+            try:
+                seat, text = item
+                action = Action.parse(text)
+                events = state.apply_action(action, seat)
+            except HotDeathError as e:
+                raise CliError("bad_record", f"action {i} ({item!r}) cannot be replayed: "
+                               f"{e.message}") from None
+            except (TypeError, ValueError):
+                raise CliError("bad_record", f"action {i} must be [seat, \"action\"], "
+                               f"got {item!r}") from None
+            if events and events[0].kind == "deal":
+                hand_no += 1
+                lines.append(Text(f"── hand {hand_no} ──", style="bold cyan"))
+            lines.append(Text(f"{i:>4}. {_seat(seat)}: {action}", style="bold"))
+            for j, event in enumerate(events):
+                if event.kind == "deal" and j > 0:
+                    hand_no += 1
+                    lines.append(Text(f"── hand {hand_no} ──", style="bold cyan"))
+                lines.append(f"      {event_line(event, theme.value)}")
+                if event.kind == "score" and (j + 1 == len(events)
+                                              or events[j + 1].kind != "score"):
+                    lines.append(Text(f"      totals: {_totals(state)}", style="bold"))
+    except HotDeathError as e:
+        _fail(e.code, e.message)
+    if as_json:
+        typer.echo(_dump_json(to_position(state)))
+        return
+    for line in lines:
+        console.print(line)
+    done = len(todo)
+    scores = " · ".join(f"{_seat(s)} {t}" for s, t in enumerate(state.scores))
+    if state.is_terminal():
+        winners = ", ".join(_seat(w) for w in state.winners) or "nobody"
+        console.print(Text(f"result: the game is over after {done} actions; winner: "
+                           f"{winners}; scores: {scores}", style="bold green"))
+    else:
+        console.print(Text(f"result: {done} of {len(actions)} actions replayed; hand "
+                           f"{state.hand_no}, {PHASE_NAMES[state.phase]}, "
+                           f"{_seat(state.turn)} to act; scores: {scores}", style="bold"))
+
+
+@app.command()
+def new(
+    variant: Annotated[str, typer.Argument(help="Variant name or alias.")],
+    players: Annotated[int | None, typer.Option("--players", "-n", help="Seats.")] = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Shuffle seed.")] = 0,
+    preset: Annotated[str | None, typer.Option("--preset", help="Preset name.")] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", metavar="NAME=VALUE", help="Set an option (repeatable)."),
+    ] = None,
+    dealer: Annotated[int | None, typer.Option("--dealer", help="First dealer's seat.")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the position here, not to stdout.")
+    ] = None,
+) -> None:
+    """Start a game and write its starting position as JSON."""
+    try:
+        state = get_variant(variant).new_game(
+            players, seed, preset, parse_option_args(option or []), dealer
+        )
+    except HotDeathError as e:
+        _fail(e.code, e.message)
+    text = _dump_json(to_position(state))
+    if out is None:
+        typer.echo(text)
+        return
+    try:
+        out.write_text(text + "\n", encoding="utf-8")
+    except OSError as e:
+        _fail("file_error", f"cannot write {str(out)!r}: {e.strerror or e}")
+    typer.echo(f"wrote {out} ({state.variant.name}, {state.n} players, seed {seed})")
+
+
+def main() -> None:
+    """Entry point of the ``hotdeath`` script."""
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
