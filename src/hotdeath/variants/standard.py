@@ -25,9 +25,9 @@ from hotdeath.cards import (
     NUMBER,
     REVERSE,
     SKIP,
-    W,
     WD4,
     WILD,
+    W,
     standard_deck,
 )
 from hotdeath.errors import OptionError
