@@ -559,6 +559,7 @@ class HotDeathState(GameState):
         elif k == A.DRAW:
             self._close_windows()
             self._turn_draw(seat)
+            self._check_after_window()
         elif k == A.PASS:
             self.emit("pass", seat, "HD-3.4")
             self._end_action(self.next_seat(seat))
@@ -597,7 +598,8 @@ class HotDeathState(GameState):
             self._up_victim(action.target)
 
     def _check_after_window(self) -> None:
-        """A penalty draw out of turn can complete the four bastard cards (HD-3.7.1)."""
+        """Hand-end checks after a draw outside an attack (a turn draw, a catch or a 69
+        challenge penalty can complete the four bastard cards, HD-3.7.1)."""
         if self.phase == TURN:
             self._hand_over_check()
 
@@ -1231,11 +1233,11 @@ def hand_values(
     out: list[tuple[int, tuple[tuple[str, int], ...]]] = []
     no_bb: set[int] = set()
     for s, hand in enumerate(hands):
-        if s == winner:
-            out.append((0, (("winner" if not hand else "last_standing", 0),)))
-            continue
         if s == bastard:
             out.append((0, (("all_bastards", 0),)))
+            continue
+        if s == winner:
+            out.append((0, (("winner" if not hand else "last_standing", 0),)))
             continue
         has = set(hand)
         steps: list[tuple[str, int]] = []
