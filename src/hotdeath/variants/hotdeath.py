@@ -598,8 +598,10 @@ class HotDeathState(GameState):
             self._up_victim(action.target)
 
     def _check_after_window(self) -> None:
-        """Hand-end checks after a draw outside an attack (a turn draw, a catch or a 69
-        challenge penalty can complete the four bastard cards, HD-3.7.1)."""
+        """Run the hand-end checks after a draw outside an attack (HD-3.7.1).
+
+        A turn draw, a catch or a 69-challenge penalty can complete the bastard cards.
+        """
         if self.phase == TURN:
             self._hand_over_check()
 
