@@ -822,7 +822,7 @@ class HotDeathState(GameState):
                 return
             if target == NOBODY:
                 self.emit("cancel", r, "HD-3.3")
-                self._finish_attack(nxt(r))
+                self._finish_attack(nxt(self.a_anchor) if reveal else nxt(r))
                 return
             self.emit("retaliate", r, "HD-4.3.2", target=target)
             self.a_victim = target
