@@ -22,12 +22,14 @@ is one (then a uniformly random colour for a wild, or a random victim for a dire
 else draw; after a draw, play the drawn card if it is legal, else pass.  How each engine
 is driven to follow it is explained in :func:`choose_ours` and :func:`choose_rlcard`.
 
-Every configuration runs for a fixed wall time (``--seconds``) and only complete games
-count (the game in progress at the deadline is finished and its time included).  The
-configurations are interleaved in every repetition, and the order is reversed on every
-other repetition, so that machine drift hits both engines alike.  The summary gives the
-median and the min-max over ``--repeat`` repetitions; the last line of output is one JSON
-object with the figures (RLCard's are null when it is not installed).
+Every configuration runs for a fixed wall time (``--seconds``) per repetition and only
+complete games count (a game in progress at a deadline is finished and its time
+included).  Within a repetition the configurations are interleaved in short slices
+(``--slice``, 0.5 s), the order reversed on every other slice, so that load bursts from
+other processes and machine drift hit both engines alike.  Every configuration is warmed
+up first.  The summary gives the median and the min-max over ``--repeat`` repetitions of
+the wall-clock rates (plus a ratio per CPU second as a cross-check); the last line of
+output is one JSON object with the figures (RLCard's are null when it is not installed).
 """
 
 from __future__ import annotations
@@ -142,6 +144,19 @@ class Sample:
     decisions: int
     seconds: float
     hands: int = 0
+    cpu_seconds: float = 0.0
+
+    def add(self, other: Sample) -> None:
+        """Accumulate another slice of the same configuration."""
+        self.games += other.games
+        self.decisions += other.decisions
+        self.seconds += other.seconds
+        self.hands += other.hands
+        self.cpu_seconds += other.cpu_seconds
+
+    @property
+    def cpu_games_per_s(self) -> float:
+        return self.games / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
 
     @property
     def games_per_s(self) -> float:
@@ -363,6 +378,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    metavar="N", help="player counts for the RLCard comparison (default 2 4)")
     p.add_argument("--hotdeath-players", type=int, default=4,
                    help="players of the Hot Death configuration (default 4; 0 skips it)")
+    p.add_argument("--slice", type=float, default=0.5,
+                   help="interleaving slice: each repetition alternates the configurations "
+                   "in slices of about this many seconds (default 0.5)")
     p.add_argument("--warmup", type=float, default=None,
                    help="warm-up seconds per configuration (default: seconds/5, at most 1)")
     p.add_argument("--seed", type=int, default=BASE_SEED, help="base seed")
@@ -376,8 +394,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         args.seconds = QUICK_SECONDS
         args.repeat = 1
         args.warmup = 0.05
-    if args.seconds <= 0 or args.repeat < 1:
-        p.error("--seconds must be positive and --repeat at least 1")
+        args.slice = QUICK_SECONDS
+    if args.seconds <= 0 or args.repeat < 1 or args.slice <= 0:
+        p.error("--seconds and --slice must be positive and --repeat at least 1")
     if args.warmup is None:
         args.warmup = min(1.0, args.seconds / 5)
     return args
@@ -429,16 +448,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     for c in configs:
         c.runner(args.warmup)
 
+    slices = max(1, round(args.seconds / args.slice))
+    slice_s = args.seconds / slices
+    cpu = time.process_time
     for rep in range(args.repeat):
-        order = configs if rep % 2 == 0 else configs[::-1]
-        for c in order:
-            gc.collect()
-            s = c.runner(args.seconds)
+        gc.collect()
+        totals = {c.key: Sample(0, 0, 0.0) for c in configs}
+        for part in range(slices):
+            # Fine interleaving: every configuration gets one short slice in turn, in an
+            # order that is reversed on every other slice, so load bursts from other
+            # processes hit all configurations of a repetition alike.
+            order = configs if (rep * slices + part) % 2 == 0 else configs[::-1]
+            for c in order:
+                c0 = cpu()
+                piece = c.runner(slice_s)
+                piece.cpu_seconds = cpu() - c0
+                totals[c.key].add(piece)
+        for c in configs:
+            s = totals[c.key]
             c.samples.append(s)
             extra = f", {fmt(s.hands_per_s)} hands/s" if s.hands else ""
             print(f"  rep {rep + 1}/{args.repeat} {c.key:<16} {fmt(s.games_per_s):>9} games/s "
                   f"{fmt(s.decisions_per_s):>9} decisions/s ({s.games} games, "
-                  f"{s.decisions / s.games:.1f} decisions/game{extra})", flush=True)
+                  f"{s.decisions / s.games:.1f} decisions/game{extra}; "
+                  f"CPU {100 * s.cpu_seconds / s.seconds:.0f}% of wall)", flush=True)
 
     by_key = {c.key: c for c in configs}
     result: dict[str, Any] = {
@@ -479,7 +512,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         result[f"ours_events_{n}p_decisions_per_s"] = round(ed, 1)
         if rl is None:
             for k in ("rlcard_{}p_games_per_s", "rlcard_{}p_decisions_per_s", "ratio_{}p",
-                      "ratio_events_{}p", "rlcard_round_{}p_games_per_s", "ratio_round_{}p"):
+                      "ratio_cpu_{}p", "ratio_events_{}p", "rlcard_round_{}p_games_per_s",
+                      "ratio_round_{}p"):
                 result[k.format(n)] = None
             print(f"{n} players: RLCard not measured, no ratio.")
             continue
@@ -490,11 +524,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         result[f"rlcard_{n}p_games_per_s"] = round(rg, 1)
         result[f"rlcard_{n}p_decisions_per_s"] = round(rd, 1)
         result[f"ratio_{n}p"] = round(og / rg, 2)
+        ratio_cpu = (median([s.cpu_games_per_s for s in ours.samples])
+                     / median([s.cpu_games_per_s for s in rl.samples]))
+        result[f"ratio_cpu_{n}p"] = round(ratio_cpu, 2)
         result[f"ratio_events_{n}p"] = round(eg / rg, 2)
         print(f"{n} players: ours/RLCard games/s = {og / rg:.2f}x with step() "
               f"(per repetition {min(paired):.2f}-{max(paired):.2f}x), {eg / rg:.2f}x with "
               f"apply_action(); decisions/s {od / rd:.2f}x (our games have more decisions: "
-              f"draw and play/pass are two, WD4 accept is one)")
+              f"draw and play/pass are two, WD4 accept is one); per CPU second "
+              f"{ratio_cpu:.2f}x")
         rr = by_key.get(f"rlcard_round_{n}p")
         if rr is None:
             result[f"rlcard_round_{n}p_games_per_s"] = None

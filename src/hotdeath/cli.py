@@ -138,6 +138,8 @@ def _read_json(path: str, what: str) -> Any:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as e:
         raise CliError("file_error", f"cannot read {what} {path!r}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise CliError("bad_json", f"{what} {path!r} is not UTF-8 text") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
@@ -379,8 +381,7 @@ def variants(
 
 @app.command()
 def position(
-    file: Annotated[str, typer.Argument(help="Position JSON file ('-': standard input).",
-                                        metavar="FILE")],
+    file: Annotated[str, typer.Argument(help="Position JSON file ('-': standard input).")],
     apply: Annotated[
         list[str] | None,
         typer.Option("--apply", "-a", metavar="ACTION",
@@ -464,7 +465,12 @@ def replay_cmd(
         actions = rec.get("actions", [])
         if not isinstance(actions, list):
             raise CliError("bad_record", "'actions' must be a list of [seat, \"action\"]")
-        state = replay(rec, upto=0)
+        try:
+            state = replay(rec, upto=0)
+        except HotDeathError:
+            raise
+        except (AttributeError, KeyError, TypeError, ValueError) as e:
+            raise CliError("bad_record", f"malformed record: {e}") from None
         todo = actions if upto is None else actions[:upto]
         hand_no = state.hand_no
         options = _options_text(to_position(state)["options"])
