@@ -141,8 +141,12 @@ def _parse_play(kind: int, rest: list[str], text: str) -> Action:
         if low == "uno":
             uno = True
         elif tok.startswith("@"):
+            if target != -1:
+                raise NotationError("bad_syntax", f"more than one seat in {text!r}")
             target = _seat(tok, text)
-        elif low in COLOR_NAMES or low == "colour":
+        elif low in COLOR_NAMES or low in ("r", "y", "g", "b"):
+            if color != NO_COLOR:
+                raise NotationError("bad_syntax", f"more than one colour in {text!r}")
             color = parse_color(low)
         else:
             try:

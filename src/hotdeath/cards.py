@@ -177,7 +177,8 @@ def matches_number(face: int, n: int) -> bool:
 # --------------------------------------------------------------------------- notation
 
 _ALIASES: Final = {
-    "W4": "WD4", "+4": "WD4", "WILD": "W", "FY": "RET", "FUCKYOU": "RET", "SHIT": "BB",
+    "W4": "WD4", "+4": "WD4", "DF": "WD4", "WILDDRAWFOUR": "WD4", "WILD": "W", "FY": "RET",
+    "FUCKYOU": "RET", "SHIT": "BB",
     "SHITTER": "BB", "AIDS": "VIR", "VIRUS": "VIR", "SIXTYNINE": "69", "HOLYDEFENDER": "HOLY",
     "HD8": "HOT", "HOTDEATH": "HOT", "HARVESTER": "HOS", "MYSTERY": "MYS", "GLASNOST": "GLAS",
     "QUITTER": "QUIT", "MAGIC5": "M5", "LUCK": "LOI", "BLUESHIELD": "SHIELD",

@@ -193,10 +193,11 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
                 pile.append(c)
         Rng(seed ^ 0x5EED).shuffle(pile)
         state.draw_pile = pile
-    state.hand_no = _int(data, "hand", 1, 0, 10**6)
+    state.hand_no = _int(data, "hand", 0 if phase_name == "deal" else 1, 0, 10**6)
     state.hand_size = _int(data, "hand_size", max(len(h) for h in state.hands) or 7, 0, 216)
     turn_default = 0
-    state.direction = {"cw": 1, "ccw": -1, 1: 1, -1: -1}.get(data.get("direction", "cw"), 0)
+    direction = data.get("direction", "cw")
+    state.direction = {"cw": 1, "ccw": -1}.get(direction, 0) if isinstance(direction, str) else 0
     if state.direction == 0:
         raise PositionError("bad_position", "direction must be 'cw' or 'ccw'")
     state.turn = _int(data, "turn", turn_default, 0, n - 1)
@@ -214,7 +215,9 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
             raise PositionError("bad_position", e.message) from None
     state.drew = bool(data.get("drew", False))
     drawn = data.get("drawn")
-    state.drawn = parse_card(drawn) if isinstance(drawn, str) else -1
+    if drawn is not None and not isinstance(drawn, str):
+        raise PositionError("bad_position", "'drawn' must be a card code or null")
+    state.drawn = _card_list([drawn], "drawn")[0] if drawn is not None else -1
     if state.drawn >= 0 and state.drawn not in state.hands[state.turn]:
         raise PositionError("bad_position", "'drawn' must be a card in the current hand")
     active = data.get("active", [True] * n)
@@ -231,9 +234,8 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
     for i, r in enumerate(state.revealed):
         if Counter(r) - Counter(state.hands[i]):
             raise PositionError("bad_position", f"revealed[{i}] holds cards not in hands[{i}]")
-    state.out_order = _seat_list(
-        data.get("out_order", [s for s in range(n) if not state.hands[s]]), n, "out_order"
-    )
+    default_out = [] if phase_name == "deal" else [s for s in range(n) if not state.hands[s]]
+    state.out_order = _seat_list(data.get("out_order", default_out), n, "out_order")
     state.uno_open = _seat_list(data.get("uno_open", []), n, "uno_open")
     scores = data.get("scores", [0] * n)
     if not isinstance(scores, list) or len(scores) != n or not all(
@@ -248,7 +250,7 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
         state.load_position_extra(data)  # type: ignore[attr-defined]
     except HotDeathError:
         raise
-    except (KeyError, TypeError, ValueError) as e:
+    except (AttributeError, KeyError, TypeError, ValueError) as e:
         raise PositionError("bad_position", f"bad field: {e}") from None
     if state.phase == RESPONSE and not has_attack and state.variant.name == "hotdeath":
         raise PositionError("bad_position", "phase 'response' needs an 'attack'")

@@ -1082,6 +1082,8 @@ class HotDeathState(GameState):
         self.infections = [int(x) for x in inf]
         sn = d.get("sixty_nine_window")
         self.sn_seat = NOBODY if sn is None else int(sn)
+        if not -1 <= self.sn_seat < n:
+            raise PositionError("bad_position", f"sixty_nine_window: no seat {sn}")
         up = d.get("up_pending")
         self.up_pending = parse_card(up) if up else -1
         hw = d.get("hand_winner")
@@ -1091,6 +1093,8 @@ class HotDeathState(GameState):
         if not at:
             self.a_kind = NO_ATTACK
             return
+        if not isinstance(at, dict):
+            raise PositionError("bad_position", "'attack' must be an object")
         if at.get("kind", "draw") not in ATTACK_NAMES[1:]:
             raise PositionError("bad_position", "attack.kind must be draw, eject or reveal")
         self.a_kind = ATTACK_NAMES.index(at.get("kind", "draw"))
@@ -1098,7 +1102,12 @@ class HotDeathState(GameState):
         if fam not in FAMILY_NAMES:
             raise PositionError("bad_position", f"attack.family must be {FAMILY_NAMES}")
         self.a_family = FAMILY_NAMES.index(fam)
-        self.a_count = int(at.get("count", 0))
+        last = at.get("last_card")
+        if last is None:
+            last = {DRAW_ATTACK: "WD4", EJECT_ATTACK: "QUIT", REVEAL_ATTACK: "GLAS"}[self.a_kind]
+        self.a_last = parse_card(last)
+        default_count = _DRAW_COUNT.get(self.a_last, 2) if self.a_kind == DRAW_ATTACK else 0
+        self.a_count = int(at.get("count", default_count))
         default_victim = self.turn
         self.a_victim = int(at.get("victim", default_victim))
         if "turn" not in d:
@@ -1108,10 +1117,6 @@ class HotDeathState(GameState):
         prev = self.next_seat(self.a_victim, -self.direction)
         self.a_sender = int(at.get("sender", prev))
         self.a_attacker = int(at.get("attacker", self.a_sender))
-        last = at.get("last_card")
-        if last is None:
-            last = {DRAW_ATTACK: "WD4", EJECT_ATTACK: "QUIT", REVEAL_ATTACK: "GLAS"}[self.a_kind]
-        self.a_last = parse_card(last)
         self.a_locked = bool(at.get("locked", self.a_last == HOS))
         self.a_redirected = bool(at.get("redirected", False))
         self.a_anchor = int(at.get("anchor", self.a_sender))

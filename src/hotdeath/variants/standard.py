@@ -441,7 +441,7 @@ class StandardState(GameState):
             self._next(self.next_seat(seat))
         elif k == A.ACCEPT:
             v = seat
-            self.emit("accept", v, self.r("5.4"))
+            self.emit("accept", v, self.r("5.6" if self.pot_top == WD4 else "5.4"))
             self.draw_cards(v, self.pot, self.r("12.1") if self.opts.stacking != "none"
                             else self.r("5.6"))
             self.pot = 0
@@ -706,11 +706,14 @@ class StandardState(GameState):
     def load_position_extra(self, d: Any) -> None:
         """Read the standard fields of a position."""
         from hotdeath.cards import parse_card
+        from hotdeath.errors import PositionError
 
         tp = d.get("top_player")
         self.top_player = NOBODY if tp is None else int(tp)
         self.turns = int(d.get("turns", 0))
         pot = d.get("pot")
+        if pot and not isinstance(pot, dict):
+            raise PositionError("bad_position", "'pot' must be an object")
         if pot:
             self.pot = int(pot.get("count", 2))
             self.pot_top = parse_card(pot.get("last_card", "WD4" if self.pot >= 4 else "R+2"))
@@ -724,6 +727,8 @@ class StandardState(GameState):
         elif self.pot and self.pot_top == WD4:
             self.wd4_player = self.next_seat(self.turn, -self.direction)
             self.wd4_legal = True
+        if self.pot and self.wd4_player == self.turn:
+            raise PositionError("bad_position", "the Wild Draw Four player cannot be its victim")
 
     def pot_info(self) -> dict[str, Any] | None:
         """The pending draw as public data (None when there is none)."""
