@@ -554,6 +554,49 @@ def new(
     typer.echo(f"wrote {out} ({state.variant.name}, {state.n} players, seed {seed})")
 
 
+@app.command()
+def play(
+    variant: Annotated[str, typer.Option("--variant", "-v", help="Variant name or alias.")] = (
+        "hotdeath"
+    ),
+    players: Annotated[int, typer.Option("--players", "-n", min=2, max=10, help="Seats.")] = 4,
+    seed: Annotated[
+        int | None, typer.Option("--seed", min=0, help="Seed for a reproducible game.")
+    ] = None,
+    preset: Annotated[str | None, typer.Option("--preset", help="Preset name.")] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", metavar="NAME=VALUE", help="Set an option (repeatable)."),
+    ] = None,
+    bots: Annotated[
+        list[str] | None,
+        typer.Option("--bots", help="Bot for the other seats: basic or random (repeatable)."),
+    ] = None,
+    theme: Annotated[Theme, typer.Option("--theme", help="Card names.")] = Theme.family,
+    delay: Annotated[
+        float, typer.Option("--delay", min=0.0, help="Seconds between bot moves.")
+    ] = 0.6,
+    watch: Annotated[
+        bool, typer.Option("--watch", help="Bots in every seat; just watch.")
+    ] = False,
+    save: Annotated[
+        Path | None, typer.Option("--save", help="Save the game's record here at the end.")
+    ] = None,
+) -> None:
+    """Play a game in the terminal against bots (you are P0)."""
+    from hotdeath.play import play as play_game
+
+    try:
+        play_game(
+            variant, players, seed, preset, parse_option_args(option or []),
+            bots or ["basic"], human=not watch, theme=theme.value, delay=delay, save=save,
+        )
+    except HotDeathError as e:
+        _fail(e.code, e.message)
+    except ValueError as e:
+        _fail("bad_argument", str(e))
+
+
 def main() -> None:
     """Entry point of the ``hotdeath`` script."""
     app()

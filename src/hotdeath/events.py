@@ -73,13 +73,13 @@ def _who(seat: int, names: Sequence[str] | None) -> str:
 
 
 _SCORE_LABELS = {
-    "winner": "won the hand: 0",
-    "last_standing": "last player standing: 0",
-    "all_bastards": "all four bastard cards: 0",
+    "winner": "won the hand",
+    "last_standing": "last player standing",
+    "all_bastards": "all four bastard cards",
     "cards": "cards",
-    "combo_1000": "Quitter + Retaliation: 1000",
-    "sixty_nine": "69: hand worth 69",
-    "magic_red_5": "Magic Red 5: -5",
+    "combo_1000": "Quitter + Retaliation",
+    "sixty_nine": "the 69",
+    "magic_red_5": "Magic Red 5",
     "retaliation": "Retaliation doubles",
     "holy_defender": "Holy Defender halves",
     "big_brother": "Big Brother takes the highest hand",
@@ -178,7 +178,11 @@ def describe(
     elif k == "hand_end":
         text = f"the hand ends: {who} wins it" if e.seat >= 0 else "the hand ends with no winner"
     elif k == "score":
-        steps = "; ".join(f"{_SCORE_LABELS.get(lbl, lbl)} ({v:+d})" for lbl, v in e.info)
+        steps = " → ".join(
+            f"{_SCORE_LABELS.get(lbl, lbl)} +{v}" if lbl == "virus"
+            else f"{_SCORE_LABELS.get(lbl, lbl)}: {v}"
+            for lbl, v in e.info
+        )
         text = f"{who} scores {e.n}" + (f" [{steps}]" if steps else "")
     elif k == "game_end":
         text = f"the game ends: {who} wins"

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -114,7 +115,8 @@ class TerminalGame:
                 title = get_rule(rule).title
             except KeyError:
                 title = ""
-            self.console.print(f"  • {text.rsplit('  [', 1)[0]} [dim]({rule} {title})[/]")
+            words = escape(text.rsplit("  [", 1)[0])
+            self.console.print(f"  • {words} [dim]({rule} {escape(title)})[/]")
             if e.kind == "score" and e.seat == self.state.n - 1:
                 self.console.print()
 
