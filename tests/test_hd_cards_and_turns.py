@@ -1068,14 +1068,37 @@ class TestNormalTurn:
         assert pos(g)["drew"] is True and pos(g)["drawn"] == "R3"
 
     @pytest.mark.rule("HD-3.4", "seed 002", "hot-death.md §3.4")
-    def test_unplayable_drawn_card_leaves_only_pass(self) -> None:
+    def test_unplayable_drawn_card_ends_the_turn(self) -> None:
+        # after_draw_play=drawn_card_only (the default): R1 would match, but only the drawn
+        # G3 may be played and it does not, so the engine passes for P0 at once
         g = hd(hands=[["R1", "B3"], ["B2"], ["G1"], ["Y1"]], top="R7", draw=["G3", "B4"])
-        act(g, "draw")
-        assert legal(g) == ["pass"]
-        act(g, "pass")
+        assert "pass" not in legal(g)
+        ev = act(g, "draw")
+        assert kinds(ev) == ["draw", "pass"]
+        assert (ev[-1].seat, ev[-1].rule) == (0, "HD-3.4")
         assert g.current_player() == 1
+        assert legal(g, 0) == []
+        assert legal(g) == ["draw"]
         assert hand(g, 0) == ["B3", "G3", "R1"]
-        assert pos(g)["drew"] is False
+        assert pos(g)["drew"] is False and pos(g)["drawn"] is None
+
+    @pytest.mark.rule("HD-3.4", "app", "hot-death.md §3.12 after_draw_play")
+    def test_any_legal_card_ends_the_turn_only_when_no_card_is_legal(self) -> None:
+        opts = {"after_draw_play": "any_legal_card"}
+        g = hd(options=opts, hands=[["B3", "G5"], ["B2"], ["G1"], ["Y1"]], top="R7",
+               draw=["G3", "B4"])
+        assert "pass" not in legal(g)
+        ev = act(g, "draw")
+        assert kinds(ev) == ["draw", "pass"]
+        assert (ev[-1].seat, ev[-1].rule) == (0, "HD-3.4")
+        assert g.current_player() == 1
+        assert hand(g, 0) == ["B3", "G3", "G5"]
+        # an unplayable drawn card with a legal card in hand: P0 still chooses
+        g = hd(options=opts, hands=[["R1", "B3"], ["B2"], ["G1"], ["Y1"]], top="R7",
+               draw=["G3", "B4"])
+        assert kinds(act(g, "draw")) == ["draw"]
+        assert g.current_player() == 0
+        assert legal(g) == ["play R1", "pass"]
 
     @pytest.mark.rule("HD-3.4", "seed 002", "hot-death.md §3.4")
     def test_playing_the_drawn_card(self) -> None:
@@ -1087,13 +1110,16 @@ class TestNormalTurn:
 
     @pytest.mark.rule("HD-3.4", "seed 002", "hot-death.md §3.4 (one draw only)")
     def test_cannot_draw_twice(self) -> None:
-        g = hd(hands=[["R1", "B3"], ["B2"], ["G1"], ["Y1"]], top="R7", draw=["G3", "B4"])
-        act(g, "draw")
+        g = hd(hands=[["R1", "B3"], ["B2"], ["G1"], ["Y1"]], top="R7", draw=["R3", "B4"])
+        assert "pass" not in legal(g)
+        assert kinds(act(g, "draw")) == ["draw"]
+        assert g.current_player() == 0
+        assert legal(g) == ["play R3", "pass"]
         before = pos(g)
         with pytest.raises(IllegalActionError):
             act(g, "draw")
         assert pos(g) == before
-        assert hand(g, 0) == ["B3", "G3", "R1"]
+        assert hand(g, 0) == ["B3", "R1", "R3"]
 
     @pytest.mark.rule("HD-3.4", "seed 000", "seed 002", "hot-death.md §3.4")
     def test_cannot_pass_before_drawing(self) -> None:
@@ -1106,8 +1132,10 @@ class TestNormalTurn:
     @pytest.mark.rule("HD-3.4", "seed 000", "seed 002", "hot-death.md §3.4 "
                       "after_draw_play=drawn_card_only")
     def test_drawn_card_only_forbids_other_cards(self) -> None:
-        g = hd(hands=[["R1", "B3"], ["B2"], ["G1"], ["Y1"]], top="R7", draw=["G3", "B4"])
+        g = hd(hands=[["R1", "B3"], ["B2"], ["G1"], ["Y1"]], top="R7", draw=["R3", "B4"])
         act(g, "draw")
+        assert g.current_player() == 0
+        assert legal(g) == ["play R3", "pass"]
         before = pos(g)
         with pytest.raises(IllegalActionError):
             act(g, "play R1")
@@ -1130,13 +1158,17 @@ class TestNormalTurn:
             "draw": ["B5", "G6", "R9", "Y4"],
         }
         g = hd(options={"draw_rule": "draw_until_playable"}, **fields)
-        act(g, "draw")
+        assert kinds(act(g, "draw")) == ["draw", "draw", "draw"]  # one per card, no pass
         assert hand(g, 0) == ["B3", "B5", "G5", "G6", "R9"]
         assert legal(g) == ["play R9", "pass"]
+        assert g.current_player() == 0
         one = hd(**fields)
-        act(one, "draw")
+        assert "pass" not in legal(one)
+        ev = act(one, "draw")
         assert hand(one, 0) == ["B3", "B5", "G5"]
-        assert legal(one) == ["pass"]
+        assert kinds(ev) == ["draw", "pass"]
+        assert (ev[-1].seat, ev[-1].rule) == (0, "HD-3.4")
+        assert one.current_player() == 1
 
     @pytest.mark.rule("HD-3.4", "seed 001", "hot-death.md §3.12 draw_rule")
     def test_draw_until_playable_stops_at_a_wild(self) -> None:

@@ -20,7 +20,7 @@ from hotdeath.rng import Rng
 from hotdeath.state import TERMINAL, GameState
 from hotdeath.variants import get_variant
 from hotdeath.variants.hotdeath import HotDeathOptions, card_values, hand_values
-from tests.support import act, card, hand, legal, pos, position
+from tests.support import act, card, hand, kinds, legal, pos, position
 
 HD = get_variant("hotdeath")
 DEAL_5_TO_15 = [f"deal {k}" for k in range(5, 16)]
@@ -1161,8 +1161,14 @@ class TestPublicInformation:
         act(g, "accept")
         assert sorted(g.view(1).seats[2].revealed) == sorted(faces(["Y5", "G7"]))
         assert g.current_player() == 1
-        act(g, "draw", "pass")
+        assert "pass" not in legal(g)
+        ev = act(g, "draw")  # P1's drawn G1 cannot be played: the turn passes at once
+        assert kinds(ev) == ["draw", "pass"]
+        assert (ev[-1].seat, ev[-1].rule) == (1, "HD-3.4")
+        assert g.current_player() == 2 and "G1" in hand(g, 1)
         act(g, "draw")  # P2's later draw stays hidden
+        assert g.current_player() == 2 and legal(g) == ["play G2", "pass"]
+        assert hand(g, 2) == ["G2", "G7", "Y5"]
         assert sorted(g.view(3).seats[2].revealed) == sorted(faces(["Y5", "G7"]))
         assert g.view(3).seats[2].hand_size == 3
 

@@ -358,7 +358,8 @@ class TestTurn:
     @pytest.mark.rule("STD-4", "official", f"{CONTRACT} STD-4 (b)")
     def test_after_drawing_only_the_drawn_card_may_be_played(self) -> None:
         g = std([["R3", "B5"], ["G1"], ["G2"], ["G3"]], "R7", draw=["R9", "Y1"])
-        act(g, "draw")
+        assert kinds(act(g, "draw")) == ["draw"]
+        assert g.current_player() == 0
         assert hand(g, 0) == ["B5", "R3", "R9"]
         assert legal(g) == ["play R9", "pass"]
         act(g, "play R9")
@@ -368,11 +369,14 @@ class TestTurn:
     @pytest.mark.rule("STD-4", "official", f"{CONTRACT} STD-4 (b)")
     def test_an_unplayable_drawn_card_ends_the_turn(self) -> None:
         g = std([["R3", "B5"], ["G1"], ["G2"], ["G3"]], "R7", draw=["Y1", "R9"])
-        act(g, "draw")
-        assert legal(g) == ["pass"]
-        act(g, "pass")
+        assert "pass" not in legal(g)
+        ev = act(g, "draw")
+        assert kinds(ev) == ["draw", "pass"]
+        assert (ev[-1].seat, ev[-1].rule) == (0, "STD-4")
         assert g.current_player() == 1
+        assert legal(g, 0) == []
         assert hand(g, 0) == ["B5", "R3", "Y1"]
+        assert pos(g)["drew"] is False and pos(g)["drawn"] is None
 
     @pytest.mark.rule("STD-4", "official", f"{CONTRACT} STD-4 wilds")
     def test_a_drawn_wild_may_be_played_with_any_colour(self) -> None:
@@ -408,8 +412,12 @@ class TestTurn:
     def test_force_play_still_passes_an_unplayable_drawn_card(self) -> None:
         g = std([["B5"], ["G1"], ["G2"], ["G3"]], "R7", draw=["Y1"],
                 options={"drawn_card_play": "must"})
-        act(g, "draw")
-        assert legal(g) == ["pass"]
+        assert legal(g) == ["draw"]
+        ev = act(g, "draw")
+        assert kinds(ev) == ["draw", "pass"]
+        assert (ev[-1].seat, ev[-1].rule) == (0, "STD-4")
+        assert g.current_player() == 1
+        assert hand(g, 0) == ["B5", "Y1"]
 
     @pytest.mark.rule("STD-4", "ruling", f"{CONTRACT} STD-4 'a wild played as the last card "
                       "needs no color'")
@@ -1269,9 +1277,17 @@ class TestDrawRules:
     def test_draw_rule(self, rule: str, drawn: list[str]) -> None:
         g = std([["B5"], ["G1"], ["G2"], ["G3"]], "R7", draw=["B2", "G4", "R9", "Y1"],
                 options={"draw_rule": rule})
-        act(g, "draw")
+        assert "pass" not in legal(g)
+        ev = act(g, "draw")
         assert hand(g, 0) == sorted(["B5", *drawn])
-        assert legal(g) == (["play R9", "pass"] if rule == "until_playable" else ["pass"])
+        if rule == "until_playable":  # R9 is playable: P0 plays it or passes
+            assert "pass" not in kinds(ev)
+            assert g.current_player() == 0
+            assert legal(g) == ["play R9", "pass"]
+        else:  # B2 cannot be played: the turn passes at once
+            assert kinds(ev) == ["draw", "pass"]
+            assert (ev[-1].seat, ev[-1].rule) == (0, "STD-4")
+            assert g.current_player() == 1
 
     @pytest.mark.rule("STD-12.4", "official", f"{CONTRACT} STD-12.4 force play")
     def test_draw_until_playable_with_force_play_must_play_it(self) -> None:

@@ -249,6 +249,7 @@ def play(
     game = TerminalGame(state, table, 0 if human else None, theme, delay, console, ask, seed)
     game.console.print(f"[bold]{state.variant.title}[/], seed {seed}. Type a number or a "
                        "move (e.g. 'play R7'), ? for card help, q to quit.")
+    game.show_events(state.opening_events)
     try:
         game.run()
     except KeyboardInterrupt:

@@ -79,6 +79,8 @@ class GameState:
         self.last_hand: dict[str, Any] | None = None
         self.history: list[tuple[int, Action]] = []
         self.init_params: dict[str, Any] = {}
+        self.opening_events: list[Event] = []
+        """Events of the game's start (first dealer, deal, first card), before any action."""
         self._events: list[Event] | None = None
         self._ver = 0
         self._lc_ver = -1
@@ -119,10 +121,16 @@ class GameState:
             seat = self.turn
         if self._lc_ver == self._ver and self._lc_seat == seat:
             return self._lc
-        if self.phase == GAME_OVER or not 0 <= seat < self.n:
+        ph = self.phase
+        if ph == GAME_OVER or not 0 <= seat < self.n:
             acts: list[Action] = []
         else:
-            acts = self._main_actions(seat) if seat == self.turn else []
+            if seat != self.turn:
+                acts = []
+            elif ph == TURN:
+                acts = self._turn_actions(seat)
+            else:
+                acts = self._main_actions(seat)
             if self.uno_open or self._has_windows():
                 acts = acts + self._window_actions(seat)
         self._lc_ver = self._ver
@@ -151,29 +159,30 @@ class GameState:
         events: list[Event] = []
         self._events = events
         try:
-            self._step(action, seat)
+            self.step(action, seat)
         finally:
             self._events = None
         return events
 
     def step(self, action: Action | str, seat: int | None = None) -> None:
         """Apply ``action`` like :meth:`apply_action` but build no events (fast path)."""
-        self._step(action, seat)
-
-    def _step(self, action: Action | str, seat: int | None) -> None:
         if isinstance(action, str):
             action = Action.parse(action)
         if seat is None:
             seat = self.turn
-        if self.phase == GAME_OVER:
-            raise GameOverError("game_over", "the game is over")
-        legal = self.legal_actions(seat)
+        if self._lc_ver == self._ver and self._lc_seat == seat:
+            legal = self._lc
+        else:
+            if self.phase == GAME_OVER:
+                raise GameOverError("game_over", "the game is over")
+            legal = self.legal_actions(seat)
         if action not in legal:
+            if self.phase == GAME_OVER:
+                raise GameOverError("game_over", "the game is over")
             self._reject(action, seat, legal)
         self.history.append((seat, action))
-        self._ver += 1
         self._apply(seat, action)
-        self._ver += 1
+        self._ver += 1  # invalidates the cached legal actions
 
     def _reject(self, action: Action, seat: int, legal: list[Action]) -> None:
         if not 0 <= seat < self.n:
@@ -244,6 +253,9 @@ class GameState:
     # ------------------------------------------------------------------ hooks
 
     def _main_actions(self, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def _turn_actions(self, seat: int) -> list[Action]:
         raise NotImplementedError
 
     def _has_windows(self) -> bool:

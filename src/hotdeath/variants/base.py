@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hotdeath.errors import OptionError
+from hotdeath.events import Event
 from hotdeath.options import OptionSpec, OptionValue, as_dict, resolve, specs
 from hotdeath.state import GameState
 
@@ -93,7 +94,13 @@ class Variant:
             raise OptionError("bad_dealer", f"dealer must be a seat from 0 to {players - 1}")
         state = self.state_cls(self, opts, players, seed)
         state.init_params = {"dealer": dealer}
-        state.start(dealer)  # type: ignore[attr-defined]
+        opening: list[Event] = []
+        state._events = opening
+        try:
+            state.start(dealer)  # type: ignore[attr-defined]
+        finally:
+            state._events = None
+        state.opening_events = opening
         return state
 
     def to_json(self) -> dict[str, Any]:

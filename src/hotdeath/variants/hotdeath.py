@@ -559,7 +559,12 @@ class HotDeathState(GameState):
         elif k == A.DRAW:
             self._close_windows()
             self._turn_draw(seat)
-            self._check_after_window()
+            if self._turn_actions(seat) == [A.PASS_ACTION]:
+                # nothing to play after the draw: the turn ends at once (HD-3.4)
+                self.emit("pass", seat, "HD-3.4")
+                self._end_action(self.next_seat(seat))
+            else:
+                self._check_after_window()
         elif k == A.PASS:
             self.emit("pass", seat, "HD-3.4")
             self._end_action(self.next_seat(seat))

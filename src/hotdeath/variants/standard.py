@@ -165,6 +165,9 @@ class StandardState(GameState):
         self.deck = list(_DECK) * opts.decks
         self._plain = not (opts.wild_color_must_change or opts.wd4_color_must_change
                            or opts.seven_o)
+        self._strict = opts.wild_draw_four_rule == "strict"
+        self._may_draw = opts.may_draw_with_playable
+        self._max_turns = opts.max_turns
         self.pot = 0
         self.pot_top = -1
         self.pot_victim = NOBODY
@@ -366,7 +369,13 @@ class StandardState(GameState):
             return acts
         top = self.discard[-1]
         m = MATCH[NUM_FACES + self.color if IS_WILD[top] else top]
-        strict = o.wild_draw_four_rule == "strict"
+        strict = self._strict
+        if self._plain and len(hand) > 2 and not strict:
+            # the common case, kept lean: no Uno variants, no colour limits, no 7-0
+            acts = [a for f in sorted(set(hand)) if m[f] for a in _PLAYS[f]]
+            if self._may_draw or not acts:
+                acts.append(A.DRAW_ACTION)
+            return acts
         plain = self._plain and len(hand) > 1
         for f in sorted(set(hand)):
             if m[f] and not (f == WD4 and strict and not self._wd4_honest(seat)):
@@ -428,7 +437,7 @@ class StandardState(GameState):
 
     def _apply(self, seat: int, action: Action) -> None:
         k = action.kind
-        if k in (A.PLAY, A.DRAW, A.PASS, A.ACCEPT, A.CHALLENGE, A.JUMP):
+        if k <= A.ACCEPT or k == A.CHALLENGE or k == A.JUMP:  # a turn action (STD-8.3)
             if self.uno_open:
                 self.uno_open = [h for h in self.uno_open if h == seat]
             self.turns += 1
@@ -436,8 +445,15 @@ class StandardState(GameState):
             self._play(seat, action)
         elif k == A.DRAW:
             self._turn_draw(seat)
+            f = self.drawn
+            if f < 0 or not self.is_playable(seat, f):
+                # the drawn card cannot be played: the turn ends at once (STD-4)
+                if self._events is not None:
+                    self.emit("pass", seat, self.r("4"))
+                self._next(self.next_seat(seat))
         elif k == A.PASS:
-            self.emit("pass", seat, self.r("4"))
+            if self._events is not None:
+                self.emit("pass", seat, self.r("4"))
             self._next(self.next_seat(seat))
         elif k == A.ACCEPT:
             v = seat
@@ -469,14 +485,25 @@ class StandardState(GameState):
             self.color = action.color
             self.emit("color", seat, self.r("3"), color=action.color)
             self._give_turn(seat)
-        mt = self.opts.max_turns
+        mt = self._max_turns
         if mt and self.turns >= mt and self.phase != GAME_OVER:
             self._stop_game()
 
     def _turn_draw(self, p: int) -> None:
         self.drew = True
         self.drawn = -1
-        rule = self.r("4") if self.opts.draw_rule == "one" else self.r("12.4")
+        one = self.opts.draw_rule == "one"
+        pile = self.draw_pile
+        if one and pile and self._events is None:
+            # the common single draw, without the general machinery
+            f = pile.pop()
+            hand = self.hands[p]
+            hand.append(f)
+            if p in self.uno_open:
+                self.uno_open.remove(p)
+            self.drawn = f
+            return
+        rule = self.r("4") if one else self.r("12.4")
         while self.draw_cards(p, 1, rule):
             f = self.hands[p][-1]
             self.drawn = f
@@ -493,12 +520,14 @@ class StandardState(GameState):
         self.discard.append(f)
         self.top_player = p
         self.color = action.color if IS_WILD[f] else FACE_COLOR[f]
-        if self._events is not None:
+        events = self._events is not None
+        if events:
             rule = self.r("12.3") if action.kind == A.JUMP else self._card_rule(f)
             self.emit("play", p, rule, (f,), color=action.color, target=action.target)
-        if not hand:
+        left = len(hand)
+        if left == 0:
             self.out_order.append(p)
-        elif len(hand) == 1:
+        elif left == 1:
             if action.uno:
                 self.emit("uno", p, self.r("8.1"))
             else:
@@ -512,14 +541,21 @@ class StandardState(GameState):
         if k == NUMBER:
             if o.seven_o and not out and FACE_NUMBER[f] in (0, 7):
                 self._seven_o(p, f, action.target)
-            self._next(nxt(p))
+            if out:
+                self._next(nxt(p))
+            else:  # the common case: the next player's turn (inlined _give_turn)
+                self.turn = nxt(p)
+                self.drew = False
+                self.drawn = -1
         elif k == SKIP:
             s = nxt(p)
-            self.emit("skip", s, self.r("5.2"))
+            if events:
+                self.emit("skip", s, self.r("5.2"))
             self._next(nxt(s))
         elif k == REVERSE:
             self.direction = -self.direction
-            self.emit("reverse", p, self.r("5.3"))
+            if events:
+                self.emit("reverse", p, self.r("5.3"))
             if self.n == 2 and o.two_player_rules:
                 self.emit("skip", nxt(p), self.r("7.1"))
                 self._next(p)
