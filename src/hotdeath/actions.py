@@ -12,8 +12,10 @@ The grammar (tokens separated by spaces, case-insensitive)::
 
     play CARD [CARD ...] [COLOUR] [@SEAT] [uno]   one or more cards (several: Throwdown)
     jump CARD                                     standard jump-in house rule
-    draw | pass | accept | challenge | question | uno
+    draw | pass | accept | challenge | question | decline | leave
+    uno [@SEAT]                                   call Uno (Throwdown: make SEAT draw two)
     catch SEAT                                    catch a player who did not call Uno
+    direction cw|ccw                              the dealer chooses the direction (Throwdown)
     deal N                                        the dealer chooses the hand size
     color COLOUR                                  name a colour (first card / up-card wild)
     victim SEAT                                   choose a victim (up-card Glasnost, M.A.D.)
@@ -38,10 +40,13 @@ COLOR: Final = 8
 VICTIM: Final = 9
 QUESTION: Final = 10
 JUMP: Final = 11
+DECLINE: Final = 12
+LEAVE: Final = 13
+DIRECTION: Final = 14
 
 KIND_WORDS: Final = (
     "play", "draw", "pass", "accept", "uno", "catch", "challenge", "deal", "color", "victim",
-    "question", "jump",
+    "question", "jump", "decline", "leave", "direction",
 )
 _WORD_KIND: Final = {w: i for i, w in enumerate(KIND_WORDS)}
 _WORD_KIND["colour"] = COLOR
@@ -71,8 +76,10 @@ class Action(NamedTuple):
     def __str__(self) -> str:
         parts = [KIND_WORDS[self.kind]]
         parts += [FACE_CODE[c] for c in self.cards]
-        if self.kind in (DEAL,):
+        if self.kind == DEAL:
             parts.append(str(self.n))
+        elif self.kind == DIRECTION:
+            parts.append("cw" if self.n == 1 else "ccw")
         if self.color != NO_COLOR:
             parts.append(COLOR_NAMES[self.color])
         if self.target >= 0:
@@ -102,10 +109,18 @@ class Action(NamedTuple):
         rest = tokens[1:]
         if kind in (PLAY, JUMP):
             return _parse_play(kind, rest, text)
-        if kind in (DRAW, PASS, ACCEPT, UNO, QUESTION):
+        if kind in (DRAW, PASS, ACCEPT, QUESTION, DECLINE, LEAVE):
             if rest:
                 raise NotationError("bad_syntax", f"{word!r} takes no arguments: {text!r}")
             return _simple(kind)
+        if kind == UNO:
+            if len(rest) > 1:
+                raise NotationError("bad_syntax", f"'uno' takes at most a seat: {text!r}")
+            return make(UNO, target=_seat(rest[0], text) if rest else -1)
+        if kind == DIRECTION:
+            if len(rest) != 1 or rest[0].lower() not in ("cw", "ccw"):
+                raise NotationError("bad_syntax", f"'direction' takes cw or ccw: {text!r}")
+            return make(DIRECTION, n=1 if rest[0].lower() == "cw" else -1)
         if kind == CHALLENGE:
             if len(rest) > 1:
                 raise NotationError("bad_syntax", f"'challenge' takes at most a seat: {text!r}")

@@ -179,7 +179,11 @@ class GameState:
         if action not in legal:
             if self.phase == GAME_OVER:
                 raise GameOverError("game_over", "the game is over")
-            self._reject(action, seat, legal)
+            canonical = self._canonical(seat, action) if legal else None
+            if canonical is None:
+                self._reject(action, seat, legal)
+            else:
+                action = canonical
         self.history.append((seat, action))
         self._apply(seat, action)
         self._ver += 1  # invalidates the cached legal actions
@@ -260,6 +264,14 @@ class GameState:
 
     def _has_windows(self) -> bool:
         return False
+
+    def _canonical(self, seat: int, action: Action) -> Action | None:
+        """The listed legal action that ``action`` is another spelling of, or None.
+
+        Variants with multi-card plays list one canonical order per play and accept any
+        other legal order through this hook; the others accept only listed actions.
+        """
+        return None
 
     def _window_actions(self, seat: int) -> list[Action]:
         return []
