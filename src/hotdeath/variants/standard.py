@@ -763,7 +763,7 @@ class StandardState(GameState):
         elif self.pot and self.pot_top == WD4:
             self.wd4_player = self.next_seat(self.turn, -self.direction)
             self.wd4_legal = True
-        if self.pot and self.wd4_player == self.turn:
+        if self.pot and self.pot_top == WD4 and self.wd4_player == self.turn:
             raise PositionError("bad_position", "the Wild Draw Four player cannot be its victim")
 
     def pot_info(self) -> dict[str, Any] | None:
