@@ -188,6 +188,8 @@ def describe(
         text = f"the game ends: {who} wins"
     elif k == "team_win":
         text = f"{who}'s team wins"
+    elif k == "blocked":
+        text = "nobody can play or draw any more: the hand is blocked"
     elif k == "reshuffle":
         text = f"the discard pile is shuffled into a new draw pile ({e.n} cards)"
     elif k == "forgiven":

@@ -40,7 +40,7 @@ _KNOWN_KEYS: Final = frozenset({
     "hand_size", "phase", "turn", "direction", "color", "drew", "drawn", "hands", "draw",
     "discard", "top", "active", "revealed", "out_order", "uno_open", "scores", "winners",
     "attack", "sixty_nine_window", "infections", "up_pending", "pot", "wd4", "top_player",
-    "turns", "hand_winner", "comment", "last_hand",
+    "turns", "hand_winner", "comment", "last_hand", "idle",
 })
 
 
@@ -75,6 +75,7 @@ def to_position(state: GameState) -> dict[str, Any]:
         "uno_open": state.uno_open[:],
         "scores": state.scores[:],
         "winners": state.winners[:],
+        "idle": state.idle,
     }
     if state.last_hand is not None:
         d["last_hand"] = state.last_hand
@@ -244,6 +245,7 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
         raise PositionError("bad_position", f"'scores' must be {n} integers")
     state.scores = list(scores)
     state.winners = _seat_list(data.get("winners", []), n, "winners")
+    state.idle = _int(data, "idle", 0, 0, n)
     last = data.get("last_hand")
     state.last_hand = dict(last) if isinstance(last, Mapping) else None
     try:

@@ -765,6 +765,9 @@ _HOTDEATH: Final[tuple[Rule, ...]] = (
         players whose hands are still empty the one who emptied his first wins. Because the
         checks wait until no attack is pending, a player who goes out on an attack card has not
         won until the attack is settled, and Retaliation or a Virus can still give him cards.
+        Our ruling for a blocked hand: when every active player in turn has been unable to
+        play and the draw came up empty (all other cards are in hands), no card can move
+        again, so the hand ends without a winner and everyone scores his hand.
         """,
         (S000, S001, S002, APP, RULING),
         ("all_bastards_effect", "quitter_with_two_active", "mad_min_active_players"),
@@ -1334,7 +1337,9 @@ _STANDARD: Final[tuple[Rule, ...]] = (
         are in players' hands, whatever is still owed is forgiven: a penalty or forced draw
         simply delivers fewer cards, and a draw-until loop stops, ending the player's turn if he
         still cannot play. This holds in Standard, Cutthroat and Throwdown alike (`shortfall`,
-        whose only value is `forgive`).
+        whose only value is `forgive`). Our ruling for a blocked hand: when every player in turn
+        has been unable to play and found nothing to draw, the hand ends and the player with
+        the fewest points in hand wins it (ties: the first in turn order).
         """,
         (OFFICIAL, RULING),
         ("shortfall",),

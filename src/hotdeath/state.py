@@ -79,6 +79,8 @@ class GameState:
         self.last_hand: dict[str, Any] | None = None
         self.history: list[tuple[int, Action]] = []
         self.init_params: dict[str, Any] = {}
+        self.idle = 0
+        """Turns in a row that ended with nobody able to play or draw (blocked hand)."""
         self.opening_events: list[Event] = []
         """Events of the game's start (first dealer, deal, first card), before any action."""
         self._events: list[Event] | None = None
@@ -353,6 +355,18 @@ class GameState:
             if len(got) < count:
                 self.emit("forgiven", seat, self._reshuffle_rule(), n=count - len(got))
         return len(got)
+
+    def _blocked_after_draw(self, had_play: bool, got: int) -> bool:
+        """Count a turn in which the player could neither play nor draw a card.
+
+        When every active player in turn has been in that state, no card can ever move
+        again: the hand is *blocked* (a ruling: STD-0.4 / HD-3.7.1).
+        """
+        if had_play or got:
+            self.idle = 0
+            return False
+        self.idle += 1
+        return self.idle >= self.n_active
 
     def _on_drawn(self, seat: int, cards: list[int]) -> None:
         """Hook after ``seat`` drew ``cards``."""

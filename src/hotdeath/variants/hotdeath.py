@@ -558,12 +558,19 @@ class HotDeathState(GameState):
                 self._play(seat, action)
         elif k == A.DRAW:
             self._close_windows()
+            had_play = self._lc[0].kind == A.PLAY
+            before = len(self.hands[seat])
             self._turn_draw(seat)
             if self._turn_actions(seat) == [A.PASS_ACTION]:
                 # nothing to play after the draw: the turn ends at once (HD-3.4)
                 self.emit("pass", seat, "HD-3.4")
+                if self._blocked_after_draw(had_play, len(self.hands[seat]) - before):
+                    self.emit("blocked", seat, "HD-3.7.1")
+                    self._hand_over(NOBODY, "HD-3.7.1", NOBODY)
+                    return
                 self._end_action(self.next_seat(seat))
             else:
+                self.idle = 0
                 self._check_after_window()
         elif k == A.PASS:
             self.emit("pass", seat, "HD-3.4")
@@ -617,6 +624,7 @@ class HotDeathState(GameState):
 
     def _card_played(self, p: int, action: Action) -> int:
         f = action.cards[0]
+        self.idle = 0
         hand = self.hands[p]
         hand.remove(f)
         rev = self.revealed[p]

@@ -444,12 +444,17 @@ class StandardState(GameState):
         if k == A.PLAY or k == A.JUMP:
             self._play(seat, action)
         elif k == A.DRAW:
+            had_play = self._lc[0].kind == A.PLAY
+            before = len(self.hands[seat])
             self._turn_draw(seat)
             f = self.drawn
             if f < 0 or not self.is_playable(seat, f):
                 # the drawn card cannot be played: the turn ends at once (STD-4)
                 if self._events is not None:
                     self.emit("pass", seat, self.r("4"))
+                if self._blocked_after_draw(had_play, len(self.hands[seat]) - before):
+                    self._blocked()
+                    return
                 self._next(self.next_seat(seat))
         elif k == A.PASS:
             if self._events is not None:
@@ -514,6 +519,7 @@ class StandardState(GameState):
         f = action.cards[0]
         o = self.opts
         c = self.color
+        self.idle = 0
         honest = self._wd4_honest(p) if f == WD4 else True
         hand = self.hands[p]
         hand.remove(f)
@@ -569,6 +575,13 @@ class StandardState(GameState):
             self._draw_attack(p, f, 4, honest, out)
         else:
             self._next(nxt(p))
+
+    def _blocked(self) -> None:
+        """Nobody can play or draw any more: the fewest points in hand win (a ruling)."""
+        self.emit("blocked", self.turn, self.r("0.4"))
+        order = [(self.turn + self.direction * i) % self.n for i in range(self.n)]
+        winner = min(order, key=lambda s: sum(card_points(f) for f in self.hands[s]))
+        self._hand_over(winner)
 
     def _card_rule(self, f: int) -> str:
         k = FACE_KIND[f]
