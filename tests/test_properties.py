@@ -37,6 +37,7 @@ CONFIGS = [
     ("hotdeath", "source_000"),
     ("hotdeath", "app_compat"),
     ("hotdeath", "homepage_001"),
+    ("cutthroat", "seed_003"),
 ]
 
 

@@ -32,7 +32,7 @@ class OptionSpec:
     def allowed(self) -> str:
         """The allowed values in words."""
         if self.type == "bool":
-            return "true, false"
+            return ", ".join("true" if v else "false" for v in self.values)
         if self.type == "int":
             lo, hi = self.values
             return f"an integer from {lo} to {hi}"
@@ -56,10 +56,10 @@ class OptionSpec:
             f"option {self.name!r}: {value!r} is not allowed (allowed: {self.allowed()})",
         )
         if self.type == "bool":
-            if isinstance(value, bool):
-                return value
             if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0"):
-                return value.lower() in ("true", "yes", "1")
+                value = value.lower() in ("true", "yes", "1")
+            if isinstance(value, bool) and value in self.values:
+                return value
             raise bad
         if self.type == "int":
             if isinstance(value, bool):
@@ -93,11 +93,12 @@ def option(
     """Declare an option field (use inside an options dataclass).
 
     An int option takes ``values=(min, max)``; with ``choice=True`` its values are a list
-    of allowed integers instead.
+    of allowed integers instead.  A bool option allows both values unless ``values`` fixes
+    it (e.g. ``(True,)`` for a rule a variant does not let change).
     """
     vals: tuple[OptionValue, ...]
     if isinstance(default, bool):
-        typ, vals = "bool", (True, False)
+        typ, vals = "bool", values or (True, False)
     elif isinstance(default, int) and not choice:
         typ = "int"
         if values is None:

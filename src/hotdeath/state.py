@@ -208,8 +208,15 @@ class GameState:
 
     def clone(self) -> GameState:
         """An independent copy (copies only the mutable parts)."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
+        cls = type(self)
+        new = cls.__new__(cls)
+        names: tuple[str, ...] | None = getattr(cls, "__mypyc_attrs__", None)
+        if names is None:
+            new.__dict__.update(self.__dict__)
+        else:  # compiled with mypyc: native classes have no __dict__
+            for name in names:
+                if hasattr(self, name):
+                    setattr(new, name, getattr(self, name))
         new.rng = Rng(self.rng.state)
         new.scores = self.scores[:]
         new.hands = [h[:] for h in self.hands]

@@ -3,13 +3,14 @@
 >>> get_variant("hd").name
 'hotdeath'
 >>> [v.name for v in all_variants()]
-['standard', 'hotdeath']
+['standard', 'hotdeath', 'cutthroat']
 """
 
 from __future__ import annotations
 
 from hotdeath.errors import OptionError
 from hotdeath.variants.base import Variant
+from hotdeath.variants.cutthroat import CUTTHROAT
 from hotdeath.variants.hotdeath import HOTDEATH
 from hotdeath.variants.standard import STANDARD
 
@@ -46,5 +47,6 @@ def all_variants() -> list[Variant]:
 
 register(STANDARD)
 register(HOTDEATH)
+register(CUTTHROAT)
 
 __all__ = ["Variant", "all_variants", "get_variant", "register"]

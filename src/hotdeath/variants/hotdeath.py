@@ -283,8 +283,6 @@ _COLOR_ACTIONS: Final = tuple(make(A.COLOR, color=c) for c in COLORS)
 class HotDeathState(GameState):
     """A game of Hot Death Uno (hands until a total reaches ``game_end_score``)."""
 
-    opts: HotDeathOptions
-
     def __init__(self, variant: Variant, opts: HotDeathOptions, players: int, seed: int) -> None:
         super().__init__(variant, opts, players, seed)
         self.deck = hotdeath_deck() if opts.deck == "single_108" else hotdeath_double_deck()

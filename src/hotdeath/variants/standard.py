@@ -157,7 +157,6 @@ def card_points(face: int) -> int:
 class StandardState(GameState):
     """A game of standard Uno (hands to ``target_score``)."""
 
-    opts: StandardOptions
     rule_prefix = "STD"
 
     def __init__(self, variant: Variant, opts: Any, players: int, seed: int) -> None:

@@ -1,0 +1,319 @@
+"""Cutthroat Uno (seed 003): Standard Uno with a meaner first card and no scoring (CT-…).
+
+Cutthroat is "Standard except what the seed changes" (uno-variants.md §2), so
+:class:`CutthroatState` is a :class:`~hotdeath.variants.standard.StandardState` that
+overrides only:
+
+* the first card (CT-2): a Wild Draw Four is not redrawn; the player on the dealer's left
+  draws four (and loses his turn) and the dealer names any colour;
+* the turn draw (CT-3.3): draw until a match, then keep it and pass (or may / must play
+  it, ``draw_until_match_then``); nobody may draw while holding a playable card (CT-3.2);
+* the Wild's colour must change (CT-4.4, ``wild_color_must_change``);
+* the Wild Draw Four answer (CT-5): the victim may *question* it (a public truth reveal,
+  nothing else changes), or the Standard challenge applies, or nothing (``wd4_challenge``);
+* the end (CT-7): a game is one hand, nobody scores, the first player out wins (his team
+  under ``partners_victory=team``).
+
+Events cite Cutthroat rule ids; where Cutthroat plays exactly as Standard (the official
+challenge) they cite the STD rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final
+
+from hotdeath import actions as A
+from hotdeath.actions import Action
+from hotdeath.cards import DRAW_TWO, FACE_COLOR, FACE_KIND, REVERSE, SKIP, WD4, WILD
+from hotdeath.options import option
+from hotdeath.state import CHOOSE_COLOR, GAME_OVER, TURN
+from hotdeath.variants.base import Variant
+from hotdeath.variants.standard import NOBODY, StandardState
+
+
+@dataclass(frozen=True, slots=True)
+class CutthroatOptions:
+    """The Cutthroat column of the option registry (uno-variants §4).
+
+    Options marked "(fixed)" there are declared with their one allowed value.  The class
+    attributes after the fields are the Standard engine settings Cutthroat fixes (they are
+    not options): the engine of :class:`StandardState` reads them.
+    """
+
+    dealer_selection: str = option("given", "Dealer: whoever picks up the cards (the given "
+                                   "seat, 0 unless chosen); draw_high: the highest number "
+                                   "drawn deals; rotate_left has nothing to rotate in a "
+                                   "one-hand game", "CT-1.3",
+                                   ("given", "draw_high", "rotate_left"))
+    max_players: int = option(10, "Most players allowed at the table", "CT-1.2", (2, 15))
+    decks: int = option(1, "Number of 108-card decks", "CT-1.1", (1, 2))
+    initial_direction: int = option(1, "Direction of play at the start (1 clockwise, -1 "
+                                    "counter-clockwise)", "CT-1.4", (1, -1), choice=True)
+    first_card_wild: str = option("first_player_names", "A Wild turned up first: the player "
+                                  "left of the dealer names any colour, then plays (fixed)",
+                                  "CT-2", ("first_player_names",))
+    first_card_reverse: str = option("dealer_first", "A Reverse turned up first: the dealer "
+                                     "plays first, then play goes to his right (fixed)",
+                                     "CT-2", ("dealer_first",))
+    first_card_draw_two_loses_turn: bool = option(True, "A Draw Two turned up first: the "
+                                                  "player left of the dealer draws two and "
+                                                  "the next player goes (fixed)", "CT-2",
+                                                  (True,))
+    first_card_wd4_victim_loses_turn: bool = option(True, "A Wild Draw Four turned up first: "
+                                                    "the player left of the dealer draws four "
+                                                    "and also loses his turn", "CT-2")
+    wd4_challenge: str = option("question", "Answer to a Wild Draw Four: question (its "
+                                "legality is announced, nothing else changes), official "
+                                "(the Standard 4/6 challenge) or none", "CT-5.2",
+                                ("question", "official", "none"))
+    wd4_guilty_challenger_turn: str = option("plays", "With wd4_challenge=official, after a "
+                                             "successful challenge the challenger plays, or "
+                                             "is skipped", "CT-5.2", ("plays", "skipped"))
+    wild_color_must_change: bool = option(True, "A Wild must name one of the three colours "
+                                          "not in play", "CT-4.4")
+    wd4_color_must_change: bool = option(False, "A Wild Draw Four must name a colour other "
+                                         "than the current one", "CT-4.3")
+    may_draw_with_playable: bool = option(False, "A player may draw while holding a playable "
+                                          "card", "CT-3.2")
+    draw_until_match_then: str = option("keep", "After drawing until a match: keep it and "
+                                        "pass (\"shucks\"), or may play it, or must play it",
+                                        "CT-3.3", ("keep", "may_play", "must_play"))
+    stacking: str = option("none", "Draw cards cannot be stacked (fixed)", "CT-4.2",
+                           ("none",))
+    two_player_rules: bool = option(True, "With two players a Reverse acts as a Skip",
+                                    "CT-8.0")
+    partners: bool = option(False, "Partners sit catty-corner (seat i with seat i + n/2)",
+                            "CT-9.1")
+    partners_victory: str = option("team", "With partners: the team of the player who goes "
+                                   "out wins, or only that player", "CT-9.3",
+                                   ("team", "individual"))
+    uno_catch_penalty: int = option(2, "Cards drawn when caught without an Uno call",
+                                    "CT-6.1", (0, 10))
+    false_uno_call_penalty: int = option(0, "Cards drawn for a false Uno call or catch "
+                                         "(0: such calls are refused)", "CT-6.3", (0, 10))
+    scoring: str = option("none", "No scoring: the first player out wins (fixed)", "CT-7.1",
+                          ("none",))
+    rounds: int = option(1, "A game is exactly one hand (fixed)", "CT-7.2", (1,), choice=True)
+    max_turns: int = option(0, "Stop the game, with no winner, after this many turn actions "
+                            "(0: no limit)", "CT-7.1", (0, 1000000))
+    shortfall: str = option("forgive", "Cards owed when both piles are empty are forgiven",
+                            "CT-7.4", ("forgive",))
+
+    # Standard engine settings that Cutthroat fixes (not options).
+    seven_o: ClassVar[bool] = False
+    jump_in: ClassVar[bool] = False
+    draw_rule: ClassVar[str] = "until_playable"  # CT-3.3, CT-3.4
+
+    @property
+    def drawn_card_play(self) -> str:
+        """The Standard setting for a playable drawn card (CT-3.3)."""
+        return "must" if self.draw_until_match_then == "must_play" else "may"
+
+    @property
+    def wild_draw_four_rule(self) -> str:
+        """The Standard setting: an illegal WD4 is always accepted (CT-5.1)."""
+        return "free" if self.wd4_challenge == "none" else "challenge"
+
+
+PRESETS: Final[dict[str, dict[str, Any]]] = {
+    "seed_003": {},
+    "official_challenge": {"wd4_challenge": "official"},
+}
+PRESET_DESCRIPTIONS: Final = {
+    "seed_003": "The Cutthroat sheet as read by the rules contract: draw until a match and "
+                "keep it, question an illegal Wild Draw Four, one hand per game",
+    "official_challenge": "Cutthroat, but an illegal Wild Draw Four meets the official "
+                          "Standard challenge (4 or 6 cards)",
+}
+
+# Standard rule numbers (the ``sub`` of StandardState.r) and the Cutthroat rule each
+# becomes; where Cutthroat plays as Standard the STD rule is cited.
+_RULES: Final[dict[str, str]] = {
+    "2.1": "CT-1.3",
+    "2.2": "CT-1.4",
+    "3": "CT-2",
+    "4": "CT-3.3",
+    "5.1": "CT-3.1",
+    "5.2": "CT-4.1",
+    "5.3": "CT-4.1",
+    "5.4": "CT-4.1",
+    "5.5": "CT-4.4",
+    "5.6": "CT-4.3",
+    "6.4": "STD-6.4",
+    "7.1": "CT-8.1",
+    "8.1": "CT-6.1",
+    "8.4": "CT-6.3",
+    "9.1": "CT-7.1",
+    "9.2": "CT-7.3",
+    "9.3": "CT-7.1",
+    "9.4": "CT-7.1",
+    "12.1": "CT-4.2",
+    "12.4": "CT-3.3",
+}
+
+
+class CutthroatState(StandardState):
+    """A game of Cutthroat Uno: one hand, won by the first player out."""
+
+    opts: CutthroatOptions
+    rule_prefix = "CT"
+
+    def __init__(self, variant: Variant, opts: Any, players: int, seed: int) -> None:
+        super().__init__(variant, opts, players, seed)
+        self._keep = opts.draw_until_match_then == "keep"
+
+    def r(self, sub: str) -> str:
+        """The Cutthroat rule that replaces Standard rule ``sub`` (see ``_RULES``)."""
+        return _RULES.get(sub) or f"STD-{sub}"
+
+    def _reshuffle_rule(self) -> str:
+        return "CT-7.4"
+
+    # ------------------------------------------------------------------ first card
+
+    def _first_card(self) -> None:
+        """CT-2: the first card turned up; nothing is redrawn."""
+        rule = "CT-2"
+        top = self.draw_pile.pop()
+        self.discard.append(top)
+        self.emit("up_card", -1, rule, (top,))
+        d = self.dealer
+        nxt = self.next_seat
+        self.color = FACE_COLOR[top]
+        k = FACE_KIND[top]
+        first = nxt(d)
+        if top == WD4:
+            # the player left of the dealer draws four; the dealer names any colour
+            self.draw_cards(first, 4, rule)
+            if self.opts.first_card_wd4_victim_loses_turn:
+                self.emit("skip", first, rule)
+            self.phase = CHOOSE_COLOR
+            self.turn = d
+            return
+        if k == WILD:  # the player left of the dealer names any colour, then plays
+            self.phase = CHOOSE_COLOR
+            self.turn = first
+            return
+        if k == SKIP:
+            self.emit("skip", first, rule)
+            first = nxt(first)
+        elif k == REVERSE:  # the dealer plays first, then play goes to his right
+            self.direction = -self.direction
+            self.emit("reverse", -1, rule)
+            first = d
+        elif k == DRAW_TWO:
+            self.draw_cards(first, 2, rule)
+            self.emit("skip", first, rule)
+            first = nxt(first)
+        self._give_turn(first)
+
+    # ------------------------------------------------------------------ legality
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        if self.drew and self._keep:
+            return [A.PASS_ACTION]  # CT-3.3: only a hand-made position gets here
+        return super()._turn_actions(seat)
+
+    def _response_actions(self, seat: int) -> list[Action]:
+        """CT-5.2: the victim of a Wild Draw Four may question it (or challenge it)."""
+        if self.pot_top == WD4:
+            mode = self.opts.wd4_challenge
+            if mode == "question":
+                return [A.QUESTION_ACTION, A.ACCEPT_ACTION]
+            if mode == "official":
+                return [A.CHALLENGE_ACTION, A.ACCEPT_ACTION]
+        return [A.ACCEPT_ACTION]
+
+    # ------------------------------------------------------------------ apply
+
+    def _apply(self, seat: int, action: Action) -> None:
+        k = action.kind
+        if k == A.QUESTION:
+            if self.uno_open:  # a turn action of the victim (STD-8.3)
+                self.uno_open = [h for h in self.uno_open if h == seat]
+            self.turns += 1
+            self._question(seat)
+            mt = self.opts.max_turns
+            if mt and self.turns >= mt and self.phase != GAME_OVER:
+                self._stop_game()
+            return
+        if k == A.COLOR and self.discard[-1] == WD4:
+            # CT-2: the dealer has named the colour of a first-card Wild Draw Four
+            self.color = action.color
+            self.emit("color", seat, "CT-2", color=action.color)
+            victim = self.next_seat(seat)
+            lose = self.opts.first_card_wd4_victim_loses_turn
+            self._give_turn(self.next_seat(victim) if lose else victim)
+            return
+        super()._apply(seat, action)
+        if (k == A.DRAW and self._keep and self.drew and self.turn == seat
+                and self.phase == TURN):
+            # CT-3.3 "shucks": the matching card stays in the hand and play moves on
+            self.emit("pass", seat, "CT-3.3")
+            self._next(self.next_seat(seat))
+
+    def _question(self, v: int) -> None:
+        """CT-5.2: the legality of the Wild Draw Four is announced; the victim still draws."""
+        w = self.wd4_player
+        self.emit("question", v, "CT-5.2", n=1 if self.wd4_legal else 0, target=w)
+        self.draw_cards(v, self.pot, "CT-4.3")
+        self.pot = 0
+        self.emit("skip", v, "CT-4.3")
+        self._next(self.next_seat(v))
+
+    # ------------------------------------------------------------------ the end
+
+    def _hand_over(self, winner: int) -> None:
+        """CT-7.1: the first player out wins the game (with his team, CT-9.3)."""
+        self.hand_winner = winner
+        self.uno_open = []
+        self.emit("hand_end", winner, "CT-7.1")
+        team = self.team_of(winner)
+        result: dict[str, Any] = {"hand": self.hand_no, "winner": winner}
+        if len(team) > 1:
+            result["winning_team"] = list(team)
+            self.emit("team_win", winner, "CT-9.3", target=team[0] if team[1] == winner
+                      else team[1])
+        self.last_hand = result
+        self.winners = list(team)
+        self.phase = GAME_OVER
+        self.drew = False
+        self.drawn = -1
+        for w in self.winners:
+            self.emit("game_end", w, "CT-7.1")
+
+    def _stop_game(self) -> None:
+        """``max_turns`` reached: the game stops and nobody wins (there are no scores)."""
+        self.emit("hand_end", NOBODY, "CT-7.1")
+        self.winners = []
+        self.phase = GAME_OVER
+        self.drew = False
+        self.drawn = -1
+
+    def pot_info(self) -> dict[str, Any] | None:
+        """The pending draw; a Wild Draw Four may be questioned or challenged (CT-5.2)."""
+        info = super().pot_info()
+        if info is not None:
+            wd4 = self.pot_top == WD4
+            info["challengeable"] = wd4 and self.opts.wd4_challenge == "official"
+            info["questionable"] = wd4 and self.opts.wd4_challenge == "question"
+        return info
+
+
+CUTTHROAT: Final = Variant(
+    name="cutthroat",
+    title="Cutthroat Uno",
+    description="Standard Uno played mean: draw until a match and keep it, a Wild must "
+                "change the colour, illegal Wild Draw Fours are only questioned, and the "
+                "first player out wins the game (no scoring)",
+    options_cls=CutthroatOptions,
+    state_cls=CutthroatState,
+    presets=PRESETS,
+    preset_descriptions=PRESET_DESCRIPTIONS,
+    aliases=("ct",),
+    min_players=2,
+    max_players=15,
+    default_players=4,
+    rule_prefix="CT",
+)
