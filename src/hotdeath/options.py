@@ -126,6 +126,8 @@ def specs(cls: type[Any]) -> list[OptionSpec]:
     out: list[OptionSpec] = []
     for f in dataclasses.fields(cls):
         m = f.metadata
+        if "type" not in m:  # not a declared option (e.g. a class constant, once compiled)
+            continue
         default: OptionValue = f.default  # type: ignore[assignment]
         out.append(
             OptionSpec(f.name, m["type"], default, m["values"], m["description"], m["rule"])
@@ -166,13 +168,13 @@ def resolve(
 
 def as_dict(opts: object) -> dict[str, OptionValue]:
     """All option values of an options dataclass instance."""
-    return {f.name: getattr(opts, f.name) for f in dataclasses.fields(opts)}  # type: ignore[arg-type]
+    return {s.name: getattr(opts, s.name) for s in specs(type(opts))}
 
 
 def non_defaults(opts: object) -> dict[str, OptionValue]:
     """Only the options that differ from their defaults."""
     return {
-        f.name: getattr(opts, f.name)
-        for f in dataclasses.fields(opts)  # type: ignore[arg-type]
-        if getattr(opts, f.name) != f.default
+        s.name: getattr(opts, s.name)
+        for s in specs(type(opts))
+        if getattr(opts, s.name) != s.default
     }

@@ -209,11 +209,12 @@ class GameState:
     def clone(self) -> GameState:
         """An independent copy (copies only the mutable parts)."""
         cls = type(self)
-        new = cls.__new__(cls)
         names: tuple[str, ...] | None = getattr(cls, "__mypyc_attrs__", None)
         if names is None:
+            new = cls.__new__(cls)
             new.__dict__.update(self.__dict__)
         else:  # compiled with mypyc: native classes have no __dict__
+            new = cls(self.variant, self.opts, self.n, self.seed)
             for name in names:
                 if hasattr(self, name):
                     setattr(new, name, getattr(self, name))

@@ -156,7 +156,6 @@ _RULES: Final[dict[str, str]] = {
 class CutthroatState(StandardState):
     """A game of Cutthroat Uno: one hand, won by the first player out."""
 
-    opts: CutthroatOptions
     rule_prefix = "CT"
 
     def __init__(self, variant: Variant, opts: Any, players: int, seed: int) -> None:
