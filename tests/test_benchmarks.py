@@ -1,0 +1,22 @@
+"""The engine benchmark runs and ends with its JSON line (figures are not asserted)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_engine_benchmark_quick_run_prints_its_figures() -> None:
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "engine.py"), "--quick"],
+        capture_output=True, text=True, check=True, timeout=300,
+    ).stdout
+    last = json.loads(out.strip().splitlines()[-1])
+    assert last["benchmark"] == "engine"
+    assert last["ours_2p_games_per_s"] > 0
+    assert last["hotdeath_4p_hands_per_s"] > 0
+    assert "ratio_2p" in last  # null when RLCard is not installed
