@@ -15,7 +15,7 @@ import pytest
 from hotdeath.errors import IllegalActionError
 from hotdeath.events import Event
 from hotdeath.state import GameState
-from tests.support import act, hand, kinds, legal, pos, position
+from tests.support import act, card, hand, kinds, legal, pos, position
 
 HD = "hotdeath"
 WILDS = ("WD4", "HOT", "DB", "HOS", "MYS")
@@ -1375,3 +1375,39 @@ class TestUpCard:
         g, _ = dealt(("RSP", "YSP", "GSP", "BSP"), options={"up_card_rule": rule},
                      want=lambda s: not {"LOI", "SHIELD"} & set(hand(s, 0)))
         assert sizes(g) == [dealer_cards, 15, 15, 15] and g.current_player() == 1
+
+
+class TestUpCardDealerFirst:
+    """Second-reading findings: up-cards under ``first_player=dealer`` (hot-death.md §3.3)."""
+
+    @pytest.mark.rule("HD-4.6", "seed 000", "ruling", "hot-death.md §3.3, §4.6, §4.9 ruling 8")
+    def test_glasnost_up_card_retaliation_still_lets_the_dealer_open(self) -> None:
+        g = position(variant="hotdeath", players=4, phase="choose_victim", up_pending="GLAS",
+                     dealer=0, turn=0, discard=["GLAS"],
+                     hands=[["R1", "B1"], ["Y1", "Y2"], ["RET", "G1"], ["G3", "G4"]],
+                     options={"first_player": "dealer"})
+        act(g, "victim 2", "play RET")
+        assert g.direction == -1
+        assert g.current_player() == 0
+
+    @pytest.mark.rule("HD-4.6", "seed 000", "ruling", "hot-death.md §3.3, §4.6")
+    def test_glasnost_up_card_chain_ends_with_the_dealer_to_play(self) -> None:
+        g = position(variant="hotdeath", players=4, phase="choose_victim", up_pending="GLAS",
+                     dealer=0, turn=0, discard=["GLAS"],
+                     hands=[["R1", "B1"], ["Y1", "Y2"], ["HOLY", "G1"], ["RET", "G4"]],
+                     options={"first_player": "dealer"})
+        act(g, "victim 2", "play HOLY", "play RET", "accept")
+        assert g.current_player() == 0
+
+    @pytest.mark.rule("HD-3.3", "seed 000", "ruling", "hot-death.md §3.3 (Spreader up-card)")
+    def test_spreader_up_card_draw_costs_the_dealer_his_first_turn(self) -> None:
+        for seed in range(500):
+            g = position(variant="hotdeath", players=4, phase="deal", hand=0, dealer=0, turn=0,
+                         rng=seed, options={"first_player": "dealer"})
+            act(g, "deal 7")
+            if g.discard and g.discard[0] == card("YSP") and len(g.discard) == 1:
+                break
+        else:
+            pytest.fail("no seed turns up the yellow Spreader")
+        assert len(g.hands[0]) in (8, 9)  # 2 drawn, or 1 with Luck o' the Irish
+        assert g.current_player() == 1

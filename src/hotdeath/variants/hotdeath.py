@@ -81,6 +81,8 @@ DRAW_TWO_FAMILY: Final = 1
 MYSTERY: Final = 2
 FAMILY_NAMES: Final = ("wild_draw", "draw_two", "mystery")
 NOBODY: Final = -1
+DEALER_FIRST: Final = -2
+"""Glasnost anchor of an up-card under ``first_player=dealer``: the dealer plays first."""
 
 CARD_RULE: Final = {
     NUMBER: "HD-2.3.1", SKIP: "HD-2.3.2", DOUBLE_SKIP: "HD-2.3.3", REVERSE: "HD-2.3.4",
@@ -406,9 +408,10 @@ class HotDeathState(GameState):
             if BS in self.hands[d]:
                 self._make_public(d, BS)
                 self.emit("shield", d, "HD-3.3", target=NOBODY)
-            else:
+                self._first_turn()
+            else:  # like an accepted Draw Two on the dealer: he loses his turn
                 self._punish(d, 2, "HD-3.3", False)
-            self._first_turn()
+                self._end_action(self.next_seat(d))
         elif top == QUIT:
             if self.n_active >= 3:
                 self._attack(EJECT_ATTACK, WILD_DRAW, 0, d, NOBODY, top)
@@ -810,8 +813,8 @@ class HotDeathState(GameState):
         f = self._card_played(r, action)
         nxt = self.next_seat
         reveal = self.a_kind == REVEAL_ATTACK
-        if reveal and r == nxt(self.a_anchor):
-            self.a_anchor = r
+        if reveal and r == self._reveal_turn_seat():
+            self.a_anchor = r  # his answer is his turn (HD-4.6 rule 2)
         if f in _STACK_WILDS or FACE_KIND[f] in (DRAW_TWO, SPREADER):
             self.a_count += _DRAW_COUNT.get(f, 2)
             self.a_last = f
@@ -833,7 +836,7 @@ class HotDeathState(GameState):
                 return
             if target == NOBODY:
                 self.emit("cancel", r, "HD-3.3")
-                self._finish_attack(nxt(self.a_anchor) if reveal else nxt(r))
+                self._finish_attack(self._reveal_turn_seat() if reveal else nxt(r))
                 return
             self.emit("retaliate", r, "HD-4.3.2", target=target)
             self.a_victim = target
@@ -887,7 +890,17 @@ class HotDeathState(GameState):
             self._reveal(r, "HD-4.3.4")
             if target != NOBODY:
                 self._reveal(target, "HD-4.3.4")
-            self._finish_attack(self.next_seat(self.a_anchor))
+            self._finish_attack(self._reveal_turn_seat())
+
+    def _reveal_turn_seat(self) -> int:
+        """Who plays when the Glasnost window closes (HD-4.6 rule 4).
+
+        The seat after the anchor; for a Glasnost turned up with ``first_player=dealer``
+        (anchor ``DEALER_FIRST``) the dealer himself, unless he answered in the window.
+        """
+        if self.a_anchor == DEALER_FIRST:
+            return self.dealer
+        return self.next_seat(self.a_anchor)
 
     def _accept(self, r: int) -> None:
         """The victim takes the attack (HD-4.3.6)."""
@@ -905,7 +918,7 @@ class HotDeathState(GameState):
             self._finish_attack(self.next_seat(r))
         else:
             self._reveal(r, "HD-2.3.14")
-            self._finish_attack(self.next_seat(self.a_anchor))
+            self._finish_attack(self._reveal_turn_seat())
 
     def _finish_attack(self, next_seat: int) -> None:
         self.a_kind = NO_ATTACK
@@ -916,9 +929,7 @@ class HotDeathState(GameState):
         self.up_pending = -1
         d = self.dealer
         if top == GLAS:
-            anchor = d
-            if self.opts.first_player == "dealer":
-                anchor = self.next_seat(d, -self.direction)
+            anchor = DEALER_FIRST if self.opts.first_player == "dealer" else d
             self._attack(REVEAL_ATTACK, WILD_DRAW, 0, v, NOBODY, top, anchor=anchor)
         else:
             self.emit("play", d, "HD-3.3", (top,), target=v)
@@ -1133,7 +1144,7 @@ class HotDeathState(GameState):
         self.a_anchor = int(at.get("anchor", self.a_sender))
         self.a_two = bool(at.get("two_active", False))
         for s in (self.a_victim, self.a_sender, self.a_attacker, self.a_anchor):
-            if not -1 <= s < n:
+            if not DEALER_FIRST <= s < n:
                 raise PositionError("bad_position", f"attack seat {s} out of range")
 
     # ------------------------------------------------------------------ info for views
