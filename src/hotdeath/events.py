@@ -9,16 +9,18 @@ in words for a log, with card names from a name theme.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from hotdeath.cards import COLOR_NAMES, card_name
 
 Info = tuple[tuple[str, int], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something that happened, with the id of the rule (see ``hotdeath.rulebook``)."""
+class Event(NamedTuple):
+    """Something that happened, with the id of the rule (see ``hotdeath.rulebook``).
+
+    A named tuple: cheap to build on the hot path, immutable, compared by value.
+    """
 
     kind: str
     seat: int
@@ -38,7 +40,7 @@ class Event:
         """The event as ``seat`` may see it (secret cards removed for others)."""
         if self.visible_to(seat):
             return self
-        return replace(self, cards=())
+        return self._replace(cards=())
 
     def to_json(self) -> dict[str, object]:
         """A JSON-ready dict (card codes, colour names)."""
@@ -157,6 +159,8 @@ def describe(
         text = f"{who} shows Luck o' the Irish and draws one card fewer"
     elif k == "uno":
         text = f"{who} calls Uno"
+        if e.target >= 0:
+            text += f" and makes {tgt} draw"
     elif k == "catch":
         text = f"{who} catches {tgt} without an Uno call"
     elif k == "challenge":
@@ -194,6 +198,22 @@ def describe(
         text = f"the discard pile is shuffled into a new draw pile ({e.n} cards)"
     elif k == "forgiven":
         text = f"{who} cannot draw {e.n} more card{'s' if e.n != 1 else ''}: no cards left"
+    elif k == "direction":
+        text = f"{who} chooses {'clockwise' if e.n == 1 else 'counter-clockwise'} play"
+    elif k == "throwdown":
+        text = f"Throwdown! {tgt} must answer a draw pot of {e.n}"
+    elif k == "take_pot":
+        text = f"{who} draws the Throwdown pot of {e.n}"
+    elif k == "false_call":
+        text = f"{who} calls Uno wrongly" + (f" on {tgt}" if e.target >= 0 else "")
+    elif k == "rejoin":
+        text = f"{who} is called back into the game"
+    elif k == "decline":
+        text = f"{who} refuses to be called back"
+    elif k == "leave":
+        text = f"{who} leaves the table"
+    elif k == "loser":
+        text = f"{who} is the loser"
     else:
         text = f"{k} ({who})"
     return f"{text}  [{e.rule}]"
