@@ -112,7 +112,7 @@ class Action(NamedTuple):
         if kind in (DRAW, PASS, ACCEPT, QUESTION, DECLINE, LEAVE):
             if rest:
                 raise NotationError("bad_syntax", f"{word!r} takes no arguments: {text!r}")
-            return _simple(kind)
+            return make(kind)
         if kind == UNO:
             if len(rest) > 1:
                 raise NotationError("bad_syntax", f"'uno' takes at most a seat: {text!r}")
@@ -175,6 +175,7 @@ def _parse_play(kind: int, rest: list[str], text: str) -> Action:
 
 
 _CACHE: dict[tuple[int, tuple[int, ...], int, int, int, bool], Action] = {}
+_CACHE_LIMIT: Final = 100_000
 
 
 def make(
@@ -185,17 +186,18 @@ def make(
     n: int = 0,
     uno: bool = False,
 ) -> Action:
-    """Return the (interned) action with these fields."""
+    """Return the action with these fields (interned while the cache is small).
+
+    Interning only saves allocations; actions compare by value, so the cache is bounded
+    and text from outside (a server's clients) cannot make it grow without limit.
+    """
     key = (kind, cards, color, target, n, uno)
     a = _CACHE.get(key)
     if a is None:
         a = Action(kind, cards, color, target, n, uno)
-        _CACHE[key] = a
+        if len(_CACHE) < _CACHE_LIMIT:
+            _CACHE[key] = a
     return a
-
-
-def _simple(kind: int) -> Action:
-    return make(kind)
 
 
 def play(card: int, color: int = NO_COLOR, target: int = -1, uno: bool = False) -> Action:

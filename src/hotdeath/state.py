@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from hotdeath.actions import Action
 from hotdeath.cards import NO_COLOR
-from hotdeath.errors import GameOverError, IllegalActionError, NotationError, WrongSeatError
+from hotdeath.errors import GameOverError, IllegalActionError, WrongSeatError
 from hotdeath.events import Event
 from hotdeath.rng import Rng
 
@@ -242,10 +242,7 @@ class GameState:
 
     def parse_action(self, text: str) -> Action:
         """Parse action notation (syntax only; legality is checked when applied)."""
-        try:
-            return Action.parse(text)
-        except NotationError:
-            raise
+        return Action.parse(text)
 
     @property
     def top(self) -> int:
