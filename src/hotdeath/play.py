@@ -67,7 +67,8 @@ class TerminalGame:
         self.ask = ask or self.console.input
         self.rng = random.Random(seed)
         self.names = [
-            "You" if s == human else f"P{s} ({self.bots[s].name})" for s in range(state.n)
+            f"P{s} (you)" if s == human else f"P{s} ({self.bots[s].name})"
+            for s in range(state.n)
         ]
 
     # -------------------------------------------------------------- rendering
@@ -161,6 +162,14 @@ class TerminalGame:
             return words
         if a.kind == A.CATCH:
             return f"catch {self.names[a.target]} (no Uno call)"
+        if a.kind == A.DEAL:
+            return f"deal {a.n} cards to each player"
+        if a.kind == A.COLOR:
+            return f"name {COLOR_NAMES[a.color]}"
+        if a.kind == A.VICTIM:
+            return f"choose {self.names[a.target]}"
+        if a.kind == A.UNO:
+            return "call UNO"
         return str(a)
 
     def _help(self, view: View) -> None:
