@@ -38,7 +38,22 @@ CONFIGS = [
     ("hotdeath", "app_compat"),
     ("hotdeath", "homepage_001"),
     ("cutthroat", "seed_003"),
+    ("throwdown", "seed_004"),
 ]
+
+
+_WINDOW_KINDS = frozenset((A.UNO, A.CATCH, A.CHALLENGE, A.JUMP))
+
+
+def _sensible(state: GameState, seat: int, a: Action) -> bool:
+    """Window actions a player would really take: no false Uno calls, no leaving."""
+    if a.kind == A.LEAVE:
+        return False
+    if a.kind == A.CATCH:
+        return len(state.hands[a.target]) == 1
+    if a.kind == A.UNO:
+        return len(state.hands[seat]) == 1
+    return True
 
 
 def choose(state: GameState, rnd: random.Random) -> tuple[int, Action]:
@@ -47,11 +62,16 @@ def choose(state: GameState, rnd: random.Random) -> tuple[int, Action]:
     actors = state.actors()
     seat = actors[0]
     if len(actors) > 1 and rnd.random() < 0.3:
-        seat = rnd.choice(actors[1:])
-    acts = state.legal_actions(seat)
+        other = rnd.choice(actors[1:])
+        window = [a for a in state.legal_actions(other) if _sensible(state, other, a)]
+        if window:
+            return other, rnd.choice(window)
+    legal = state.legal_actions(seat)
+    acts = [a for a in legal if _sensible(state, seat, a)] or legal
+    main = [a for a in acts if a.kind not in _WINDOW_KINDS] or acts
     if state.phase == RESPONSE and seat == state.turn:
-        return seat, acts[-1] if rnd.random() < 0.6 else rnd.choice(acts)
-    plays = [a for a in acts if a.kind == A.PLAY]
+        return seat, main[-1] if rnd.random() < 0.6 else rnd.choice(main)
+    plays = [a for a in main if a.kind == A.PLAY]
     if plays:
         tame = [a for a in plays if not IS_WILD[a.cards[0]]]
         if tame and rnd.random() < 0.8:

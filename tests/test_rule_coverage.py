@@ -22,7 +22,7 @@ def _cited() -> set[str]:
     return set(_CITE.findall(_sources()))
 
 
-@pytest.mark.parametrize("game", ["hotdeath", "standard", "cutthroat"])
+@pytest.mark.parametrize("game", ["hotdeath", "standard", "cutthroat", "throwdown"])
 def test_every_rule_has_a_scenario_test(game: str) -> None:
     cited = _cited()
     missing = [r.id for r in rules_for(game) if r.id not in cited]
@@ -36,7 +36,7 @@ def test_cited_rule_ids_exist() -> None:
     assert unknown == []
 
 
-@pytest.mark.parametrize("variant", ["hotdeath", "standard", "cutthroat"])
+@pytest.mark.parametrize("variant", ["hotdeath", "standard", "cutthroat", "throwdown"])
 def test_every_option_is_exercised_by_a_test(variant: str) -> None:
     text = _sources()
     missing = [

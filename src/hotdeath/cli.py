@@ -226,6 +226,8 @@ def _attack_text(attack: Mapping[str, Any], theme: str) -> str:
         parts.append(f"last card {_code_name(attack['last_card'], theme)}")
     if attack.get("family"):
         parts.append(f"family {attack['family']}")
+    if attack.get("level"):
+        parts.append(f"level {attack['level']}")
     for flag in ("locked", "redirected", "two_active", "challengeable"):
         if attack.get(flag):
             parts.append(flag.replace("_", " "))
@@ -245,9 +247,13 @@ def position_lines(state: GameState, theme: str) -> Iterator[Text]:
     v = state.variant
     yield row("variant", f"{v.name} ({v.title}), {state.n} players, options: "
               f"{_options_text(view.options)}")
-    dealing = state.phase == DEAL
+    choice: str | None = getattr(state, "dealer_choice", None)
+    dealing = state.phase == DEAL and choice is None
     if dealing:
         yield row("hand", f"{state.hand_no} (dealer {_seat(state.dealer)} deals the next hand)")
+    elif state.phase == DEAL:
+        yield row("hand", f"{state.hand_no} (dealer {_seat(state.dealer)}, {state.hand_size} "
+                  f"cards dealt; the dealer chooses {choice})")
     else:
         yield row("hand", f"{state.hand_no} (dealer {_seat(state.dealer)}, "
                   f"{state.hand_size} cards dealt)")
@@ -280,8 +286,8 @@ def position_lines(state: GameState, theme: str) -> Iterator[Text]:
             notes.append("out")
         if state.revealed[s] and state.active[s]:
             notes.append(f"public: {_cards(state.revealed[s], theme)}")
-        if not state.active[s]:
-            notes.append("ejected")
+        if not state.active[s] and s not in state.out_order:
+            notes.append(getattr(state, "inactive_label", "ejected"))
         if s in state.uno_open:
             notes.append("has not called Uno")
         if infections[s]:
@@ -425,7 +431,8 @@ def position(
 
 
 def _replay_start(state: GameState, theme: str) -> Iterator[str]:
-    if state.phase == DEAL:
+    choice: str | None = getattr(state, "dealer_choice", None)
+    if state.phase == DEAL and choice is None:
         yield f"{_seat(state.dealer)} deals first and chooses the hand size"
         return
     yield f"{_seat(state.dealer)} deals {state.hand_size} cards to each player"

@@ -40,7 +40,7 @@ _KNOWN_KEYS: Final = frozenset({
     "hand_size", "phase", "turn", "direction", "color", "drew", "drawn", "hands", "draw",
     "discard", "top", "active", "revealed", "out_order", "uno_open", "scores", "winners",
     "attack", "sixty_nine_window", "infections", "up_pending", "pot", "wd4", "top_player",
-    "turns", "hand_winner", "comment", "last_hand", "idle",
+    "turns", "hand_winner", "comment", "last_hand", "idle", "declined", "pair_on_top",
 })
 
 

@@ -199,6 +199,8 @@ class TerminalGame:
         st = self.state
         actors = st.actors()
         for seat in actors[1:]:
+            if not any(_worth_offering(st, seat, a) for a in st.legal_actions(seat)):
+                continue
             if seat == self.human:
                 view = st.view(seat)
                 choice = self._human_choice(view, out_of_turn=True)
@@ -206,7 +208,8 @@ class TerminalGame:
                     self.show_events(st.apply_action(choice, seat))
                     return
             elif seat in self.bots:
-                window = [a for a in st.legal_actions(seat) if a.kind in (A.UNO, A.CATCH)]
+                window = [a for a in st.legal_actions(seat)
+                          if a.kind in (A.UNO, A.CATCH) and _worth_offering(st, seat, a)]
                 if window and (window[0].kind == A.UNO or self.rng.random() < 0.5):
                     self.show_events(st.apply_action(window[0], seat))
                     return
@@ -232,6 +235,18 @@ class TerminalGame:
             crown = " 🏆" if s in st.winners else ""
             self.console.print(f"{self.names[s]}: {st.scores[s]}{crown}")
         return st
+
+
+def _worth_offering(st: GameState, seat: int, a: Action) -> bool:
+    """Whether an out-of-turn action is worth a prompt.
+
+    Not a call that is sure to be wrong (Throwdown lists those; they only cost cards).
+    """
+    if a.kind == A.UNO:
+        return seat in st.uno_open
+    if a.kind == A.CATCH:
+        return a.target in st.uno_open
+    return a.kind != A.LEAVE
 
 
 def play(

@@ -3,7 +3,7 @@
 >>> get_variant("hd").name
 'hotdeath'
 >>> [v.name for v in all_variants()]
-['standard', 'hotdeath', 'cutthroat']
+['standard', 'hotdeath', 'cutthroat', 'throwdown']
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from hotdeath.variants.base import Variant
 from hotdeath.variants.cutthroat import CUTTHROAT
 from hotdeath.variants.hotdeath import HOTDEATH
 from hotdeath.variants.standard import STANDARD
+from hotdeath.variants.throwdown import THROWDOWN
 
 _REGISTRY: dict[str, Variant] = {}
 _ALIASES: dict[str, str] = {}
@@ -48,5 +49,6 @@ def all_variants() -> list[Variant]:
 register(STANDARD)
 register(HOTDEATH)
 register(CUTTHROAT)
+register(THROWDOWN)
 
 __all__ = ["Variant", "all_variants", "get_variant", "register"]

@@ -1,0 +1,1593 @@
+"""Uno Throwdown (seed 004): multi-card throws, the Throwdown draw pot, its own Uno (TD-…).
+
+A *play* is an ordered sequence of cards laid in one turn (TD-2); the engine takes the
+whole play at once and validates it atomically.  :meth:`ThrowdownState.legal_actions`
+lists **one canonical action per distinct outcome**: two orders of the same cards that
+end on the same card (and name the same colour) have the same effect, so only one of them
+is listed; :meth:`ThrowdownState._canonical` accepts every other valid order of a listed
+play.  The canonical order puts the first card first (a card of the current colour when the
+start needs one), the other cards in ascending face order, block by block along the chain
+of links, and the chosen last card last.
+
+The number links of TD-2.3 form the path ``9 — 6 — 33 — 8`` (``33`` is a run of two or
+more 3s) plus self links; every other number and every action type links only to itself.
+A chain play is therefore a walk along that path, each visit one block of equal values, and
+whether a multiset of cards can be ordered into a walk from value *s* to value *e* depends
+only on how many cards of each value it has (:data:`_ROUTES`).  The enumeration runs over
+value counts first and expands to cards only for feasible ones, with memoised sub-multisets.
+Big hands allow astronomically many distinct plays; above :data:`MAX_LISTED_PLAYS` the list
+is reduced (every play of one or two cards and every maximal play), every legal play is
+still accepted, and :meth:`ThrowdownState.play_extensions` builds any throw card by card.
+
+The Throwdown itself (TD-4) is phase ``response``: the pot, its level (2 or 4) and the
+defender (the seat to act).  A defender without a legal defence draws the pot at once (no
+decision point).  The dealer's choice of direction (TD-1.5) is phase ``deal``.  Uno calls
+(TD-5, call-backs TD-6.4 included) and declining a call-back are out-of-turn window
+actions; leaving the table (TD-6.6) is an action of the player to act.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise, product
+from typing import Any, Final
+
+from hotdeath import actions as A
+from hotdeath.actions import Action, make
+from hotdeath.cards import (
+    COLORS,
+    DRAW_TWO,
+    FACE_COLOR,
+    FACE_KIND,
+    FACE_NUMBER,
+    IS_WILD,
+    NO_COLOR,
+    NUM_FACES,
+    NUMBER,
+    REVERSE,
+    SKIP,
+    WD4,
+    W,
+    standard_deck,
+)
+from hotdeath.errors import OptionError, PositionError
+from hotdeath.options import option
+from hotdeath.state import DEAL, GAME_OVER, RESPONSE, TURN, GameState
+from hotdeath.variants.base import Variant
+
+NOBODY: Final = -1
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowdownOptions:
+    """The Throwdown column of the option registry (uno-variants §4).
+
+    Options marked "(fixed)" are declared with their one allowed value.
+    """
+
+    dealer_selection: str = option("given", "First dealer: the given seat (0 unless chosen; "
+                                   "later games are dealt by the previous winner), or the "
+                                   "highest number drawn deals", "TD-1.3",
+                                   ("given", "draw_high"))
+    max_players: int = option(10, "Most players allowed at the table", "TD-1.2", (2, 10))
+    decks: int = option(2, "Number of 108-card decks shuffled together", "TD-1.1", (1, 2))
+    initial_direction: int = option(0, "Direction of play: 0 the dealer chooses it after the "
+                                    "deal (a 'direction' action), 1 clockwise, -1 "
+                                    "counter-clockwise", "TD-1.5", (0, 1, -1), choice=True)
+    wild_color_must_change: bool = option(False, "A Wild must name a colour other than the "
+                                          "current one", "TD-2.8")
+    wd4_color_must_change: bool = option(False, "A Wild Draw Four must name a colour other "
+                                         "than the current one", "TD-2.8")
+    voluntary_draw: bool = option(False, "A player may draw (or take the pot) while able to "
+                                  "play (or defend)", "TD-3.1")
+    two_player_reverse_as_skip: bool = option(False, "With two players left, each Reverse in "
+                                              "regular play also acts as a Skip", "TD-3.4")
+    uno_catch_penalty: int = option(4, "Cards drawn when caught without an Uno call",
+                                    "TD-5.4", (0, 10))
+    false_uno_call_penalty: int = option(2, "Cards the caller draws for an erroneous Uno call "
+                                         "or catch (0: such calls are refused)", "TD-5.5",
+                                         (0, 10))
+    uno_force_draw: int = option(2, "Cards an opponent named in one's own Uno call draws "
+                                 "(0: no forced draw)", "TD-5.2", (0, 10))
+    uno_force_window: str = option("same_turn", "When the forced draw may be named: until "
+                                   "another player discards, or also on the holder's later "
+                                   "turns", "TD-5.2", ("same_turn", "any_own_turn"))
+    scoring: str = option("none", "No scoring: a winner and a loser (fixed)", "TD-6.3",
+                          ("none",))
+    rounds: int = option(1, "A match is one game (fixed)", "TD-6.2", (1,), choice=True)
+    multi_play_same_color: bool = option(True, "A play may hold the same card twice (e.g. two "
+                                         "red 7s); off: every card of a play differs",
+                                         "TD-2.7")
+    top_three_pair_equivalence: bool = option(False, "A top 3 that ended a threes-unit counts "
+                                              "as 33 for the next play", "TD-2.4")
+    regular_wd4_restriction: str = option("no_other_move", "Wild Draw Four in regular play: "
+                                          "only without a non-wild play, only without a card "
+                                          "of the current colour, or always",
+                                          "TD-2.8",
+                                          ("no_other_move", "no_current_color", "none"))
+    throwdown_match: str = option("color_or_kind", "First card of a defence: current colour "
+                                  "or the top card's kind, or any Throwdown card", "TD-4.4",
+                                  ("color_or_kind", "kind_free"))
+    level2_mix_draw_family: bool = option(True, "At level 2, 2s, 5s and Draw Twos may share a "
+                                          "defence", "TD-4.5")
+    level4_draw_rule: str = option("even", "At level 4 the 2-valued cards come in an even "
+                                   "number, or at least two", "TD-4.6",
+                                   ("even", "at_least_two"))
+    level4_mix_fours: bool = option(True, "At level 4, 4s may share a defence with 2-valued "
+                                    "cards", "TD-4.6")
+    pot_drawer_loses_turn: bool = option(True, "The player who draws the pot also loses the "
+                                         "turn", "TD-4.8")
+    play_on_after_first_out: bool = option(True, "Play on after the first player goes out, "
+                                           "until one player holds cards (the loser)",
+                                           "TD-6.3")
+    extended_play: bool = option(True, "Players who went out may be called back in by an Uno "
+                                 "forced draw", "TD-6.4")
+    callback_decline: str = option("winner_only", "Who may refuse to be called back: the "
+                                   "winner only, or any player who went out", "TD-6.4",
+                                   ("winner_only", "any_out_player"))
+    max_turns: int = option(0, "Stop the game, with no loser, after this many turn actions "
+                            "(0: no limit)", "TD-6.4", (0, 1000000))
+    shortfall: str = option("forgive", "Cards owed when both piles are empty are forgiven",
+                            "TD-3.2", ("forgive",))
+
+
+PRESETS: Final[dict[str, dict[str, Any]]] = {
+    "seed_004": {},
+    "one_deck": {"decks": 1},
+}
+PRESET_DESCRIPTIONS: Final = {
+    "seed_004": "The Throwdown house rules as read by the rules contract: two decks, the "
+                "dealer picks the direction, play on with call-backs",
+    "one_deck": "The same rules with a single 108-card deck",
+}
+
+# --------------------------------------------------------------------------- values and links
+
+V33: Final = 10
+"""Value of a threes-unit (two or more 3s in a row)."""
+VSKIP: Final = 11
+VREV: Final = 12
+VD2: Final = 13
+VW: Final = 14
+VWD4: Final = 15
+_NV: Final = 16
+
+
+def _value(f: int) -> int:
+    k = FACE_KIND[f]
+    if k == NUMBER and 0 <= FACE_NUMBER[f] <= 9:
+        return FACE_NUMBER[f]
+    return {SKIP: VSKIP, REVERSE: VREV, DRAW_TWO: VD2}.get(
+        k, VW if f == W else VWD4 if f == WD4 else -1
+    )
+
+
+VAL: Final[tuple[int, ...]] = tuple(_value(f) for f in range(NUM_FACES))
+"""Value of each face in regular play (-1 for cards outside the standard deck)."""
+
+_LINKED: Final = frozenset({(3, V33), (6, 9), (6, V33), (8, V33)})
+LINK: Final[tuple[tuple[bool, ...], ...]] = tuple(
+    tuple(a == b or (min(a, b), max(a, b)) in _LINKED for b in range(_NV)) for a in range(_NV)
+)
+"""``LINK[a][b]``: a unit of value ``b`` may directly follow one of value ``a`` (TD-2.3)."""
+
+# the chain path 9 — 6 — 33 — 8, by index; 3s form units of at least two cards
+_PATH: Final = (9, 6, 3, 8)
+_PATH_VALUE: Final = (9, 6, V33, 8)
+_WEIGHT: Final = (1, 1, 2, 1)
+
+
+def _walk(points: list[int]) -> tuple[int, ...]:
+    seq: list[int] = [points[0]]
+    for p in points[1:]:
+        cur = seq[-1]
+        step = 1 if p > cur else -1
+        while cur != p:
+            cur += step
+            seq.append(cur)
+    return tuple(seq)
+
+
+Route = tuple[tuple[int, ...], tuple[int, ...]]
+"""A walk on the path: (visits per path index, the indices in order)."""
+
+
+def _routes() -> dict[tuple[int, int, int, int], tuple[Route, ...]]:
+    """Minimal walks covering ``lo..hi`` from ``s`` to ``e``: (visits per index, sequence)."""
+    out: dict[tuple[int, int, int, int], tuple[Route, ...]] = {}
+    for lo in range(4):
+        for hi in range(lo, 4):
+            for s in range(lo, hi + 1):
+                for e in range(lo, hi + 1):
+                    found: list[Route] = []
+                    for pts in ([s, lo, hi, e], [s, hi, lo, e]):
+                        seq = _walk(pts)
+                        visits = tuple(seq.count(i) for i in range(4))
+                        if not any(all(v[i] <= visits[i] for i in range(4)) for v, _ in found):
+                            found = [(v, q) for v, q in found
+                                     if not all(visits[i] <= v[i] for i in range(4))]
+                            found.append((visits, seq))
+                    out[(lo, hi, s, e)] = tuple(found)
+    return out
+
+
+_ROUTES: Final = _routes()
+
+# Throwdown families (TD-4.2) by level
+F_DRAW: Final = 0
+F_SKIP: Final = 1
+F_REV: Final = 2
+F_ZERO: Final = 3
+FAMILY_NAMES: Final = ("draw", "skip", "reverse", "zero")
+
+
+def _family(f: int, level: int) -> int:
+    v = VAL[f]
+    if v in (VD2, 2, 5) or (v == 4 and level == 4):
+        return F_DRAW
+    return {VSKIP: F_SKIP, VREV: F_REV, 0: F_ZERO}.get(v, -1)
+
+
+FAM: Final[dict[int, tuple[int, ...]]] = {
+    lv: tuple(_family(f, lv) for f in range(NUM_FACES)) for lv in (2, 4)
+}
+"""Throwdown family of each face at level 2 and level 4 (-1: not a Throwdown card)."""
+_TWO_VALUED: Final = tuple(VAL[f] in (VD2, 2, 5) for f in range(NUM_FACES))
+_DRAW_TYPE: Final = tuple(
+    0 if VAL[f] == VD2 else 1 if VAL[f] == 2 else 2 if VAL[f] == 5 else 3
+    for f in range(NUM_FACES)
+)
+
+# kind of the top card in a Throwdown (TD-4.3)
+K_DRAW: Final = 0
+K_SKIP: Final = 1
+K_REV: Final = 2
+K_WILD: Final = 3
+K_NONE: Final = 4
+
+
+def _top_kind(f: int) -> int:
+    v = VAL[f]
+    if v in (VD2, 2, 5, 4, VWD4):
+        return K_DRAW
+    return {VSKIP: K_SKIP, VREV: K_REV, VW: K_WILD}.get(v, K_NONE)
+
+
+# faces by value and by colour: _FACE_OF[value][colour] (numbers and actions only)
+_FACE_OF: Final[dict[int, tuple[int, ...]]] = {
+    v: tuple(next(f for f in range(NUM_FACES) if VAL[f] == v and FACE_COLOR[f] == c)
+             for c in COLORS)
+    for v in (*range(10), VSKIP, VREV, VD2)
+}
+
+_DIRECTION_ACTIONS: Final = (make(A.DIRECTION, n=1), make(A.DIRECTION, n=-1))
+_CATCH: Final = tuple(make(A.CATCH, target=s) for s in range(16))
+_UNO_AT: Final = tuple(make(A.UNO, target=s) for s in range(16))
+_LEAVE: Final = make(A.LEAVE)
+_DECLINE: Final = make(A.DECLINE)
+
+Items = tuple[tuple[int, int], ...]
+"""A multiset of cards as ((face, count), …) in ascending face order."""
+
+# --------------------------------------------------------------------------- enumeration
+
+
+@lru_cache(maxsize=8192)
+def _subsets(counts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every sub-multiset (count vector) of a multiset given by its counts, empty included."""
+    out: list[tuple[int, ...]] = [()]
+    for c in counts:
+        out = [(*v, k) for v in out for k in range(c + 1)]
+    return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def _by_total(counts: tuple[int, ...]) -> dict[int, tuple[tuple[int, ...], ...]]:
+    groups: dict[int, list[tuple[int, ...]]] = {}
+    for v in _subsets(counts):
+        groups.setdefault(sum(v), []).append(v)
+    return {t: tuple(vs) for t, vs in groups.items()}
+
+
+def _expand(faces: tuple[int, ...], vec: tuple[int, ...]) -> list[int]:
+    out: list[int] = []
+    for f, k in zip(faces, vec, strict=True):
+        if k:
+            out += [f] * k
+    return out
+
+
+def _ordered(first: int, cards: list[int], last: int) -> tuple[int, ...]:
+    """``first``, the other cards ascending, ``last`` (``cards`` holds all of them)."""
+    rest = cards[:]
+    rest.remove(last)
+    if not rest:
+        return (last,)
+    rest.remove(first)
+    return (first, *rest, last)
+
+
+class _TooMany(Exception):
+    """More plays than the listing limit (see :data:`MAX_LISTED_PLAYS`)."""
+
+
+class _Sink:
+    """Collects canonical plays (``build``) or only counts them, up to ``limit``."""
+
+    __slots__ = ("build", "limit", "n", "seqs")
+
+    def __init__(self, build: bool = True, limit: int = -1) -> None:
+        self.build = build
+        self.limit = limit
+        self.n = 0
+        self.seqs: list[tuple[int, ...]] = []
+
+    def tick(self) -> None:
+        self.n += 1
+        if self.n == self.limit:
+            raise _TooMany
+
+
+# which sub-multisets an enumeration visits
+ALL: Final = 0
+"""Every sub-multiset: the complete listing."""
+SMALL: Final = 1
+"""Plays of one or two cards (part of the reduced listing)."""
+FULL: Final = 2
+"""Maximal plays: all the cards of a value, an action type, a family or a chain stretch."""
+EXACT: Final = 3
+"""Only plays of the whole given multiset (to find the canonical order of one play)."""
+
+
+def _vectors(counts: tuple[int, ...], mode: int) -> Iterable[tuple[int, ...]]:
+    """The sub-multisets (count vectors) an enumeration in ``mode`` visits (lazily)."""
+    if mode >= FULL:
+        return (counts,)
+    n = len(counts)
+    if mode == SMALL:
+        unit = [tuple(int(j == i) for j in range(n)) for i in range(n)]
+        out = list(unit)
+        for i in range(n):
+            if counts[i] >= 2:
+                out.append(tuple(2 * x for x in unit[i]))
+            for j in range(i + 1, n):
+                out.append(tuple(a + b for a, b in zip(unit[i], unit[j], strict=True)))
+        return out
+    if n <= 4:
+        return _subsets(counts)
+    return product(*(range(c + 1) for c in counts))
+
+
+def _group_plays(
+    faces: tuple[int, ...], vectors: Iterable[tuple[int, ...]], any_first: bool, cc: int,
+    sink: _Sink,
+) -> None:
+    """Plays of cards of one value, action type or Throwdown family, in any order.
+
+    The first card must match: with ``any_first`` every card may start, else only a card of
+    the current colour.  The canonical order is the smallest valid first card, the others
+    ascending, then the last card.
+    """
+    build = sink.build
+    seqs = sink.seqs
+    limit = sink.limit
+    nf = len(faces)
+    is_cc = [FACE_COLOR[f] == cc for f in faces]
+    rng = range(nf)
+    for vec in vectors:
+        nz = [i for i in rng if vec[i]]
+        if not nz:
+            continue
+        if len(nz) == 1 and vec[nz[0]] == 1:
+            i = nz[0]
+            if any_first or is_cc[i]:
+                sink.tick()
+                if build:
+                    seqs.append((faces[i],))
+            continue
+        if any_first:
+            lasts = nz
+        else:
+            in_cc = sum(vec[i] for i in nz if is_cc[i])
+            if not in_cc:
+                continue
+            lasts = [i for i in nz if in_cc - is_cc[i] > 0]
+        if not build:
+            sink.n += len(lasts)
+            if 0 < limit <= sink.n:
+                raise _TooMany
+            continue
+        cards = _expand(faces, vec)
+        cc_first = [faces[i] for i in nz if is_cc[i]]
+        for i in lasts:
+            last = faces[i]
+            if any_first:
+                first = cards[0] if cards[0] != last or vec[i] > 1 else cards[1]
+            else:
+                first = cc_first[0] if cc_first[0] != last or vec[i] > 1 else cc_first[1]
+            sink.n += 1
+            seqs.append(_ordered(first, cards, last))
+
+
+def _chain_plays(
+    groups: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], link_top: tuple[bool, ...],
+    cc: int, sink: _Sink, mode: int,
+) -> None:
+    """Plays along the path 9 — 6 — 33 — 8 (TD-2.3, TD-2.5), single-value ones included.
+
+    ``groups[i]`` is (faces, counts) of the hand's cards of path value ``i``; ``link_top[i]``
+    says whether that value links to the top card.  ``mode`` (``ALL``, ``SMALL``, ``FULL``)
+    chooses the value counts visited: all, at most two cards, or all the cards of each
+    stretch of present values (every value of the hand, for one exact multiset).
+    """
+    totals = [_by_total(counts) for _, counts in groups]
+    tops = tuple(max(t) for t in totals)
+    cc_idx = [
+        next((j for j, f in enumerate(faces) if FACE_COLOR[f] == cc), -1) for faces, _ in groups
+    ]
+    if mode == ALL:
+        t_iter: Any = product(*(range(h + 1) for h in tops))
+    elif mode == SMALL:
+        t_iter = (t for t in product(*(range(min(h, 2) + 1) for h in tops)) if sum(t) <= 2)
+    elif mode == EXACT:
+        t_iter = [tops]
+    else:
+        t_iter = [tuple(tops[i] if lo <= i <= hi else 0 for i in range(4))
+                  for lo in range(4) for hi in range(lo, 4)
+                  if all(tops[i] for i in range(lo, hi + 1))]
+    build = sink.build
+    for t in t_iter:
+        if t[2] == 1:
+            continue  # a single 3 is not a threes-unit (handled as a lone 3)
+        present = [i for i in range(4) if t[i]]
+        if not present:
+            continue
+        lo, hi = present[0], present[-1]
+        if hi - lo + 1 != len(present):
+            continue  # 9 and 8, or 9 and 33, without what links them
+        size = sum(t)
+        feas: list[tuple[int, list[tuple[int, tuple[int, ...], tuple[int, ...]]]]] = []
+        for e in present:
+            starts: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+            for s in present:
+                for visits, seq in _ROUTES[(lo, hi, s, e)]:
+                    if all(t[i] >= _WEIGHT[i] * visits[i] for i in present):
+                        starts.append((s, visits, seq))
+                        break
+            if starts:
+                feas.append((e, starts))
+        if not feas:
+            continue
+        for combo in product(*(totals[i][t[i]] for i in present)):
+            sel = dict(zip(present, combo, strict=True))
+            for e, starts in feas:
+                faces_e = groups[e][0]
+                for j, f_last in enumerate(faces_e):
+                    if not sel[e][j]:
+                        continue
+                    for s, visits, seq in starts:
+                        first = -1
+                        if size == 1:
+                            if link_top[s] or FACE_COLOR[f_last] == cc:
+                                first = f_last
+                        elif link_top[s]:
+                            vec = sel[s]
+                            faces_s = groups[s][0]
+                            first = next(faces_s[m] for m in range(len(vec))
+                                         if vec[m] - (s == e and m == j) > 0)
+                        elif cc_idx[s] >= 0:
+                            left = sel[s][cc_idx[s]] - (1 if s == e and cc_idx[s] == j else 0)
+                            if left >= 1:
+                                first = groups[s][0][cc_idx[s]]
+                        if first < 0:
+                            continue
+                        sink.tick()
+                        if build:
+                            sink.seqs.append(
+                                _build_chain(groups, sel, t, visits, seq, first, f_last))
+                        break
+
+
+def _build_chain(
+    groups: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], sel: dict[int, tuple[int, ...]],
+    t: tuple[int, ...], visits: tuple[int, ...], seq: tuple[int, ...], first: int, last: int,
+) -> tuple[int, ...]:
+    """The canonical order of a chain play: blocks along ``seq``, extras in first visits."""
+    if sum(t) == 1:
+        return (last,)
+    pools = {i: _expand(groups[i][0], vec) for i, vec in sel.items()}
+    pools[seq[-1]].remove(last)
+    pools[seq[0]].remove(first)
+    seen = [0, 0, 0, 0]
+    cards: list[int] = []
+    end = len(seq) - 1
+    for pos, i in enumerate(seq):
+        size = t[i] - _WEIGHT[i] * (visits[i] - 1) if seen[i] == 0 else _WEIGHT[i]
+        seen[i] += 1
+        need = size - (pos == 0) - (pos == end)
+        if pos == 0:
+            cards.append(first)
+        pool = pools[i]
+        cards += pool[:need]
+        del pool[:need]
+        if pos == end:
+            cards.append(last)
+    return tuple(cards)
+
+
+MAX_LISTED_PLAYS: Final = 1000
+"""Above this many distinct plays, :meth:`ThrowdownState.legal_actions` lists a subset.
+
+Big Throwdown hands allow astronomically many distinct plays (a 41-card hand rich in 9s,
+6s, 3s and 8s has over a million), so the listing is complete only up to this size.
+Beyond it the list holds every play of one or two cards, every maximal play (all the cards
+of a value, an action type, a family or a stretch of the 9—6—33—8 chain, ending on each
+possible card) and every wild play; every other legal play is still accepted.
+"""
+
+
+def _regular_run(hand: Items, top_value: int, cc: int, cap: bool, sink: _Sink,
+                 mode: int) -> None:
+    link = LINK[top_value]
+    by_value: dict[int, list[tuple[int, int]]] = {}
+    for f, k in hand:
+        by_value.setdefault(VAL[f], []).append((f, 1 if cap else k))
+    for v in (0, 1, 2, 4, 5, 7, VSKIP, VREV, VD2):
+        items = by_value.get(v)
+        if items:
+            _group_plays(tuple(f for f, _ in items), _vectors(tuple(k for _, k in items), mode),
+                         link[v], cc, sink)
+    threes = by_value.get(3, ())
+    if mode < FULL or (mode == EXACT and len(by_value) == 1 and sum(k for _, k in threes) == 1):
+        for f, _ in threes:
+            if link[3] or FACE_COLOR[f] == cc:
+                sink.tick()
+                if sink.build:
+                    sink.seqs.append((f,))
+    if any(v in by_value for v in _PATH):
+        groups = tuple(
+            (tuple(f for f, _ in by_value.get(v, ())), tuple(k for _, k in by_value.get(v, ())))
+            for v in _PATH
+        )
+        _chain_plays(groups, tuple(link[v] for v in _PATH_VALUE), cc, sink, mode)
+
+
+def _bound(counts: list[int]) -> int:
+    b = 1
+    for c in counts:
+        b *= c + 1
+    return b * len(counts)
+
+
+def _listing(run: Any, bound: int, limit: int) -> tuple[tuple[int, ...], ...]:
+    """Run an enumeration: completely when the plays are few, else the reduced listing."""
+    if limit <= 0 or bound <= limit:
+        sink = _Sink()
+        run(sink, ALL)
+        return tuple(sink.seqs)
+    try:
+        run(_Sink(False, limit + 1), ALL)
+    except _TooMany:
+        seen: set[tuple[tuple[int, ...], int]] = set()
+        out: list[tuple[int, ...]] = []
+        for mode in (SMALL, FULL):
+            sink = _Sink()
+            run(sink, mode)
+            for seq in sink.seqs:
+                key = (tuple(sorted(seq)), seq[-1])
+                if key not in seen:
+                    seen.add(key)
+                    out.append(seq)
+        return tuple(out)
+    sink = _Sink()
+    run(sink, ALL)
+    return tuple(sink.seqs)
+
+
+@lru_cache(maxsize=512)
+def regular_plays(hand: Items, top_value: int, cc: int, cap: bool,
+                  limit: int = MAX_LISTED_PLAYS) -> tuple[Action, ...]:
+    """The non-wild regular plays (TD-2) of a hand, one canonical order per outcome.
+
+    ``hand`` holds the non-wild cards; ``top_value`` is the top card's value (TD-2.4), ``cc``
+    the current colour, ``cap`` true when a play may not hold the same card twice (TD-2.7).
+    All of them when there are at most ``limit`` (0: no limit), else the reduced listing
+    of :data:`MAX_LISTED_PLAYS`.
+    """
+    def run(sink: _Sink, mode: int) -> None:
+        _regular_run(hand, top_value, cc, cap, sink, mode)
+
+    by_value: dict[int, list[int]] = {}
+    for f, k in hand:
+        by_value.setdefault(VAL[f] if VAL[f] not in _PATH else -9, []).append(1 if cap else k)
+    bound = sum(_bound(c) for c in by_value.values())
+    return tuple(Action(A.PLAY, s) for s in _listing(run, bound, limit))
+
+
+def _defence_run(hand: Items, level: int, top: int, cc: int, match: str, mix2: bool,
+                 rule4: str, mix4: bool, cap: bool, sink: _Sink, mode: int) -> None:
+    fam_of = FAM[level]
+    kind = _top_kind(top)
+    by_fam: dict[int, list[tuple[int, int]]] = {}
+    for f, k in hand:
+        fam = fam_of[f]
+        if fam >= 0:
+            by_fam.setdefault(fam, []).append((f, 1 if cap else k))
+    for fam in (F_DRAW, F_SKIP, F_REV, F_ZERO):
+        items = by_fam.get(fam)
+        if not items:
+            continue
+        faces = tuple(f for f, _ in items)
+        counts = tuple(k for _, k in items)
+        if match == "kind_free":
+            any_first = (kind != K_WILD and top != WD4) or (top == WD4 and fam == F_DRAW)
+        else:
+            any_first = (kind == K_DRAW and fam == F_DRAW) or (kind == K_SKIP and fam == F_SKIP) \
+                or (kind == K_REV and fam == F_REV)
+        vectors: Iterable[tuple[int, ...]] = _vectors(counts, mode)
+        if fam == F_DRAW:
+            if mode == FULL:
+                vectors = _maximal_draws(faces, counts)
+            vectors = filter(_draw_rule(faces, level, mix2, rule4, mix4), vectors)
+        _group_plays(faces, vectors, any_first, cc, sink)
+
+
+def _maximal_draws(faces: tuple[int, ...], counts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Large draw defences: all the cards, all 2-valued or all 4s, each less one 2-valued."""
+    twos = tuple(k if _TWO_VALUED[f] else 0 for f, k in zip(faces, counts, strict=True))
+    fours = tuple(0 if _TWO_VALUED[f] else k for f, k in zip(faces, counts, strict=True))
+    out = [counts, twos, fours]
+    for base in (counts, twos):
+        for i, f in enumerate(faces):
+            if _TWO_VALUED[f] and base[i]:
+                out.append(tuple(k - (j == i) for j, k in enumerate(base)))
+    return tuple(dict.fromkeys(out))
+
+
+@lru_cache(maxsize=512)
+def defence_plays(
+    hand: Items, level: int, top: int, cc: int, match: str, mix2: bool, rule4: str,
+    mix4: bool, cap: bool, limit: int = MAX_LISTED_PLAYS,
+) -> tuple[Action, ...]:
+    """The non-wild Throwdown defences (TD-4.2 to TD-4.6), one canonical order per outcome.
+
+    All of them when there are at most ``limit``, else the reduced listing.
+    """
+    def run(sink: _Sink, mode: int) -> None:
+        _defence_run(hand, level, top, cc, match, mix2, rule4, mix4, cap, sink, mode)
+
+    by_fam: dict[int, list[int]] = {}
+    for f, k in hand:
+        if FAM[level][f] >= 0:
+            by_fam.setdefault(FAM[level][f], []).append(1 if cap else k)
+    bound = sum(_bound(c) for c in by_fam.values())
+    return tuple(Action(A.PLAY, s) for s in _listing(run, bound, limit))
+
+
+def canonical_order(
+    state: ThrowdownState, cards: tuple[int, ...],
+) -> tuple[int, ...] | None:
+    """The canonical order of the non-wild play ``cards`` (any valid order) in ``state``."""
+    counts: dict[int, int] = {}
+    for c in cards:
+        counts[c] = counts.get(c, 0) + 1
+    items = tuple(sorted(counts.items()))
+    o = state.opts
+    sink = _Sink()
+    if state.phase == RESPONSE:
+        _defence_run(items, state.level, state.discard[-1], state.color, o.throwdown_match,
+                     o.level2_mix_draw_family, o.level4_draw_rule, o.level4_mix_fours, False,
+                     sink, EXACT)
+    else:
+        _regular_run(items, state.top_value(), state.color, False, sink, EXACT)
+    key = tuple(sorted(cards))
+    return next((q for q in sink.seqs if q[-1] == cards[-1] and tuple(sorted(q)) == key), None)
+
+
+def _draw_rule(faces: tuple[int, ...], level: int, mix2: bool, rule4: str,
+               mix4: bool) -> Callable[[tuple[int, ...]], bool]:
+    """A fast check of :func:`_draw_ok` for count vectors over ``faces``."""
+    twos = [i for i, f in enumerate(faces) if _TWO_VALUED[f]]
+    fours = [i for i, f in enumerate(faces) if not _TWO_VALUED[f]]
+    if level == 2:
+        if mix2:
+            return lambda v: True
+        by_type: dict[int, list[int]] = {}
+        for i, f in enumerate(faces):
+            by_type.setdefault(_DRAW_TYPE[f], []).append(i)
+        groups = list(by_type.values())
+        return lambda v: sum(1 for g in groups if any(v[i] for i in g)) <= 1
+    even = rule4 == "even"
+
+    def ok(v: tuple[int, ...]) -> bool:
+        n2 = 0
+        for i in twos:
+            n2 += v[i]
+        if n2 == 1 or (even and n2 & 1):
+            return False
+        return mix4 or not n2 or not any(v[i] for i in fours)
+
+    return ok
+
+
+def _draw_ok(faces: tuple[int, ...], vec: tuple[int, ...], level: int, mix2: bool, rule4: str,
+             mix4: bool) -> bool:
+    """The count rules of a draw defence (TD-4.5, TD-4.6)."""
+    n2 = n4 = 0
+    types = 0
+    for f, k in zip(faces, vec, strict=True):
+        if k:
+            if _TWO_VALUED[f]:
+                n2 += k
+            else:
+                n4 += k
+            types |= 1 << _DRAW_TYPE[f]
+    if level == 2:
+        return mix2 or types & (types - 1) == 0
+    if n2 == 1 or (rule4 == "even" and n2 % 2):
+        return False
+    return mix4 or not (n2 and n4)
+
+
+# --------------------------------------------------------------------------- the state
+
+
+class ThrowdownState(GameState):
+    """A game of Uno Throwdown (one game: a winner and, when play goes on, a loser)."""
+
+    opts: ThrowdownOptions
+
+    def __init__(self, variant: Variant, opts: Any, players: int, seed: int) -> None:
+        super().__init__(variant, opts, players, seed)
+        self.deck = standard_deck() * opts.decks
+        self.pot = 0
+        self.level = 0
+        self.top_player = NOBODY
+        self.pair_on_top = False
+        self.turns = 0
+        self.winner = NOBODY
+        self.declined: list[int] = []
+        self._canon_ver = -1
+        self._canon: dict[tuple[tuple[int, ...], int, int], Action] = {}
+
+    max_listed_plays: int = MAX_LISTED_PLAYS
+    """Most distinct plays listed before the reduced listing (0: always list all)."""
+
+    dealer_choice = "the direction of play"
+    """What the dealer decides in the ``deal`` phase (shown by the command line)."""
+    inactive_label = "left the table"
+    """How the command line marks a seat that is out of play without having gone out."""
+
+    @staticmethod
+    def check_options(players: int, opts: Any) -> None:
+        """Reject impossible combinations (TD-1.2)."""
+        if players > opts.max_players:
+            raise OptionError(
+                "bad_option_combination",
+                f"{players} players is more than max_players={opts.max_players}",
+            )
+
+    def _clone_extra(self, new: Any) -> None:
+        new.declined = self.declined[:]
+        new._canon_ver = -1
+
+    def _reshuffle_rule(self) -> str:
+        return "TD-1.1"
+
+    # ------------------------------------------------------------------ setup
+
+    def start(self, dealer: int | None) -> None:
+        """Choose the dealer (TD-1.3), deal, turn up the first card, set the direction."""
+        if dealer is None and self.opts.dealer_selection == "draw_high":
+            self.dealer = self._draw_high()
+        else:
+            self.dealer = 0 if dealer is None else dealer
+        self.emit("dealer", self.dealer, "TD-1.3")
+        n = self.n
+        self.hand_no = 1
+        pile = self.deck[:]
+        self.rng.shuffle(pile)
+        self.draw_pile = pile
+        self.discard = []
+        self.hands = [[] for _ in range(n)]
+        for _ in range(7):
+            for i in range(1, n + 1):
+                self.hands[(self.dealer + i) % n].append(pile.pop())
+        self.hand_size = 7
+        self.emit("deal", self.dealer, "TD-1.3", n=7)
+        while True:  # TD-1.4: specials stay buried until a number card shows
+            top = pile.pop()
+            self.discard.append(top)
+            self.emit("up_card", -1, "TD-1.4", (top,))
+            if FACE_KIND[top] == NUMBER:
+                break
+        self.color = FACE_COLOR[top]
+        d = self.opts.initial_direction
+        if d == 0:
+            self.phase = DEAL
+            self.turn = self.dealer
+            return
+        self._set_direction(d)
+
+    def _draw_high(self) -> int:
+        deck = self.deck[:]
+        self.rng.shuffle(deck)
+        contenders = list(range(self.n))
+        while True:
+            values: dict[int, int] = {}
+            for s in contenders:
+                if not deck:
+                    deck = self.deck[:]
+                    self.rng.shuffle(deck)
+                f = deck.pop()
+                values[s] = FACE_NUMBER[f] if FACE_KIND[f] == NUMBER else 0
+            best = max(values.values())
+            contenders = [s for s in contenders if values[s] == best]
+            if len(contenders) == 1:
+                return contenders[0]
+
+    def _set_direction(self, d: int) -> None:
+        self.direction = d
+        self.emit("direction", self.dealer, "TD-1.5", n=d)
+        self._give_turn(self.next_seat(self.dealer))
+
+    def _give_turn(self, seat: int) -> None:
+        self.phase = TURN
+        self.turn = seat
+        self.drew = False
+        self.drawn = -1
+
+    # ------------------------------------------------------------------ legality
+
+    def _hand_items(self, seat: int, wild: bool = False) -> Items:
+        counts: dict[int, int] = {}
+        for f in self.hands[seat]:
+            if wild or not IS_WILD[f]:
+                counts[f] = counts.get(f, 0) + 1
+        return tuple(sorted(counts.items()))
+
+    def top_value(self) -> int:
+        """Value of the top card for the next play (TD-2.4)."""
+        top = self.discard[-1]
+        v = VAL[top]
+        if v == 3 and self.pair_on_top and self.opts.top_three_pair_equivalence:
+            return V33
+        return v
+
+    def _nonwild_plays(self, seat: int) -> tuple[Action, ...]:
+        o = self.opts
+        if self.phase == RESPONSE:
+            return defence_plays(
+                self._hand_items(seat), self.level, self.discard[-1], self.color,
+                o.throwdown_match, o.level2_mix_draw_family, o.level4_draw_rule,
+                o.level4_mix_fours, not o.multi_play_same_color, self.max_listed_plays,
+            )
+        return regular_plays(self._hand_items(seat), self.top_value(), self.color,
+                             not o.multi_play_same_color, self.max_listed_plays)
+
+    def _has_nonwild(self, seat: int) -> bool:
+        """Whether ``seat`` has any non-wild play (or defence) now: a fast check."""
+        hand = self.hands[seat]
+        cc = self.color
+        cap = not self.opts.multi_play_same_color
+        if self.phase == RESPONSE:
+            fam_of = FAM[self.level]
+            top = self.discard[-1]
+            kind = _top_kind(top)
+            free = self.opts.throwdown_match == "kind_free"
+            twos = {f for f in hand if _TWO_VALUED[f]} if cap else None
+            n2 = sum(1 for f in hand if _TWO_VALUED[f])
+            for f in hand:
+                fam = fam_of[f]
+                if fam < 0:
+                    continue
+                if free:
+                    ok = ((kind != K_WILD and top != WD4) or (top == WD4 and fam == F_DRAW)
+                          or FACE_COLOR[f] == cc)
+                else:
+                    ok = (FACE_COLOR[f] == cc or (kind == K_DRAW and fam == F_DRAW)
+                          or (kind == K_SKIP and fam == F_SKIP) or (kind == K_REV and fam == F_REV))
+                if not ok or (self.level == 4 and _TWO_VALUED[f]
+                              and (len(twos) if twos is not None else n2) < 2):
+                    continue
+                return True
+            return False
+        link = LINK[self.top_value()]
+        threes = 0
+        for f in hand:
+            v = VAL[f]
+            if v < 0 or IS_WILD[f]:
+                continue
+            if FACE_COLOR[f] == cc or link[v]:
+                return True
+            if v == 3:
+                threes += 1
+        if threes >= 2 and link[V33]:
+            if not cap:
+                return True
+            return len({f for f in hand if VAL[f] == 3}) >= 2
+        return False
+
+    def _has_play(self, seat: int) -> bool:
+        """Whether ``seat`` has any legal play or defence now (TD-3.2, TD-4.8)."""
+        if self._has_nonwild(seat):
+            return True
+        hand = self.hands[seat]
+        return len(hand) >= 2 and (W in hand or WD4 in hand)
+
+    def _wild_colors(self, f: int) -> tuple[int, ...]:
+        o = self.opts
+        must = o.wild_color_must_change if f == W else o.wd4_color_must_change
+        if must and self.color >= 0:
+            return tuple(c for c in COLORS if c != self.color)
+        return COLORS
+
+    def _wild_plays(self, seat: int, nonwild: bool) -> list[Action]:
+        """Wild plays (TD-2.8, TD-2.9, TD-4.7), one per count and named colour."""
+        hand = self.hands[seat]
+        size = len(hand)
+        acts: list[Action] = []
+        for f in (W, WD4):
+            count = hand.count(f)
+            if not count or size < 2:
+                continue
+            if nonwild:
+                if self.phase == RESPONSE or f == W:
+                    continue
+                rule = self.opts.regular_wd4_restriction
+                if rule == "no_other_move":
+                    continue
+                if rule == "no_current_color" and any(
+                    FACE_COLOR[x] == self.color for x in hand
+                ):
+                    continue
+            top_k = min(count, size - 1) if self.opts.multi_play_same_color else 1
+            for k in range(1, top_k + 1):
+                cards = (f,) * k
+                acts += [Action(A.PLAY, cards, c) for c in self._wild_colors(f)]
+        return acts
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        return self._main_actions(seat)
+
+    def _main_actions(self, seat: int) -> list[Action]:
+        ph = self.phase
+        if ph == DEAL:
+            return list(_DIRECTION_ACTIONS)
+        plays = self._nonwild_plays(seat)
+        acts = list(plays)
+        acts += self._wild_plays(seat, bool(plays))
+        if ph == RESPONSE:
+            if self.opts.voluntary_draw and acts:
+                acts.append(A.ACCEPT_ACTION)
+        elif not acts or (self.opts.voluntary_draw and not self.drew):
+            acts.append(A.DRAW_ACTION)
+        acts.append(_LEAVE)  # TD-6.6: the player to act may leave instead
+        return acts
+
+    def _is_left(self, seat: int) -> bool:
+        return not self.active[seat] and seat not in self.out_order
+
+    def _has_windows(self) -> bool:
+        return self.phase == TURN or self.phase == RESPONSE
+
+    def force_targets(self, seat: int) -> list[int]:
+        """Seats ``seat`` may make draw with its own Uno call now (TD-5.2, TD-6.4)."""
+        o = self.opts
+        if seat not in self.uno_open or o.uno_force_draw <= 0:
+            return []
+        if self.top_player != seat and not (
+            o.uno_force_window == "any_own_turn" and self.turn == seat
+            and self.phase in (TURN, RESPONSE)
+        ):
+            return []
+        out = []
+        for t in range(self.n):
+            if t == seat:
+                continue
+            if self.active[t] or (o.extended_play and t in self.out_order
+                                  and t not in self.declined and not self.hands[t]):
+                out.append(t)
+        return out
+
+    def _window_actions(self, seat: int) -> list[Action]:
+        active = self.active
+        holds = active[seat]
+        if not holds and seat not in self.out_order:
+            return []  # left the table
+        o = self.opts
+        hands = self.hands
+        wrong = o.false_uno_call_penalty > 0 and holds
+        acts: list[Action] = []
+        if seat in self.uno_open:
+            acts.append(A.UNO_ACTION)
+            acts += [_UNO_AT[t] for t in self.force_targets(seat)]
+        elif wrong and len(hands[seat]) != 1:
+            acts.append(A.UNO_ACTION)
+        uno_open = self.uno_open
+        out_order = self.out_order
+        for x in range(self.n):
+            if x == seat:
+                continue
+            if x in uno_open or (wrong and len(hands[x]) != 1
+                                 and (active[x] or x in out_order)):
+                acts.append(_CATCH[x])
+        if (not holds and o.extended_play and o.play_on_after_first_out
+                and seat not in self.declined
+                and (seat == self.winner or o.callback_decline == "any_out_player")):
+            acts.append(_DECLINE)
+        return acts
+
+    # ------------------------------------------------------------------ multi-card plays
+
+    def _sequence_state(self, seat: int, cards: tuple[int, ...] | list[int]) -> tuple[bool, bool]:
+        """(valid so far, complete) for the ordered ``cards`` as the start of a play.
+
+        *Valid so far* means some legal play may still start with these cards in this
+        order; *complete* that they are a legal play as they stand.  The hand, the wild
+        rules (TD-2.8, TD-2.9, TD-4.7) and the counting rules are all checked.
+        """
+        if not cards or self.phase not in (TURN, RESPONSE) or seat != self.turn:
+            return False, False
+        hand = self.hands[seat]
+        o = self.opts
+        counts: dict[int, int] = {}
+        for c in cards:
+            counts[c] = counts.get(c, 0) + 1
+        if any(hand.count(c) < k for c, k in counts.items()):
+            return False, False
+        if not o.multi_play_same_color and len(counts) < len(cards):
+            return False, False
+        first = cards[0]
+        cc = self.color
+        if IS_WILD[first]:
+            if any(c != first for c in cards) or len(cards) >= len(hand):
+                return False, False
+            nonwild = bool(self._nonwild_plays(seat))
+            ok = any(a.cards[0] == first for a in self._wild_plays(seat, nonwild))
+            return ok, ok
+        if any(IS_WILD[c] for c in cards):
+            return False, False
+        if self.phase == RESPONSE:
+            return self._defence_state(cards, counts)
+        link = LINK[self.top_value()]
+        # units: runs of 3s; a trailing single 3 after other cards may still become 33
+        units: list[int] = []
+        i = 0
+        m = len(cards)
+        pending = False
+        while i < m:
+            v = VAL[cards[i]]
+            if v == 3:
+                j = i
+                while j < m and VAL[cards[j]] == 3:
+                    j += 1
+                if j - i >= 2:
+                    units.append(V33)
+                elif m == 1:
+                    units.append(3)
+                elif j == m:
+                    units.append(V33)
+                    pending = True
+                else:
+                    return False, False  # a lone 3 inside a play links to nothing
+                i = j
+            else:
+                units.append(v)
+                i += 1
+        if m == 1 and units[0] == 3:
+            alone = FACE_COLOR[first] == cc or link[3]
+            as_pair = FACE_COLOR[first] == cc or link[V33]
+            return alone or as_pair, alone
+        if not (FACE_COLOR[first] == cc or link[units[0]]):
+            return False, False
+        for a, b in pairwise(units):
+            if not LINK[a][b]:
+                return False, False
+        return True, not pending
+
+    def _defence_state(self, cards: tuple[int, ...] | list[int],
+                       counts: dict[int, int]) -> tuple[bool, bool]:
+        o = self.opts
+        fam_of = FAM[self.level]
+        fam = fam_of[cards[0]]
+        if fam < 0 or any(fam_of[c] != fam for c in cards):
+            return False, False
+        top = self.discard[-1]
+        kind = _top_kind(top)
+        first = cards[0]
+        if o.throwdown_match == "kind_free":
+            ok = (kind != K_WILD and top != WD4) or (top == WD4 and fam == F_DRAW)
+        else:
+            ok = (kind == K_DRAW and fam == F_DRAW) or (kind == K_SKIP and fam == F_SKIP) \
+                or (kind == K_REV and fam == F_REV)
+        if not (ok or FACE_COLOR[first] == self.color):
+            return False, False
+        if fam != F_DRAW:
+            return True, True
+        faces = tuple(sorted(counts))
+        vec = tuple(counts[f] for f in faces)
+        if _draw_ok(faces, vec, self.level, o.level2_mix_draw_family, o.level4_draw_rule,
+                    o.level4_mix_fours):
+            return True, True
+        if self.level == 2:
+            return False, False
+        n2 = sum(k for f, k in counts.items() if _TWO_VALUED[f])
+        n4 = len(cards) - n2
+        # an odd or lone 2-valued count may still be completed by more 2-valued cards
+        return (o.level4_mix_fours or not n4), False
+
+    def is_legal_play(self, seat: int, cards: tuple[int, ...] | list[int]) -> bool:
+        """Whether ``seat`` may play ``cards`` in this order now (colour aside)."""
+        return self._sequence_state(seat, cards)[1]
+
+    def play_extensions(self, seat: int, prefix: tuple[int, ...] | list[int]) -> list[int]:
+        """Cards (face ids, ascending) that may follow ``prefix`` toward a legal play.
+
+        For interfaces that build a throw card by card: ``play_extensions(seat, [])`` are
+        the cards a play may start with.
+        """
+        prefix = tuple(prefix)
+        if prefix and not self._sequence_state(seat, prefix)[0]:
+            return []
+        if self.phase not in (TURN, RESPONSE) or seat != self.turn:
+            return []
+        memo: dict[tuple[tuple[int, ...], int], bool] = {}
+        return [c for c in sorted(set(self.hands[seat]))
+                if self._completable(seat, (*prefix, c), memo)]
+
+    def _completable(self, seat: int, seq: tuple[int, ...],
+                     memo: dict[tuple[tuple[int, ...], int], bool]) -> bool:
+        ok, done = self._sequence_state(seat, seq)
+        if not ok:
+            return False
+        if done:
+            return True
+        key = (tuple(sorted(seq)), seq[-1] if len(seq) > 1 else -2 - seq[0])
+        if key in memo:
+            return memo[key]
+        memo[key] = False
+        remaining = self.hands[seat][:]
+        for c in seq:
+            remaining.remove(c)
+        result = any(self._completable(seat, (*seq, c), memo) for c in sorted(set(remaining)))
+        memo[key] = result
+        return result
+
+    def _canonical(self, seat: int, action: Action) -> Action | None:
+        if action.kind != A.PLAY or action.uno or action.target >= 0 or not action.cards:
+            return None
+        legal = self.legal_actions(seat)
+        if self._canon_ver != self._ver:
+            self._canon = {
+                (tuple(sorted(a.cards)), a.cards[-1], a.color): a
+                for a in legal if a.kind == A.PLAY
+            }
+            self._canon_ver = self._ver
+        cards = action.cards
+        if not self.is_legal_play(seat, cards):
+            return None
+        hit = self._canon.get((tuple(sorted(cards)), cards[-1], action.color))
+        if hit is None and not IS_WILD[cards[0]] and action.color == NO_COLOR:
+            # a play left out of a reduced listing (MAX_LISTED_PLAYS): still legal
+            seq = canonical_order(self, cards)
+            return None if seq is None else Action(A.PLAY, seq)
+        return hit
+
+    # ------------------------------------------------------------------ apply
+
+    def _apply(self, seat: int, action: Action) -> None:
+        k = action.kind
+        if k == A.PLAY:
+            self.turns += 1
+            self.idle = 0
+            if self.phase == RESPONSE:
+                self._defend(seat, action)
+            else:
+                self._play(seat, action)
+        elif k == A.DRAW:
+            self.turns += 1
+            self._turn_draw(seat)
+        elif k == A.ACCEPT:
+            self.turns += 1
+            self._take_pot(seat)
+        elif k == A.DIRECTION:
+            self._set_direction(action.n)
+        elif k == A.UNO:
+            self._uno(seat, action.target)
+        elif k == A.CATCH:
+            self._catch(seat, action.target)
+        elif k == A.DECLINE:
+            self.declined.append(seat)
+            self.emit("decline", seat, "TD-6.4")
+        elif k == A.LEAVE:
+            self._leave(seat)
+        mt = self.opts.max_turns
+        if mt and self.turns >= mt and self.phase != GAME_OVER:
+            self._end("max_turns")
+
+    def _lay(self, p: int, action: Action) -> bool:
+        """Put the play on the pile; returns whether ``p`` went out (TD-6.1)."""
+        cards = action.cards
+        hand = self.hands[p]
+        for c in cards:
+            hand.remove(c)
+        self.discard += cards
+        last = cards[-1]
+        self.color = action.color if IS_WILD[last] else FACE_COLOR[last]
+        self.top_player = p
+        self.pair_on_top = len(cards) >= 2 and VAL[last] == 3 and VAL[cards[-2]] == 3
+        if self._events is not None:
+            if self.phase == RESPONSE:
+                rule = "TD-4.7" if IS_WILD[last] else "TD-4.6"
+            elif IS_WILD[last]:
+                rule = "TD-2.8"
+            elif VAL[last] >= VSKIP:
+                rule = "TD-3.3"
+            else:
+                rule = "TD-2.5" if len(cards) > 1 else "TD-2.4"
+            self.emit("play", p, rule, cards, n=len(cards), color=action.color)
+        uno_open = self.uno_open
+        if p in uno_open:
+            uno_open.remove(p)
+        left = len(hand)
+        if left == 1:
+            uno_open.append(p)
+            return False
+        if left:
+            return False
+        self.out_order.append(p)
+        self.active[p] = False
+        self.n_active -= 1
+        if self.winner < 0:
+            self.winner = p
+        self.emit("out", p, "TD-6.1")
+        return True
+
+    def _out_ends(self) -> bool:
+        """After someone went out: end the game if it is over (TD-6.3, TD-6.5)."""
+        if not self.opts.play_on_after_first_out:
+            self._end("first_out")
+            return True
+        if self.n_active <= 1:
+            self._end("last_holder")
+            return True
+        return False
+
+    def _play(self, p: int, action: Action) -> None:
+        """A regular play and its effects (TD-3.3)."""
+        out = self._lay(p, action)
+        cards = action.cards
+        k = len(cards)
+        v = VAL[cards[-1]]
+        nxt = self.next_seat
+        events = self._events is not None
+        if v == VSKIP:
+            s = p
+            for _ in range(k):
+                s = nxt(s)
+                if events:
+                    self.emit("skip", s, "TD-3.3")
+            target = nxt(s)
+        elif v == VREV:
+            if k % 2:
+                self.direction = -self.direction
+            if events:
+                self.emit("reverse", p, "TD-3.3", n=k)
+            if self.opts.two_player_reverse_as_skip and self.n_active == 2:
+                s = p
+                for _ in range(k):
+                    s = nxt(s)
+                    if events:
+                        self.emit("skip", s, "TD-3.4")
+                target = nxt(s)
+            else:
+                target = nxt(p)
+        elif v in (VD2, VWD4):
+            if out and self._out_ends():
+                return
+            level = 4 if v == VWD4 else 2
+            self.level = level
+            self.pot = level * k
+            d = nxt(p)
+            self.emit("throwdown", p, "TD-4.1", n=self.pot, target=d,
+                      info=(("level", level),))
+            self._defender(d)
+            return
+        else:
+            target = nxt(p)
+        if out and self._out_ends():
+            return
+        self._give_turn(target)
+
+    def _defender(self, d: int) -> None:
+        """``d`` must answer the pot; without a legal defence he draws it at once (TD-4.8)."""
+        self.phase = RESPONSE
+        self.turn = d
+        self.drew = False
+        self.drawn = -1
+        if not self._has_play(d):
+            self._take_pot(d)
+
+    def _take_pot(self, d: int) -> None:
+        pot = self.pot
+        self.emit("take_pot", d, "TD-4.8", n=pot)
+        self.pot = 0
+        self.level = 0
+        self.phase = TURN
+        self.draw_cards(d, pot, "TD-4.8")
+        if self.opts.pot_drawer_loses_turn:
+            self.emit("skip", d, "TD-4.8")
+            self._give_turn(self.next_seat(d))
+        else:
+            self._give_turn(d)
+
+    def _defend(self, d: int, action: Action) -> None:
+        """A Throwdown defence and its outcome (TD-4.6, TD-4.7)."""
+        out = self._lay(d, action)
+        cards = action.cards
+        last = cards[-1]
+        stacked = False
+        if IS_WILD[last]:
+            if last == WD4:
+                self.pot += 4 * len(cards)
+                self.level = 4
+                stacked = True
+        else:
+            fam = FAM[self.level][last]
+            if fam == F_DRAW:
+                n4 = sum(1 for c in cards if not _TWO_VALUED[c])
+                self.pot += 2 * (len(cards) - n4) + 4 * n4
+                fives = sum(1 for c in cards if VAL[c] == 5)
+                if fives % 2:
+                    self.direction = -self.direction
+                if fives:
+                    self.emit("reverse", d, "TD-4.6", n=fives)
+                stacked = True
+            elif fam == F_REV:
+                if len(cards) % 2:
+                    self.direction = -self.direction
+                self.emit("reverse", d, "TD-4.6", n=len(cards))
+            elif fam == F_ZERO:
+                self.emit("cancel", d, "TD-4.6", n=self.pot)
+                self.pot = 0
+                self.level = 0
+                if out and self._out_ends():
+                    return
+                self._give_turn(self.next_seat(d))
+                return
+        if out and self._out_ends():
+            return
+        nd = self.next_seat(d)
+        if self._events is not None:
+            rule = "TD-4.7" if IS_WILD[last] else "TD-4.6"
+            self.emit("stack" if stacked else "redirect", d, rule, n=self.pot, target=nd,
+                      info=(("level", self.level),))
+        self._defender(nd)
+
+    def _turn_draw(self, p: int) -> None:
+        """Draw until a legal play exists, then play (TD-3.1, TD-3.2)."""
+        self.drew = True
+        had_play = self._has_play(p)
+        got = 0
+        while self.draw_cards(p, 1, "TD-3.2"):
+            got += 1
+            if self._has_play(p):
+                self.idle = 0
+                return
+        # nothing (more) to draw and nothing to play: the turn ends
+        self.emit("pass", p, "TD-3.2")
+        if self._blocked_after_draw(had_play, got):
+            self.emit("blocked", p, "TD-3.2")
+            self._end("blocked")
+            return
+        self._give_turn(self.next_seat(p))
+
+    # ------------------------------------------------------------------ Uno and the table
+
+    def _uno(self, seat: int, target: int) -> None:
+        if seat in self.uno_open:
+            self.uno_open.remove(seat)
+            self.emit("uno", seat, "TD-5.2" if target >= 0 else "TD-5.3", target=target)
+            if target >= 0:
+                back = not self.hands[target]
+                self.draw_cards(target, self.opts.uno_force_draw, "TD-5.2")
+                if back and self.hands[target]:
+                    self.active[target] = True
+                    self.n_active += 1
+                    self.emit("rejoin", target, "TD-6.4")
+            return
+        self.emit("false_call", seat, "TD-5.5")
+        self.draw_cards(seat, self.opts.false_uno_call_penalty, "TD-5.5")
+
+    def _catch(self, seat: int, x: int) -> None:
+        if x in self.uno_open:
+            self.emit("catch", seat, "TD-5.4", target=x)
+            self.uno_open.remove(x)
+            self.draw_cards(x, self.opts.uno_catch_penalty, "TD-5.4")
+            return
+        self.emit("false_call", seat, "TD-5.5", target=x)
+        self.draw_cards(seat, self.opts.false_uno_call_penalty, "TD-5.5")
+
+    def _leave(self, seat: int) -> None:
+        """TD-6.6: the hand goes under the discard pile; the seat leaves the turn order."""
+        hand = self.hands[seat]
+        self.emit("leave", seat, "TD-6.6", n=len(hand))
+        self.discard[:0] = hand
+        self.hands[seat] = []
+        if seat in self.uno_open:
+            self.uno_open.remove(seat)
+        self.active[seat] = False
+        self.n_active -= 1
+        if self.n_active <= 1:
+            self._end("left")
+            return
+        if seat != self.turn:
+            return
+        nd = self.next_seat(seat)
+        if self.phase == RESPONSE:
+            self.emit("redirect", seat, "TD-6.6", n=self.pot, target=nd)
+            self._defender(nd)
+        else:
+            self._give_turn(nd)
+
+    def _end(self, reason: str) -> None:
+        """The game is over (TD-6.2, TD-6.3, TD-6.4, TD-6.6)."""
+        holders = [s for s in range(self.n) if self.active[s]]
+        loser: int | None = None
+        if reason in ("last_holder", "left") and len(holders) == 1:
+            if self.winner >= 0:
+                loser = holders[0]
+            else:
+                self.winner = holders[0]
+        self.pot = 0
+        self.level = 0
+        self.uno_open = []
+        self.phase = GAME_OVER
+        self.drew = False
+        self.drawn = -1
+        self.winners = [self.winner] if self.winner >= 0 else []
+        left = [s for s in range(self.n) if self._is_left(s)]
+        self.last_hand = {
+            "hand": self.hand_no, "winner": self.winner, "loser": loser,
+            "out_order": self.out_order[:], "left": left, "end": reason,
+        }
+        rule = {"first_out": "TD-6.3", "last_holder": "TD-6.3", "left": "TD-6.6",
+                "max_turns": "TD-6.4", "blocked": "TD-3.2"}[reason]
+        self.emit("hand_end", self.winner, rule)
+        if loser is not None:
+            self.emit("loser", loser, rule)
+        if self.winner >= 0:
+            self.emit("game_end", self.winner, "TD-6.2")
+
+    # ------------------------------------------------------------------ position notation
+
+    def position_extra(self) -> dict[str, Any]:
+        """Throwdown fields of the position notation."""
+        d: dict[str, Any] = {
+            "top_player": self.top_player if self.top_player >= 0 else None,
+            "turns": self.turns,
+            "hand_winner": self.winner if self.winner >= 0 else None,
+            "declined": self.declined[:],
+            "pair_on_top": self.pair_on_top,
+        }
+        if self.phase == RESPONSE:
+            d["pot"] = {"count": self.pot, "level": self.level, "victim": self.turn}
+        return d
+
+    def load_position_extra(self, d: Any) -> None:
+        """Read the Throwdown fields of a position (see ``docs/notation.md``)."""
+        n = self.n
+
+        def seat_or_none(key: str) -> int:
+            v = d.get(key)
+            if v is None:
+                return NOBODY
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < n:
+                raise PositionError("bad_position", f"{key!r} must be a seat or null")
+            return v
+
+        self.top_player = seat_or_none("top_player")
+        self.winner = seat_or_none("hand_winner")
+        self.turns = int(d.get("turns", 0))
+        declined = d.get("declined", [])
+        if not isinstance(declined, list) or not all(
+            isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in declined
+        ):
+            raise PositionError("bad_position", f"'declined' must be a list of seats 0..{n - 1}")
+        self.declined = list(declined)
+        self.pair_on_top = bool(d.get("pair_on_top", False))
+        # who is still in the game: holders of cards (players out or gone have none)
+        for s in range(n):
+            if self.hands[s] and not self.active[s]:
+                raise PositionError("bad_position", f"seat {s} holds cards but is not active")
+            if not self.hands[s] and self.phase != DEAL:
+                self.active[s] = False
+        self.n_active = sum(self.active)
+        if self.phase == GAME_OVER:
+            if not self.winners and self.winner >= 0:
+                self.winners = [self.winner]
+            return
+        if self.phase == DEAL:
+            if self.opts.initial_direction != 0:
+                raise PositionError("bad_position", "phase 'deal' needs initial_direction=0")
+            if "turn" not in d:
+                self.turn = self.dealer
+            elif self.turn != self.dealer:
+                raise PositionError("bad_position", "in phase 'deal' the dealer is to act")
+            return
+        if self.phase not in (TURN, RESPONSE):
+            raise PositionError("bad_position", "a Throwdown position is in phase deal, turn, "
+                                "response or game_over")
+        if self.discard and VAL[self.discard[-1]] < 0:
+            raise PositionError("bad_position", "the top card is not a standard Uno card")
+        pot = d.get("pot")
+        if pot is not None and not isinstance(pot, dict):
+            raise PositionError("bad_position", "'pot' must be an object")
+        if self.phase == RESPONSE:
+            pot = pot or {}
+            top = self.discard[-1]
+            level = pot.get("level", 4 if top == WD4 else 2)
+            if level not in (2, 4):
+                raise PositionError("bad_position", "pot.level must be 2 or 4")
+            self.level = level
+            count = pot.get("count", level)
+            victim = pot.get("victim", self.turn)
+            if not isinstance(count, int) or count < 0:
+                raise PositionError("bad_position", "pot.count must be a count of cards")
+            if not isinstance(victim, int) or not 0 <= victim < n:
+                raise PositionError("bad_position", "pot.victim must be a seat")
+            self.pot = count
+            if "turn" not in d:
+                self.turn = victim
+            if victim != self.turn:
+                raise PositionError("bad_position", "the pot's victim must be the seat to act")
+        elif pot:
+            raise PositionError("bad_position", "a pot needs phase 'response'")
+        if not self.active[self.turn]:
+            raise PositionError("bad_position", f"seat {self.turn} to act holds no cards")
+        if self.n_active < 2:
+            raise PositionError("bad_position", "at least two players must hold cards")
+        if self.phase == RESPONSE and not self._has_play(self.turn):
+            raise PositionError("bad_position", "the defender has no legal defence (he would "
+                                "draw the pot at once)")
+        if self.phase == TURN and self.drew and not self._has_play(self.turn):
+            raise PositionError("bad_position", "'drew' is true but the player cannot play")
+        if any(len(self.hands[s]) != 1 for s in self.uno_open):
+            raise PositionError("bad_position", "uno_open may list only seats holding one card")
+
+    def pot_info(self) -> dict[str, Any] | None:
+        """The Throwdown in progress as public data (None when there is none)."""
+        if self.phase != RESPONSE:
+            return None
+        from hotdeath.cards import card_code
+
+        return {
+            "kind": "draw",
+            "count": self.pot,
+            "level": self.level,
+            "victim": self.turn,
+            "sender": self.top_player,
+            "last_card": card_code(self.discard[-1]),
+        }
+
+
+THROWDOWN: Final = Variant(
+    name="throwdown",
+    title="Uno Throwdown",
+    description="Throw down several linked cards at once (6=9, 33=6, 33=8), stack draw "
+                "cards in a Throwdown draw pot, call Uno to make others draw",
+    options_cls=ThrowdownOptions,
+    state_cls=ThrowdownState,
+    presets=PRESETS,
+    preset_descriptions=PRESET_DESCRIPTIONS,
+    aliases=("td",),
+    min_players=2,
+    max_players=10,
+    default_players=4,
+    rule_prefix="TD",
+)

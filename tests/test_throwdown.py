@@ -1,0 +1,1343 @@
+"""Scenario tests of Uno Throwdown (uno-variants.md §0, §3 and the Throwdown column of §4).
+
+Every test builds a position (or a seeded new game for the setup rules), applies actions and
+checks the outcome.  Rule ids are those of ``hotdeath.rulebook`` (TD-…); the seed is
+``004_6fa6394ff1566b2e.txt``.  Multi-card plays are written in the order the cards are laid,
+the last card ending on top.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import hotdeath
+from hotdeath import actions as A
+from hotdeath.actions import Action
+from hotdeath.cards import IS_WILD, card_code, parse_card, standard_deck
+from hotdeath.cli import app
+from hotdeath.errors import IllegalActionError, OptionError, PositionError
+from hotdeath.events import Event
+from hotdeath.notation import from_position, record, replay, to_position
+from hotdeath.rulebook import RULES, rules_for
+from hotdeath.state import DEAL, RESPONSE, TURN, GameState
+from hotdeath.variants.throwdown import MAX_LISTED_PLAYS, ThrowdownState
+from tests.support import act, hand, kinds, legal, position
+
+SEED = "seed 004"
+CONTRACT = "uno-variants.md"
+
+
+def td(hands: list[list[str]], top: str | None = None, **fields: Any) -> ThrowdownState:
+    """A Throwdown position (seat 0 to act, clockwise, unless given)."""
+    if top is not None:
+        fields["top"] = top
+    state = position(variant="throwdown", hands=hands, **fields)
+    assert isinstance(state, ThrowdownState)
+    return state
+
+
+def plays(state: GameState, seat: int | None = None) -> list[str]:
+    """The listed plays of ``seat`` (default: the player to act)."""
+    return [str(a) for a in state.legal_actions(seat) if a.kind == A.PLAY]
+
+
+def accepts(state: GameState, action: str, seat: int | None = None) -> bool:
+    """Whether ``action`` is accepted now (tried on a copy)."""
+    try:
+        state.clone().apply_action(action, seat)
+    except IllegalActionError:
+        return False
+    return True
+
+
+def cards(*codes: str) -> tuple[int, ...]:
+    return tuple(parse_card(c) for c in codes)
+
+
+def drawn(events: list[Event], seat: int) -> int:
+    """Cards ``seat`` drew in these events."""
+    return sum(e.n for e in events if e.kind == "draw" and e.seat == seat)
+
+
+def rules_of(events: list[Event]) -> list[str]:
+    return [e.rule for e in events]
+
+
+# =========================================================================== TD-1 setup
+
+
+class TestSetup:
+    @pytest.mark.rule("TD-1.1", SEED, f"{CONTRACT} TD-1.1 decks")
+    def test_two_decks_by_default_one_as_an_option(self) -> None:
+        def total(g: GameState) -> int:
+            return sum(len(h) for h in g.hands) + len(g.draw_pile) + len(g.discard)
+
+        two = hotdeath.new_game("throwdown", players=4, seed=3)
+        one = hotdeath.new_game("throwdown", players=4, seed=3, options={"decks": 1})
+        preset = hotdeath.new_game("throwdown", players=4, seed=3, preset="one_deck")
+        assert total(two) == 216 and Counter(two.deck) == Counter(standard_deck() * 2)  # type: ignore[attr-defined]
+        assert total(one) == total(preset) == 108
+        # a position may hold four red 7s with two decks, not with one
+        hands = [["R7", "R7", "R7", "R7"], ["G1"]]
+        assert td(hands, "R1").hands[0] == [parse_card("R7")] * 4
+        with pytest.raises(PositionError) as err:
+            td(hands, "R1", options={"decks": 1})
+        assert err.value.code == "too_many_cards"
+
+    @pytest.mark.rule("TD-1.1", SEED, "standard reshuffle")
+    def test_reshuffle_follows_standard_and_cites_throwdown(self) -> None:
+        g = td([["B5"], ["G1", "Y1"], ["G2", "G3"]], "R7", discard=["B1", "Y3", "R7"], draw=[])
+        ev = act(g, "draw")
+        assert "reshuffle" in kinds(ev)
+        assert [e.rule for e in ev if e.kind == "reshuffle"] == ["TD-1.1"]
+        assert [card_code(c) for c in g.discard] == ["R7"]
+
+    @pytest.mark.rule("TD-1.2", "ruling", f"{CONTRACT} TD-1.2 max_players")
+    def test_two_to_ten_players(self) -> None:
+        assert hotdeath.new_game("throwdown", players=10, seed=1).n == 10
+        assert hotdeath.new_game("throwdown", players=2, seed=1).n == 2
+        for bad in (1, 11):
+            with pytest.raises(OptionError) as err:
+                hotdeath.new_game("throwdown", players=bad, seed=1)
+            assert err.value.code == "bad_players"
+        with pytest.raises(OptionError) as err:
+            hotdeath.new_game("throwdown", players=5, seed=1, options={"max_players": 4})
+        assert err.value.code == "bad_option_combination"
+        assert hotdeath.new_game("throwdown", players=4, seed=1,
+                                 options={"max_players": 4}).n == 4
+
+    @pytest.mark.rule("TD-1.3", SEED, f"{CONTRACT} TD-1.3 dealer_selection")
+    def test_the_given_dealer_deals_seven_each_from_his_left(self) -> None:
+        g = hotdeath.new_game("throwdown", players=3, seed=8, dealer=2)
+        assert g.dealer == 2
+        assert [len(h) for h in g.hands] == [7, 7, 7]
+        assert [e.kind for e in g.opening_events[:2]] == ["dealer", "deal"]
+        assert {e.rule for e in g.opening_events[:2]} == {"TD-1.3"}
+        # the first card dealt goes to the dealer's left (seat 0), one at a time
+        pile = list(g.deck)  # type: ignore[attr-defined]
+        hotdeath.rng.Rng(8).shuffle(pile)
+        assert g.hands[0][0] == pile[-1] and g.hands[1][0] == pile[-2]
+        assert g.hands[2][0] == pile[-3]
+
+    @pytest.mark.rule("TD-1.3", "ruling", "dealer_selection=draw_high")
+    def test_draw_high_chooses_the_first_dealer(self) -> None:
+        given = {hotdeath.new_game("throwdown", players=4, seed=s).dealer for s in range(6)}
+        drawn_ = {hotdeath.new_game("throwdown", players=4, seed=s,
+                                    options={"dealer_selection": "draw_high"}).dealer
+                  for s in range(12)}
+        assert given == {0}
+        assert len(drawn_) > 1
+        g = hotdeath.new_game("throwdown", players=4, seed=5, dealer=3,
+                              options={"dealer_selection": "draw_high"})
+        assert g.dealer == 3  # a given dealer wins over the draw
+
+    @pytest.mark.rule("TD-1.4", SEED, "ruling", f"{CONTRACT} TD-1.4")
+    def test_specials_turned_up_stay_buried_under_the_first_number(self) -> None:
+        seeds = []
+        for seed in range(400):
+            g = hotdeath.new_game("throwdown", players=4, seed=seed)
+            if len(g.discard) > 1:
+                seeds.append(seed)
+                under, top = g.discard[:-1], g.discard[-1]
+                assert all(hotdeath.cards.FACE_KIND[c] != hotdeath.cards.NUMBER for c in under)
+                assert hotdeath.cards.FACE_KIND[top] == hotdeath.cards.NUMBER
+                assert g.color == hotdeath.cards.FACE_COLOR[top]
+                # nothing turned up had an effect: no draws, no skip, the dealer decides
+                assert [len(h) for h in g.hands] == [7, 7, 7, 7]
+                assert g.phase == DEAL and g.turn == g.dealer and g.direction == 1
+                ups = [e for e in g.opening_events if e.kind == "up_card"]
+                assert len(ups) == len(g.discard) and {e.rule for e in ups} == {"TD-1.4"}
+        assert seeds
+
+    @pytest.mark.rule("TD-1.4", "ruling", "2, 5, 0 and 4 turned up are numbers")
+    def test_a_draw_number_turned_up_starts_no_throwdown(self) -> None:
+        for seed in range(300):
+            g = hotdeath.new_game("throwdown", players=3, seed=seed,
+                                  options={"initial_direction": 1})
+            if card_code(g.top)[1:] in ("2", "5", "0", "4"):
+                assert g.phase == TURN and g.turn == 1 and g.pot == 0  # type: ignore[attr-defined]
+                assert [len(h) for h in g.hands] == [7, 7, 7]
+                break
+        else:
+            raise AssertionError("no seed turns up a 2, 5, 0 or 4")
+
+    @pytest.mark.rule("TD-1.5", SEED, "ruling", f"{CONTRACT} TD-1.5 initial_direction")
+    def test_the_dealer_chooses_the_direction(self) -> None:
+        g = hotdeath.new_game("throwdown", players=4, seed=2, dealer=1)
+        assert g.phase == DEAL and g.current_player() == 1
+        assert legal(g) == ["direction cw", "direction ccw"]
+        assert g.actors() == [1]  # nobody else acts before play starts
+        ev = act(g, "direction ccw")
+        assert kinds(ev) == ["direction"] and ev[0].rule == "TD-1.5"
+        assert g.direction == -1 and g.phase == TURN and g.turn == 0
+        g2 = hotdeath.new_game("throwdown", players=4, seed=2, dealer=1)
+        act(g2, "direction cw")
+        assert g2.turn == 2
+
+    @pytest.mark.rule("TD-1.5", "ruling", "initial_direction as an input")
+    def test_initial_direction_option_skips_the_decision(self) -> None:
+        cw = hotdeath.new_game("throwdown", players=4, seed=2, dealer=1,
+                               options={"initial_direction": 1})
+        ccw = hotdeath.new_game("throwdown", players=4, seed=2, dealer=1,
+                                options={"initial_direction": -1})
+        assert (cw.phase, cw.turn, cw.direction) == (TURN, 2, 1)
+        assert (ccw.phase, ccw.turn, ccw.direction) == (TURN, 0, -1)
+        assert "direction" in [e.kind for e in cw.opening_events]
+        with pytest.raises(PositionError):
+            td([["R1"], ["R2"]], "R3", phase="deal", options={"initial_direction": 1})
+
+    @pytest.mark.rule("TD-1.6", SEED, "the winner deals next even when called back")
+    def test_winner_stays_winner_after_being_called_back(self) -> None:
+        # P0 went out first; P1 on Uno calls him back; P2, then P0 again, go out
+        g = td([[], ["R5", "B6"], ["R9"]], "R1", turn=1, hand_winner=0, out_order=[0],
+               draw=["R2", "B2", "G3", "G4"])
+        act(g, "play R5")
+        act(g, "uno @0", seat=1)
+        assert g.active[0] and hand(g, 0) == ["B2", "R2"]
+        act(g, "play R9")  # P2 goes out
+        act(g, "play R2 B2")  # P0 goes out a second time
+        assert g.is_terminal()
+        assert g.winners == [0]  # the first out is the winner, and deals next
+        assert g.last_hand is not None and g.last_hand["winner"] == 0
+        assert g.last_hand["out_order"] == [2, 0] and g.last_hand["loser"] == 1
+
+
+# =========================================================================== TD-2 legal plays
+
+
+class TestPlayGrammar:
+    @pytest.mark.rule("TD-2.1", SEED, "ruling", "threes-units")
+    def test_two_or_more_threes_form_one_unit(self) -> None:
+        g = td([["G3", "B3", "Y3", "R8", "G1"], ["R1"]], "Y6")
+        assert accepts(g, "play G3 B3 Y3 R8")  # 33 (three 3s) links 6, then 8
+        assert accepts(g, "play G3 B3 R8")
+        assert not accepts(g, "play G3 R8")  # a lone 3 is a 3: no link to 6 or to 8
+        assert not accepts(g, "play G3")
+        assert g.is_legal_play(0, cards("Y3"))  # but colour always matches
+
+    @pytest.mark.rule("TD-2.2", SEED, "numbers are numbers in regular play")
+    def test_two_five_and_four_are_plain_numbers_outside_a_throwdown(self) -> None:
+        g = td([["B2", "B5", "B4", "G9"], ["G1", "G8"], ["Y1", "Y8"]], "R2")
+        ev = act(g, "play B2")
+        assert g.phase == TURN and g.turn == 1 and "throwdown" not in kinds(ev)
+        g = td([["R5", "G9"], ["G1", "G8"], ["Y1", "Y8"]], "R1")
+        act(g, "play R5")
+        assert g.direction == 1 and g.turn == 1
+        g = td([["R4", "G9"], ["G1", "G8"], ["Y1", "Y8"]], "R1")
+        act(g, "play R4")
+        assert g.phase == TURN and g.turn == 1 and [len(h) for h in g.hands] == [1, 2, 2]
+
+    @pytest.mark.rule("TD-2.3", SEED, "ruling", "the link relation")
+    def test_links_are_adjacent_only(self) -> None:
+        g = td([["R6", "R9", "B9", "R8", "G8", "R3", "Y3", "G3", "RS", "BS", "RR", "R7"],
+                ["G1"]], "R1")
+        ok = ["play R6 B9", "play R9 R6", "play R6 Y3 G3", "play R3 G3 R6", "play R8 Y3 G3",
+              "play R6 Y3 G3 G8", "play RS BS", "play R6 B9 R9", "play R3 Y3 G3 R8"]
+        bad = ["play R9 G8", "play R8 R6", "play R3 G3 B9", "play R9 Y3 G3", "play R6 Y3",
+               "play RS RR", "play R7 RS", "play R6 R7", "play R9 R6 G8", "play R6 R3 G8"]
+        for text in ok:
+            assert accepts(g, text), text
+        for text in bad:
+            assert not accepts(g, text), text
+
+    @pytest.mark.rule("TD-2.4", SEED, "ruling", "the first unit against the top card")
+    def test_first_unit_matches_by_colour_or_link(self) -> None:
+        g = td([["B9", "Y9", "Y6", "G3", "Y3", "R8"], ["R1"]], "B7")
+        assert accepts(g, "play B9") and accepts(g, "play B9 Y6")
+        assert not accepts(g, "play Y9") and not accepts(g, "play Y9 Y6")
+        assert not accepts(g, "play G3 Y3")  # 33 does not link 7
+        g = td([["Y6", "G3", "Y3"], ["R1"]], "R8")
+        assert accepts(g, "play G3 Y3 Y6")  # 33 links 8 on top, then 6
+        # a wild on top: only its named colour (or a wild) matches
+        g = td([["R5", "G5", "W"], ["R1"]], "W", color="green")
+        assert {p.split()[1] for p in plays(g)} == {"G5"}
+        assert "play G5 R5" in plays(g)
+
+    @pytest.mark.rule("TD-2.4", "ruling", "top_three_pair_equivalence")
+    def test_a_three_on_top_is_a_three_unless_the_option(self) -> None:
+        for option, expected in ((False, False), (True, True)):
+            g = td([["B6", "B1"], ["G1"]], "R3", discard=["G3", "R3"], pair_on_top=True,
+                   options={"top_three_pair_equivalence": option})
+            assert accepts(g, "play B6") is expected
+        # the flag comes from the play: a run of threes ending the play sets it
+        g = td([["G9", "G3", "Y3", "B1"], ["B6", "B2"]], "G1",
+               options={"top_three_pair_equivalence": True})
+        act(g, "play G3 Y3")
+        assert g.pair_on_top and accepts(g, "play B6", seat=1)
+        g = td([["G3", "B1"], ["B6", "B2"]], "G1", options={"top_three_pair_equivalence": True})
+        act(g, "play G3")
+        assert not g.pair_on_top and not accepts(g, "play B6", seat=1)
+
+    @pytest.mark.rule("TD-2.5", SEED, "the seed's example and forbidden orders")
+    def test_the_seeds_worked_example(self) -> None:
+        g = td([["B9", "Y6", "G3", "Y3", "R8", "G1"], ["G8", "R1", "B3", "Y3", "B5", "Y7"]],
+               "B7")
+        # colour -> 9–6 -> 6–33 -> 33–8
+        assert g.is_legal_play(0, cards("B9", "Y6", "G3", "Y3", "R8"))
+        for bad in (("B9", "R8"), ("B9", "R8", "Y6"), ("R8", "Y6"), ("G3", "Y3", "B9"),
+                    ("B9", "Y6", "G3", "R8"), ("Y6", "B9")):
+            assert not g.is_legal_play(0, cards(*bad)), bad
+        ev = act(g, "play B9 Y6 G3 Y3 R8")
+        assert ev[0].cards == cards("B9", "Y6", "Y3", "G3", "R8")  # the canonical order
+        assert card_code(g.top) == "R8" and g.color == hotdeath.cards.RED
+        assert hand(g, 0) == ["G1"]
+        # "the next player would then need to play either an 8 or any red card, or at least
+        # two 3's of any color"
+        assert accepts(g, "play G8") and accepts(g, "play R1") and accepts(g, "play B3 Y3")
+        assert not accepts(g, "play B3") and not accepts(g, "play B5")
+        assert not accepts(g, "play Y7")
+
+    @pytest.mark.rule("TD-2.6", SEED, "ruling", "one kind per play")
+    def test_plays_are_homogeneous(self) -> None:
+        g = td([["RS", "GS", "RR", "R2", "R+2", "W", "WD4"], ["G1"]], "R1")
+        assert accepts(g, "play RS GS")
+        assert not accepts(g, "play RS RR")
+        assert not accepts(g, "play R2 R+2")
+        assert not accepts(g, "play R+2 R2")
+        assert not accepts(g, "play W WD4 red")
+
+    @pytest.mark.rule("TD-2.7", SEED, "ruling", "multi_play_same_color")
+    def test_identical_cards_may_go_together(self) -> None:
+        g = td([["R7", "R7", "B7", "G1"], ["G2"]], "R1")
+        assert accepts(g, "play R7 R7") and accepts(g, "play R7 R7 B7")
+        assert "play R7 B7 R7" in plays(g) and "play R7 R7 B7" in plays(g)
+        g = td([["R7", "R7", "B7", "G1"], ["G2"]], "R1", options={"multi_play_same_color": False})
+        assert not accepts(g, "play R7 R7") and accepts(g, "play R7 B7")
+        assert not any(p.count("R7") > 1 for p in plays(g))
+        # all cards of one number at once
+        g = td([["R7", "B7", "G7", "Y9"], ["G2"]], "B7")
+        act(g, "play R7 B7 G7")
+        assert hand(g, 0) == ["Y9"]
+
+    @pytest.mark.rule("TD-2.8", SEED, "ruling", "wilds only without another move")
+    def test_wilds_are_a_last_resort(self) -> None:
+        g = td([["W", "WD4", "B5", "G1"], ["G2"]], "B7")
+        assert all(not p.startswith(("play W", "play WD4")) for p in plays(g))
+        g = td([["W", "W", "WD4", "G1"], ["G2"]], "B7")
+        ps = plays(g)
+        assert "play W red" in ps and "play W blue" in ps  # any colour, the current too
+        assert "play W W green" in ps and "play WD4 yellow" in ps
+        assert len([p for p in ps if p.startswith("play W ")]) == 8
+        ev = act(g, "play W W green")
+        assert g.color == hotdeath.cards.GREEN and ev[0].rule == "TD-2.8"
+        assert g.turn == 1 and g.phase == TURN
+
+    @pytest.mark.rule("TD-2.8", "ruling", "regular_wd4_restriction")
+    def test_regular_wd4_restriction_values(self) -> None:
+        def wd4(options: dict[str, object], hand_: list[str]) -> bool:
+            g = td([hand_, ["G2"]], "B7", options=options)
+            return any(p.startswith("play WD4") for p in plays(g))
+
+        # R7 is playable (7 on 7); no blue card in hand
+        assert not wd4({}, ["WD4", "R7"])
+        assert wd4({"regular_wd4_restriction": "no_current_color"}, ["WD4", "R7"])
+        assert not wd4({"regular_wd4_restriction": "no_current_color"}, ["WD4", "R7", "B1"])
+        assert wd4({"regular_wd4_restriction": "none"}, ["WD4", "R7", "B1"])
+        # the plain Wild keeps its own restriction under every value
+        g = td([["W", "R7"], ["G2"]], "B7", options={"regular_wd4_restriction": "none"})
+        assert plays(g) == ["play R7"]
+
+    @pytest.mark.rule("TD-2.8", "ruling", "wild_color_must_change, wd4_color_must_change")
+    def test_colour_must_change_options(self) -> None:
+        g = td([["W", "WD4", "G1"], ["G2"]], "B7")
+        assert len(plays(g)) == 8
+        g = td([["W", "WD4", "G1"], ["G2"]], "B7", options={"wild_color_must_change": True})
+        assert "play W blue" not in plays(g) and "play WD4 blue" in plays(g)
+        g = td([["W", "WD4", "G1"], ["G2"]], "B7", options={"wd4_color_must_change": True})
+        assert "play W blue" in plays(g) and "play WD4 blue" not in plays(g)
+        assert not accepts(g, "play WD4 blue")
+
+    @pytest.mark.rule("TD-2.9", SEED, "no going out on a wild")
+    def test_a_wild_may_not_empty_the_hand(self) -> None:
+        g = td([["W"], ["G2"]], "B7", draw=["R1"])
+        assert plays(g) == [] and "draw" in legal(g)
+        g = td([["W", "W"], ["G2"]], "B7")
+        assert "play W red" in plays(g) and not any("W W" in p for p in plays(g))
+        # in a Throwdown too
+        g = td([["R+2", "G9"], ["WD4"], ["G3", "G4"]], "R1", draw=["Y1", "Y7"])
+        act(g, "play R+2")
+        assert hand(g, 1) == ["WD4", "Y1", "Y7"]  # could not defend: drew the pot
+        assert g.turn == 2 and g.phase == TURN
+
+
+# =========================================================================== TD-3 turns
+
+
+class TestTurn:
+    @pytest.mark.rule("TD-3.1", SEED, "ruling", "voluntary_draw")
+    def test_must_play_when_able(self) -> None:
+        g = td([["R5", "G1"], ["G2"]], "R7", draw=["Y1", "Y2"])
+        assert "draw" not in legal(g)
+        with pytest.raises(IllegalActionError):
+            g.apply_action("draw")
+        g = td([["R5", "G1"], ["G2"]], "R7", draw=["Y1", "Y2"], options={"voluntary_draw": True})
+        assert "draw" in legal(g)
+        act(g, "draw")
+        # one card (a play already existed), then a play is compulsory
+        assert hand(g, 0) == ["G1", "R5", "Y1"] and g.turn == 0 and g.drew
+        assert "draw" not in legal(g) and plays(g)
+
+    @pytest.mark.rule("TD-3.2", SEED, "ruling", "draw until able")
+    def test_draw_until_a_legal_play_then_play(self) -> None:
+        g = td([["G1"], ["G2"], ["B2"]], "R7", draw=["Y2", "B8", "R3", "Y4"])
+        assert legal(g)[0] == "draw"
+        ev = act(g, "draw")
+        assert drawn(ev, 0) == 3 and set(rules_of(ev)) == {"TD-3.2"}
+        assert hand(g, 0) == ["B8", "G1", "R3", "Y2"] and g.turn == 0 and g.drew
+        assert "draw" not in legal(g) and plays(g) == ["play R3"]
+        act(g, "play R3")
+        assert g.turn == 1
+
+    @pytest.mark.rule("TD-3.2", SEED, "ruling", "a drawn 3 completes a threes-unit")
+    def test_a_drawn_three_makes_a_pair_with_one_in_hand(self) -> None:
+        g = td([["B3"], ["G2"]], "G8", draw=["Y3", "G1"])
+        act(g, "draw")
+        assert hand(g, 0) == ["B3", "Y3"] and g.turn == 0
+        assert plays(g) == ["play B3 Y3", "play Y3 B3"]
+
+    @pytest.mark.rule("TD-3.2", SEED, "ruling", "a lone wild becomes playable")
+    def test_a_lone_wild_draws_one_card_then_must_be_played(self) -> None:
+        g = td([["W"], ["G2"]], "R5", draw=["B7", "G1"])
+        act(g, "draw")
+        assert hand(g, 0) == ["B7", "W"]
+        assert plays(g) == ["play W red", "play W yellow", "play W green", "play W blue"]
+
+    @pytest.mark.rule("TD-3.2", "ruling", "shortfall: nothing to draw ends the turn")
+    def test_nothing_to_draw_ends_the_turn(self) -> None:
+        g = td([["G1"], ["G2"], ["R2"]], "R7", draw=[])
+        ev = act(g, "draw")
+        assert "pass" in kinds(ev) and g.turn == 1 and hand(g, 0) == ["G1"]
+        assert g.opts.shortfall == "forgive"
+        with pytest.raises(OptionError):
+            hotdeath.new_game("throwdown", players=3, options={"shortfall": "owe"})
+        # owed cards are forgiven
+        g = td([["R+2", "B5"], ["G1"], ["G2"]], "R7", draw=[])
+        ev = act(g, "play R+2")
+        # only the R7 under the top can be reshuffled and drawn; the second card is forgiven
+        assert [e.n for e in ev if e.kind == "forgiven"] == [1]
+        assert hand(g, 1) == ["G1", "R7"] and g.turn == 2
+
+    @pytest.mark.rule("TD-3.2", "ruling", "a blocked table ends the game")
+    def test_nobody_can_move_ends_the_game(self) -> None:
+        # every card left is out of play: nobody can play or draw
+        g = td([["G1", "G2"], ["Y1", "Y2"]], "R7", draw=[])
+        act(g, "draw")
+        ev = act(g, "draw")
+        assert "blocked" in kinds(ev) and g.is_terminal()
+        assert g.winners == [] and g.last_hand is not None and g.last_hand["end"] == "blocked"
+
+    @pytest.mark.rule("TD-3.3", SEED, "ruling", "effects of a play")
+    def test_skips_count_around_the_table(self) -> None:
+        g = td([["RS", "GS", "G9"], ["R1"], ["R2"], ["R3"]], "R7")
+        ev = act(g, "play RS GS")
+        assert [e.seat for e in ev if e.kind == "skip"] == [1, 2] and g.turn == 3
+        # two skips with three players come back to the player, who plays again
+        g = td([["RS", "GS", "G9"], ["R1"], ["R2"]], "R7")
+        act(g, "play RS GS")
+        assert g.turn == 0 and g.phase == TURN
+        g = td([["RS", "GS", "BS", "G9"], ["R1"], ["R2"]], "R7")
+        act(g, "play RS GS BS")
+        assert g.turn == 1
+
+    @pytest.mark.rule("TD-3.3", SEED, "reverses flip per card")
+    def test_reverses_flip_once_per_card(self) -> None:
+        g = td([["RR", "GR", "G9"], ["R1"], ["R2"], ["R3"]], "R7")
+        act(g, "play RR GR")
+        assert g.direction == 1 and g.turn == 1
+        g = td([["RR", "G9"], ["R1"], ["R2"], ["R3"]], "R7")
+        act(g, "play RR")
+        assert g.direction == -1 and g.turn == 3
+
+    @pytest.mark.rule("TD-3.3", SEED, "draw cards start a Throwdown")
+    def test_draw_twos_and_wd4s_start_a_throwdown(self) -> None:
+        g = td([["R+2", "G+2", "G9"], ["B1", "B+2"], ["R2", "R3"]], "R7")
+        ev = act(g, "play R+2 G+2")
+        assert g.phase == RESPONSE and g.pot == 4 and g.level == 2 and g.turn == 1
+        assert "throwdown" in kinds(ev)
+        g = td([["WD4", "WD4", "G9"], ["B1", "B4"], ["R2", "R3"]], "R7",
+               options={"regular_wd4_restriction": "none"})
+        act(g, "play WD4 WD4 blue")
+        assert g.pot == 8 and g.level == 4 and g.color == hotdeath.cards.BLUE
+
+    @pytest.mark.rule("TD-3.4", SEED, "ruling", "two_player_reverse_as_skip")
+    def test_two_player_reverse(self) -> None:
+        g = td([["RR", "G9"], ["R1", "R2"]], "R7")
+        act(g, "play RR")
+        assert g.turn == 1
+        g = td([["RR", "G9"], ["R1", "R2"]], "R7", options={"two_player_reverse_as_skip": True})
+        ev = act(g, "play RR")
+        assert g.turn == 0 and "skip" in kinds(ev)
+        g = td([["RR", "GR", "G9"], ["R1", "R2"]], "R7",
+               options={"two_player_reverse_as_skip": True})
+        act(g, "play RR GR")
+        assert g.turn == 1
+        # only with two players left
+        g = td([["RR", "G9"], ["R1", "R2"], ["R3"]], "R7",
+               options={"two_player_reverse_as_skip": True})
+        act(g, "play RR")
+        assert g.turn == 2
+
+    @pytest.mark.rule("TD-3.5", SEED, "ruling", "a turn ends when the next player discards")
+    def test_the_forced_draw_lasts_until_another_discard(self) -> None:
+        g = td([["R5", "R6"], ["G1"], ["R2", "R3"], ["G7", "G8"]], "R7",
+               draw=["Y1", "R1", "B3"])
+        act(g, "play R5")
+        assert "uno @2" in legal(g, 0)
+        act(g, "draw")  # P1 only draws: the window stays open
+        assert g.turn == 1 and "uno @2" in legal(g, 0)
+        assert not accepts(g, "play R6", seat=0)  # P0 cannot add to his play
+        act(g, "play R1")  # another discard: the window closes
+        assert legal(g, 0)[0] == "uno" and "uno @2" not in legal(g, 0)
+
+
+# =========================================================================== TD-4 the Throwdown
+
+
+def pot(hands: list[list[str]], top: str, count: int = 2, level: int = 2,
+        **fields: Any) -> ThrowdownState:
+    """A Throwdown in progress: seat 0 defends by default."""
+    return td(hands, top, pot={"count": count, "level": level}, **fields)
+
+
+class TestThrowdown:
+    @pytest.mark.rule("TD-4.1", SEED, "nobody draws on entry")
+    def test_entering_a_throwdown(self) -> None:
+        g = td([["R+2", "G9"], ["B+2", "B1"], ["R2", "R3"]], "R7")
+        ev = act(g, "play R+2")
+        assert [len(h) for h in g.hands] == [1, 2, 2] and drawn(ev, 1) == 0
+        assert g.phase == RESPONSE and g.turn == 1 and g.pot == 2 and g.level == 2
+        assert [e.rule for e in ev if e.kind == "throwdown"] == ["TD-4.1"]
+        pos_ = to_position(g)
+        assert pos_["pot"] == {"count": 2, "level": 2, "victim": 1}
+
+    @pytest.mark.rule("TD-4.2", SEED, "Throwdown cards")
+    def test_only_throwdown_cards_defend(self) -> None:
+        g = pot([["R2", "R5", "R+2", "RS", "RR", "R0", "R4", "R7", "R3", "R9"], ["G1"]], "R+2")
+        assert plays(g) and all(
+            p.split()[1][1:] in ("2", "5", "+2", "S", "R", "0") for p in plays(g))
+        assert "play R4" not in plays(g) and "play R7" not in plays(g)
+        g = pot([["R2", "B2", "R4", "R7"], ["G1"]], "WD4", count=4, level=4, color="red")
+        assert "play R4" in plays(g) and "play R7" not in plays(g)
+
+    @pytest.mark.rule("TD-4.3", SEED, "ruling", "kind of the top card")
+    def test_top_kind_decides_cross_colour_answers(self) -> None:
+        # a Skip on top: any Skip answers it
+        g = pot([["BS", "B2", "G1"], ["G1"]], "RS")
+        assert plays(g) == ["play BS"]
+        # a 5 on top counts as a draw card
+        g = pot([["B2", "BS", "G1"], ["G1"]], "R5")
+        assert plays(g) == ["play B2"]
+        # a Wild on top: only its colour
+        g = pot([["B2", "Y2", "G1"], ["G1"]], "W", color="yellow")
+        assert plays(g) == ["play Y2", "play Y2 B2"]
+
+    @pytest.mark.rule("TD-4.4", SEED, "ruling", "throwdown_match=color_or_kind")
+    def test_first_card_colour_or_kind(self) -> None:
+        g = pot([["B2", "BS", "RS", "B0", "R0", "G1"], ["G1"]], "R+2")
+        assert {p.split()[1] for p in plays(g)} == {"B2", "RS", "R0"}
+        assert "play RS BS" in plays(g) and "play BS RS" not in plays(g)
+        # the seed: yellow named with a Wild -> a yellow Throwdown card or a wild
+        g = pot([["Y+2", "Y2", "Y5", "YR", "YS", "Y0", "B2", "Y7", "W"], ["G1"]], "W",
+                color="yellow")
+        firsts = {p.split()[1] for p in plays(g) if not p.startswith("play W")}
+        assert firsts == {"Y+2", "Y2", "Y5", "YR", "YS", "Y0"}
+
+    @pytest.mark.rule("TD-4.4", "ruling", "throwdown_match=kind_free")
+    def test_kind_free_first_card(self) -> None:
+        opts = {"throwdown_match": "kind_free"}
+        g = pot([["BS", "G0", "G1"], ["G1"]], "R+2", options=opts)
+        assert set(plays(g)) == {"play BS", "play G0"}
+        g = pot([["B2", "Y2", "G1"], ["G1"]], "W", color="yellow", options=opts)
+        assert plays(g) == ["play Y2", "play Y2 B2"]
+        g = pot([["B2", "BS", "YS", "G1"], ["G1"]], "WD4", count=4, level=4, color="yellow",
+                options=opts)
+        assert {p.split()[1] for p in plays(g)} == {"YS"}  # a lone 2 is no level-4 defence
+        g = pot([["B2", "G2", "BS", "YS"], ["G1"]], "WD4", count=4, level=4, color="yellow",
+                options=opts)
+        assert "play B2 G2" in plays(g) and "play BS" not in plays(g)
+
+    @pytest.mark.rule("TD-4.5", SEED, "ruling", "level2_mix_draw_family")
+    def test_rest_of_a_defence_stays_in_the_family(self) -> None:
+        g = pot([["R2", "B5", "G+2", "RS", "RR", "R0", "G1"], ["G1"], ["G2"]], "R+2")
+        assert accepts(g, "play R2 B5 G+2") and accepts(g, "play G+2 B5 R2")
+        assert not accepts(g, "play RS RR") and not accepts(g, "play R2 RS")
+        assert not accepts(g, "play R0 R2")
+        opts = {"level2_mix_draw_family": False}
+        g = pot([["R2", "B2", "B5", "G1"], ["G1"], ["G2"]], "R+2", options=opts)
+        assert accepts(g, "play R2 B2") and not accepts(g, "play R2 B5")
+        g = pot([["R2", "B5", "G1"], ["G1"], ["G2"]], "WD4", count=4, level=4, color="red",
+                options=opts)
+        assert accepts(g, "play R2 B5")  # level 4 still mixes
+
+    @pytest.mark.rule("TD-4.6", SEED, "ruling", "draw defences at level 2")
+    def test_level_two_draws_and_reverse_draw_twos(self) -> None:
+        # the seed's 5: adds two and reverses play to the previous player
+        g = pot([["Y2", "G1"], ["B5", "G9"], ["G2", "G3"]], "R+2", turn=1)
+        ev = act(g, "play B5")
+        assert g.pot == 4 and g.direction == -1 and g.turn == 0 and "reverse" in kinds(ev)
+        g = pot([["Y2", "G1"], ["B5", "R5", "G9"], ["G2", "G3"]], "R+2", turn=1)
+        act(g, "play B5 R5")  # two 5s: reversed twice
+        assert g.pot == 6 and g.direction == 1 and g.turn == 2
+        g = pot([["Y2", "G1"], ["R2", "B+2", "G9"], ["G2", "G3"]], "R+2", turn=1)
+        act(g, "play R2 B+2")
+        assert g.pot == 6 and g.turn == 2 and g.level == 2
+
+    @pytest.mark.rule("TD-4.6", SEED, "ruling", "level4_draw_rule, level4_mix_fours")
+    def test_level_four_multiples_of_four(self) -> None:
+        def level4(options: dict[str, object] | None = None) -> ThrowdownState:
+            return pot([["R2", "B2", "G2", "R4", "B5", "Y5", "G9"], ["G4", "G1"], ["Y4", "G3"]],
+                       "WD4", count=4, level=4, color="red", options=options or {})
+
+        g = level4()
+        assert not accepts(g, "play R2")  # a lone 2-valued card
+        assert not accepts(g, "play R2 B2 G2")  # three: not a multiple of 4
+        assert accepts(g, "play R4") and accepts(g, "play R2 B2")
+        assert accepts(g, "play R4 R2 B2")  # 4s mix with pairs by default
+        act(g, "play R4 R2 B2")
+        assert g.pot == 4 + 4 + 4 and g.turn == 1
+        g = level4()
+        act(g, "play B5 Y5")  # "the two Reverse Draw Two cards cancel each other out"
+        assert g.pot == 8 and g.direction == 1 and g.turn == 1
+        g = level4()
+        act(g, "play R2 B5")  # "if a single 5 is played in the pair ... the play is reversed"
+        assert g.pot == 8 and g.direction == -1 and g.turn == 2
+        g = level4({"level4_draw_rule": "at_least_two"})
+        assert accepts(g, "play R2 B2 G2") and not accepts(g, "play R2")
+        act(g, "play R2 B2 G2")
+        assert g.pot == 10
+        g = level4({"level4_mix_fours": False})
+        assert not accepts(g, "play R4 R2 B2") and accepts(g, "play R2 B2")
+        assert accepts(g, "play R4")
+
+    @pytest.mark.rule("TD-4.6", SEED, "ruling", "skips, reverses and 0s in a Throwdown")
+    def test_skip_reverse_and_zero(self) -> None:
+        g = pot([["G1"], ["BS", "RS", "G9"], ["GS", "G2"], ["G3"]], "R+2", count=6, turn=1)
+        ev = act(g, "play RS BS")  # the effect does not stack
+        assert g.pot == 6 and g.turn == 2 and g.phase == RESPONSE and "redirect" in kinds(ev)
+        g = pot([["GR", "G1"], ["RR", "G9"], ["G2"], ["G3"]], "R+2", count=6, turn=1)
+        act(g, "play RR")  # turns the draw back to the previous player
+        assert g.pot == 6 and g.turn == 0 and g.direction == -1
+        g = pot([["G1"], ["RR", "BR", "G9"], ["BR", "G2"], ["G3"]], "R+2", count=6, turn=1)
+        act(g, "play RR BR")
+        assert g.turn == 2 and g.direction == 1
+        # a 0 flushes the pot: nobody draws, regular play on the colour of the 0
+        g = pot([["G1"], ["R0", "G9"], ["B0", "B7"], ["G3"]], "R+2", count=6, turn=1)
+        ev = act(g, "play R0")
+        assert g.phase == TURN and g.pot == 0 and g.turn == 2 and "cancel" in kinds(ev)
+        assert [len(h) for h in g.hands] == [1, 1, 2, 1]
+        assert plays(g) == ["play B0"]  # matches the last 0 by colour or as a 0
+
+    @pytest.mark.rule("TD-4.7", SEED, "ruling", "wilds as a last resort")
+    def test_wilds_in_a_throwdown(self) -> None:
+        g = pot([["G1"], ["W", "WD4", "B2", "G9"], ["G2"]], "R+2", turn=1)
+        assert plays(g) == ["play B2"]  # a real defence: no wilds
+        g = pot([["G1"], ["W", "G9"], ["Y2", "G2"]], "R+2", turn=1)
+        assert plays(g) == ["play W red", "play W yellow", "play W green", "play W blue"]
+        ev = act(g, "play W yellow")
+        assert g.pot == 2 and g.turn == 2 and g.color == hotdeath.cards.YELLOW
+        assert ev[0].rule == "TD-4.7"
+        # "the next player must play a yellow ..."
+        assert plays(g) == ["play Y2", "play Y2 G2"]
+        # a WD4 adds four and raises the Throwdown to level 4, which then persists
+        g = pot([["G1", "R4"], ["WD4", "G9"], ["RS", "G2"]], "R+2", turn=1)
+        act(g, "play WD4 red")
+        assert g.pot == 6 and g.level == 4
+        act(g, "play RS")
+        assert g.level == 4 and g.turn == 0 and plays(g) == ["play R4"]
+        # a wild may answer a wild
+        g = pot([["G1"], ["WD4", "G9"], ["W", "G7"]], "W", color="blue", turn=1)
+        act(g, "play WD4 blue")
+        assert "play W red" in plays(g)
+
+    @pytest.mark.rule("TD-4.8", SEED, "ruling", "pot_drawer_loses_turn")
+    def test_no_defence_draws_the_pot(self) -> None:
+        g = pot([["G1"], ["R+2", "G9"], ["G7", "Y7"], ["B1", "B2"]], "R+2", count=4, turn=1,
+                draw=["Y1", "Y2", "Y3", "Y4", "Y5", "Y6"])
+        ev = act(g, "play R+2")
+        # P2 had no defence: he drew the pot at once and lost his turn
+        assert drawn(ev, 2) == 6 and g.pot == 0 and g.phase == TURN and g.turn == 3
+        assert [e.rule for e in ev if e.kind == "take_pot"] == ["TD-4.8"]
+        g = pot([["G1"], ["R+2", "G9"], ["G7", "Y7"], ["B1", "B2"]], "R+2", count=4, turn=1,
+                draw=["Y1", "Y+2", "B2", "R5", "Y5", "Y6"],
+                options={"pot_drawer_loses_turn": False})
+        act(g, "play R+2")
+        assert g.turn == 2 and g.phase == TURN
+        # regular matching again: a Draw Two on top is matched by colour or symbol; a 2 is
+        # no Draw Two any more
+        assert set(plays(g)) == {"play R5", "play R5 Y5", "play Y+2"}
+
+    @pytest.mark.rule("TD-4.8", SEED, "a new Throwdown after the pot is drawn")
+    def test_matching_draw_two_starts_a_new_throwdown(self) -> None:
+        g = td([["B+2", "G9"], ["G1", "G2"]], "R+2")
+        act(g, "play B+2")
+        assert g.phase == RESPONSE and g.pot == 2
+        g = td([["B2", "G9"], ["G1", "G2"]], "R2")
+        act(g, "play B2")
+        assert g.phase == TURN
+
+    @pytest.mark.rule("TD-4.9", SEED, "ruling", "voluntary_draw in a Throwdown")
+    def test_must_defend_if_able(self) -> None:
+        g = pot([["B2", "G1"], ["G1"]], "R+2")
+        assert "accept" not in legal(g) and "draw" not in legal(g)
+        g = pot([["B2", "G1"], ["G1"]], "R+2", options={"voluntary_draw": True},
+                draw=["Y1", "Y2"])
+        assert "accept" in legal(g)
+        ev = act(g, "accept")
+        assert drawn(ev, 0) == 2 and g.turn == 1 and g.phase == TURN
+
+    @pytest.mark.rule("TD-4.10", SEED, "ruling", "round and round")
+    def test_the_initiator_may_have_to_defend(self) -> None:
+        g = td([["R+2", "B+2", "G9"], ["G+2", "G2", "G1"]], "R7")
+        act(g, "play R+2")
+        act(g, "play G+2")
+        assert g.turn == 0 and g.pot == 4 and g.phase == RESPONSE
+        act(g, "play B+2")
+        assert g.turn == 1 and g.pot == 6
+
+
+# =========================================================================== TD-5 Uno
+
+
+class TestUno:
+    @pytest.mark.rule("TD-5.1", SEED, "ruling", "when Uno may be called")
+    def test_uno_only_after_the_penultimate_card(self) -> None:
+        g = td([["R5", "R6"], ["G1", "G2"], ["G3", "G4"]], "R7", draw=["B1", "B2", "B3"])
+        # with two cards a call is erroneous (it costs two cards)
+        ev = act(g, "uno", seat=0)
+        assert kinds(ev)[0] == "false_call" and drawn(ev, 0) == 2
+        # a multi-card play can bring a hand from many cards to one
+        g = td([["R5", "B5", "G5", "Y5", "G1"], ["G1", "G2"], ["G3", "G4"]], "R7")
+        act(g, "play R5 B5 G5 Y5")
+        assert g.uno_open == [0] and legal(g, 0)[:2] == ["uno", "uno @1"]
+
+    @pytest.mark.rule("TD-5.2", SEED, "ruling", "forced draw")
+    def test_own_call_with_a_forced_draw(self) -> None:
+        g = td([["R5", "R6"], ["G1", "G2"], ["G3", "G4"]], "R7", draw=["Y1", "Y2", "Y3"])
+        act(g, "play R5")
+        assert legal(g, 0)[:3] == ["uno", "uno @1", "uno @2"]
+        ev = act(g, "uno @2", seat=0)
+        assert ev[0].kind == "uno" and ev[0].target == 2 and ev[0].rule == "TD-5.2"
+        assert hand(g, 2) == ["G3", "G4", "Y1", "Y2"] and g.uno_open == []
+        assert "uno" not in legal(g, 0)  # one call per episode
+        assert "catch 0" not in legal(g, 1)
+
+    @pytest.mark.rule("TD-5.2", "ruling", "uno_force_window=any_own_turn")
+    def test_force_window_on_later_turns(self) -> None:
+        def after_a_round(options: dict[str, object]) -> ThrowdownState:
+            g = td([["R5", "R6"], ["R1", "G2"]], "R7", options=options, draw=["Y8"] * 0)
+            act(g, "play R5")
+            act(g, "play R1")
+            return g
+
+        g = after_a_round({})
+        assert g.turn == 0 and legal(g, 0).count("uno") == 1 and "uno @1" not in legal(g, 0)
+        g = after_a_round({"uno_force_window": "any_own_turn"})
+        assert "uno @1" in legal(g, 0)
+
+    @pytest.mark.rule("TD-5.2", "ruling", "the target may hold one card too")
+    def test_target_on_uno_and_pot_untouched(self) -> None:
+        g = pot([["G1"], ["B2", "R6"], ["G2"]], "R+2", turn=1, uno_open=[0, 2],
+                draw=["Y1", "Y2", "Y3", "Y4"])
+        act(g, "play B2")
+        assert g.uno_open == [0, 2, 1] and g.turn == 2
+        assert "uno @2" in legal(g, 1)
+        act(g, "uno @2", seat=1)
+        assert len(g.hands[2]) == 3 and g.pot == 4  # the forced draw never touches the pot
+
+    @pytest.mark.rule("TD-5.3", SEED, "ruling", "late call")
+    def test_late_call_without_a_forced_draw(self) -> None:
+        g = td([["R5", "R6"], ["R1", "G2"], ["G3", "G4"]], "R7")
+        act(g, "play R5")
+        act(g, "play R1")  # another player discards: the window is closed
+        assert "uno" in legal(g, 0) and "uno @2" not in legal(g, 0)
+        with pytest.raises(IllegalActionError):
+            g.apply_action("uno @2", 0)
+        ev = act(g, "uno", seat=0)
+        assert ev[0].rule == "TD-5.3" and 0 not in g.uno_open
+        assert "catch 0" not in legal(g, 2)  # safe for the rest of the episode
+
+    @pytest.mark.rule("TD-5.4", SEED, "ruling", "catch")
+    def test_caught_draws_four(self) -> None:
+        g = td([["R5", "R6"], ["G1", "G2"], ["G3", "G4"]], "R7",
+               draw=["B1", "B2", "B3", "B4", "B5", "B6"])
+        act(g, "play R5")
+        assert "catch 0" in legal(g, 2) and "catch 0" in legal(g, 1)
+        ev = act(g, "catch 0", seat=2)
+        assert ev[0].kind == "catch" and ev[0].rule == "TD-5.4" and drawn(ev, 0) == 4
+        assert len(g.hands[0]) == 5 and g.uno_open == []
+        assert "uno" in legal(g, 0)  # now an erroneous call (five cards)
+        # players who went out may catch too, at any time
+        g = td([[], ["R5", "R6"], ["G3", "G4"]], "R7", turn=1, hand_winner=0, out_order=[0])
+        act(g, "play R5")
+        assert "catch 1" in legal(g, 0) and "catch 2" not in legal(g, 0)
+        act(g, "catch 1", seat=0)
+        assert len(g.hands[1]) == 5
+
+    @pytest.mark.rule("TD-5.5", SEED, "ruling", "false_uno_call_penalty")
+    def test_erroneous_calls_cost_the_caller(self) -> None:
+        g = td([["R5", "R6"], ["G1", "G2"], ["G3", "G4", "G5"]], "R7",
+               draw=["B1", "B2", "B3", "B4"])
+        ev = act(g, "catch 1", seat=2)  # P1 has "DOS"
+        assert kinds(ev)[0] == "false_call" and ev[0].rule == "TD-5.5" and drawn(ev, 2) == 2
+        ev = act(g, "uno", seat=1)  # own call with two cards
+        assert drawn(ev, 1) == 2
+        # redundant calls are not offered
+        g = td([["R5", "R6"], ["G1", "G2"], ["G3", "G4"]], "R7")
+        act(g, "play R5")
+        act(g, "uno", seat=0)
+        assert "uno" not in legal(g, 0) and "catch 0" not in legal(g, 2)
+        # no penalty: erroneous calls are refused
+        g = td([["R5", "R6"], ["G1", "G2"], ["G3", "G4"]], "R7",
+               options={"false_uno_call_penalty": 0})
+        assert legal(g, 1) == [] and g.actors() == [0]
+        with pytest.raises(IllegalActionError):
+            g.apply_action("catch 0", 1)
+
+    @pytest.mark.rule("TD-5.5", "ruling", "catching a player who is out is erroneous")
+    def test_catching_an_out_player_is_erroneous(self) -> None:
+        g = td([[], ["R5", "R6"], ["G3", "G4"]], "R7", turn=1, hand_winner=0, out_order=[0],
+               draw=["B1", "B2"])
+        ev = act(g, "catch 0", seat=2)
+        assert kinds(ev)[0] == "false_call" and drawn(ev, 2) == 2
+        # players who are out make no erroneous calls (they would be dealt back in)
+        assert "uno" not in legal(g, 0) and "catch 2" not in legal(g, 0)
+
+    @pytest.mark.rule("TD-5.6", "ruling", "going out without calling")
+    def test_going_out_without_a_call(self) -> None:
+        g = td([["R6"], ["G1", "G2"], ["G3", "G4"]], "R7", uno_open=[0])
+        ev = act(g, "play R6")
+        assert "out" in kinds(ev) and g.winner == 0 and not g.is_terminal()
+
+    @pytest.mark.rule("TD-5.7", SEED, "ruling", "calls are serialized")
+    def test_simultaneous_calls_are_handled_in_order(self) -> None:
+        g = td([["R5", "R6"], ["G1", "G2"], ["G3", "G4"]], "R7",
+               draw=["B1", "B2", "B3", "B4", "B5", "B6"])
+        act(g, "play R5")
+        first = act(g, "catch 0", seat=1)
+        second = act(g, "catch 0", seat=2)  # too late: P0 now holds five cards
+        assert drawn(first, 0) == 4
+        assert kinds(second)[0] == "false_call" and drawn(second, 2) == 2
+
+    @pytest.mark.rule("TD-5.8", SEED, "uno_force_draw, uno_catch_penalty")
+    def test_penalty_sizes(self) -> None:
+        def episode(options: dict[str, object]) -> ThrowdownState:
+            g = td([["R5", "R6"], ["G1", "G2"], ["G3", "G4"]], "R7", options=options,
+                   draw=["B1", "B2", "B3", "B4", "B5", "B6"])
+            act(g, "play R5")
+            return g
+
+        g = episode({})
+        act(g, "uno @1", seat=0)
+        assert len(g.hands[1]) == 4
+        g = episode({"uno_force_draw": 3})
+        act(g, "uno @1", seat=0)
+        assert len(g.hands[1]) == 5
+        g = episode({"uno_force_draw": 0})
+        assert legal(g, 0)[0] == "uno" and "uno @1" not in legal(g, 0)
+        g = episode({"uno_catch_penalty": 1})
+        act(g, "catch 0", seat=2)
+        assert len(g.hands[0]) == 2
+        g = episode({"false_uno_call_penalty": 3})
+        act(g, "catch 1", seat=2)
+        assert len(g.hands[2]) == 5
+
+
+# =========================================================================== TD-6 the end
+
+
+class TestEnd:
+    @pytest.mark.rule("TD-6.1", SEED, "going out, in a Throwdown too")
+    def test_going_out_during_a_throwdown_passes_the_pot_on(self) -> None:
+        g = pot([["B+2"], ["G2", "G7"], ["G3", "G+2"]], "R+2")
+        ev = act(g, "play B+2")
+        assert "out" in kinds(ev) and [e.rule for e in ev if e.kind == "out"] == ["TD-6.1"]
+        assert g.winner == 0 and not g.active[0]
+        assert g.phase == RESPONSE and g.pot == 4 and g.turn == 1
+        # never on a wild: a defender holding only a Wild draws the pot
+        g = td([["R+2", "G9"], ["W"], ["G3", "G4"]], "R1", draw=["B1", "B2"])
+        act(g, "play R+2")
+        assert hand(g, 1) == ["B1", "B2", "W"] and g.turn == 2
+
+    @pytest.mark.rule("TD-6.2", SEED, "the winner")
+    def test_first_out_wins(self) -> None:
+        g = td([["R5"], ["R1", "R2"], ["R3", "R4"]], "R7")
+        act(g, "play R5")
+        assert g.winner == 0 and not g.is_terminal()
+        act(g, "play R1")
+        act(g, "play R3")
+        act(g, "play R2")
+        assert g.is_terminal() and g.winners == [0] and g.returns() == [1.0, 0.0, 0.0]
+
+    @pytest.mark.rule("TD-6.3", SEED, "ruling", "play_on_after_first_out")
+    def test_play_on_until_one_holds_cards(self) -> None:
+        g = td([["R5"], ["R1", "R2"], ["R3", "R4"]], "R7")
+        act(g, "play R5")
+        assert g.active == [False, True, True] and g.turn == 1
+        act(g, "play R1")
+        act(g, "play R3")
+        ev = act(g, "play R2")
+        assert g.out_order == [0, 1]
+        assert g.is_terminal() and "loser" in kinds(ev)
+        assert g.last_hand == {"hand": 1, "winner": 0, "loser": 2, "out_order": [0, 1],
+                               "left": [], "end": "last_holder"}
+        assert g.scores == [0, 0, 0]
+        g = td([["R+2"], ["G1", "G2"], ["R3", "G4"]], "R7",
+               options={"play_on_after_first_out": False})
+        ev = act(g, "play R+2")
+        assert g.is_terminal() and g.winners == [0] and g.pot == 0  # the pot is discarded
+        assert g.last_hand is not None and g.last_hand["loser"] is None
+        assert g.last_hand["end"] == "first_out"
+
+    @pytest.mark.rule("TD-6.3", "ruling", "the pot continues after someone goes out")
+    def test_a_pot_continues_past_the_player_out(self) -> None:
+        g = td([["R+2"], ["G2", "G7"], ["R3", "G+2"]], "R7")
+        act(g, "play R+2")
+        assert g.winner == 0 and g.turn == 1 and g.pot == 2 and g.phase == RESPONSE
+        act(g, "play G2")
+        assert g.turn == 2 and g.pot == 4
+
+    @pytest.mark.rule("TD-6.4", SEED, "ruling", "extended_play, call-backs")
+    def test_call_back_an_out_player(self) -> None:
+        g = td([[], ["R5", "R6"], ["G3", "G4"]], "R7", turn=1, hand_winner=0, out_order=[0],
+               draw=["B1", "B2"])
+        act(g, "play R5")
+        assert "uno @0" in legal(g, 1)
+        ev = act(g, "uno @0", seat=1)
+        assert "rejoin" in kinds(ev) and [e.rule for e in ev if e.kind == "rejoin"] == ["TD-6.4"]
+        assert g.active[0] and hand(g, 0) == ["B1", "B2"] and g.out_order == []
+        assert g.winner == 0  # still the winner
+        g = td([[], ["R5", "R6"], ["G3", "G4"]], "R7", turn=1, hand_winner=0, out_order=[0],
+               options={"extended_play": False})
+        act(g, "play R5")
+        assert "uno @0" not in legal(g, 1) and "uno @2" in legal(g, 1)
+        assert "decline" not in legal(g, 0)
+
+    @pytest.mark.rule("TD-6.4", SEED, "ruling", "callback_decline")
+    def test_declining_a_call_back(self) -> None:
+        g = td([[], [], ["R5", "R6"], ["G3", "G4"]], "R7", turn=2, hand_winner=0,
+               out_order=[0, 1])
+        assert legal(g, 0) == ["decline"]  # and no erroneous calls while out
+        assert "decline" not in legal(g, 1)  # winner only
+        ev = act(g, "decline", seat=0)
+        assert ev[0].kind == "decline" and g.declined == [0]
+        act(g, "play R5")
+        assert "uno @0" not in legal(g, 2) and "uno @1" in legal(g, 2)
+        assert "decline" not in legal(g, 0)
+        g = td([[], [], ["R5", "R6"], ["G3", "G4"]], "R7", turn=2, hand_winner=0,
+               out_order=[0, 1], options={"callback_decline": "any_out_player"})
+        assert "decline" in legal(g, 1)
+        assert to_position(g)["declined"] == []
+
+    @pytest.mark.rule("TD-6.4", "ruling", "max_turns")
+    def test_max_turns_stops_the_game_without_a_loser(self) -> None:
+        g = td([["R5", "R6", "R1"], ["G1", "G2", "R2"]], "R7", options={"max_turns": 2})
+        act(g, "play R5")
+        assert not g.is_terminal()
+        act(g, "play R2")
+        assert g.is_terminal() and g.winners == []
+        assert g.last_hand is not None and g.last_hand["end"] == "max_turns"
+        assert g.last_hand["loser"] is None
+        unlimited = hotdeath.new_game("throwdown", players=3, seed=1, options={"max_turns": 0})
+        assert unlimited.opts.max_turns == 0
+
+    @pytest.mark.rule("TD-6.5", SEED, "ruling", "two players left")
+    def test_two_players_left_first_out_ends_it(self) -> None:
+        g = td([["R5"], ["G1", "G2"]], "R7")
+        ev = act(g, "play R5")
+        assert g.is_terminal() and g.winners == [0]
+        assert g.last_hand is not None and g.last_hand["loser"] == 1
+        assert kinds(ev)[-2:] == ["loser", "game_end"]
+
+    @pytest.mark.rule("TD-6.6", SEED, "ruling", "leaving the table")
+    def test_leaving_puts_the_hand_under_the_discard_pile(self) -> None:
+        g = td([["R5", "R6"], ["G1", "G2"], ["G3", "G4"]], "R7", discard=["B9", "R7"])
+        assert "leave" in legal(g)
+        ev = act(g, "leave")
+        assert ev[0].kind == "leave" and ev[0].rule == "TD-6.6"
+        assert [card_code(c) for c in g.discard] == ["R5", "R6", "B9", "R7"]
+        assert g.hands[0] == [] and not g.active[0] and g.turn == 1 and 0 not in g.out_order
+        assert "leave" not in legal(g, 0) and legal(g, 0) == []
+        # a defender who leaves passes the pot on
+        g = pot([["G1"], ["B2", "G9"], ["G2", "G3"], ["R2", "R3"]], "R+2", turn=1)
+        act(g, "leave")
+        assert g.turn == 2 and g.phase == RESPONSE and g.pot == 2
+
+    @pytest.mark.rule("TD-6.6", "ruling", "the game ends when one holds cards")
+    def test_leaving_can_end_the_game(self) -> None:
+        g = td([["R5", "R6"], ["G1", "G2"]], "R7")
+        act(g, "leave")
+        assert g.is_terminal() and g.winners == [1]
+        assert g.last_hand is not None and g.last_hand["loser"] is None
+        assert g.last_hand["left"] == [0] and g.last_hand["end"] == "left"
+        g = td([[], ["R5", "R6"], ["G1", "G2"]], "R7", turn=1, hand_winner=0, out_order=[0])
+        act(g, "leave")
+        assert g.is_terminal() and g.winners == [0]
+        assert g.last_hand is not None and g.last_hand["loser"] == 2
+
+    @pytest.mark.rule("TD-6.7", SEED, "teasing is flavour")
+    def test_misplays_cost_nothing_and_there_is_no_teasing(self) -> None:
+        g = td([["R5", "R6"], ["G1", "G2"]], "R7")
+        before = to_position(g)
+        for bad in ("play G1", "play R5 R6 G1", "draw"):
+            with pytest.raises(IllegalActionError):
+                g.apply_action(bad)
+        assert to_position(g) == before
+        assert not {"taunt", "tease"} & set(A.KIND_WORDS)
+
+
+# =========================================================================== options
+
+
+class TestOptions:
+    @pytest.mark.rule("TD-6.3", "ruling", "scoring and rounds are fixed")
+    def test_fixed_options(self) -> None:
+        g = hotdeath.new_game("throwdown", players=3, seed=1,
+                              options={"scoring": "none", "rounds": 1})
+        assert (g.opts.scoring, g.opts.rounds) == ("none", 1)
+        for bad in ({"scoring": "winner_takes"}, {"rounds": 2}, {"decks": 3},
+                    {"initial_direction": 2}, {"callback_decline": "nobody"}):
+            with pytest.raises(OptionError) as err:
+                hotdeath.new_game("throwdown", players=3, seed=1, options=bad)
+            assert err.value.code == "bad_option_value"
+
+    def test_every_option_of_the_contract_column(self) -> None:
+        names = {s.name for s in hotdeath.get_variant("throwdown").option_specs()}
+        assert names == {
+            "dealer_selection", "max_players", "decks", "initial_direction",
+            "wild_color_must_change", "wd4_color_must_change", "voluntary_draw",
+            "two_player_reverse_as_skip", "uno_catch_penalty", "false_uno_call_penalty",
+            "uno_force_draw", "uno_force_window", "scoring", "rounds", "multi_play_same_color",
+            "top_three_pair_equivalence", "regular_wd4_restriction", "throwdown_match",
+            "level2_mix_draw_family", "level4_draw_rule", "level4_mix_fours",
+            "pot_drawer_loses_turn", "play_on_after_first_out", "extended_play",
+            "callback_decline", "max_turns", "shortfall",
+        }
+        v = hotdeath.get_variant("td")
+        assert v.name == "throwdown" and v.rule_prefix == "TD"
+        assert list(v.presets) == ["seed_004", "one_deck"]
+        defaults = v.resolve_options()
+        assert (defaults.decks, defaults.uno_catch_penalty, defaults.false_uno_call_penalty,
+                defaults.uno_force_draw, defaults.initial_direction) == (2, 4, 2, 2, 0)
+        for spec in v.option_specs():
+            assert spec.rule in RULES and spec.rule.startswith("TD-"), spec.name
+
+
+# =========================================================================== multi-card plays
+
+
+def brute_force_plays(state: ThrowdownState, seat: int) -> set[tuple[tuple[int, ...], int]]:
+    """Every (sorted cards, last card) of a valid non-wild order, by trying every order."""
+    out: set[tuple[tuple[int, ...], int]] = set()
+    hand_ = state.hands[seat]
+    for size in range(1, len(hand_) + 1):
+        for perm in set(itertools.permutations(hand_, size)):
+            if not IS_WILD[perm[0]] and state.is_legal_play(seat, perm):
+                out.add((tuple(sorted(perm)), perm[-1]))
+    return out
+
+
+def random_position(rnd: random.Random, response: bool) -> ThrowdownState | None:
+    deck = [c for c in standard_deck() * 2 if not IS_WILD[c]]
+    wanted = ("2", "5", "4", "+2", "S", "R", "0") if response else ("9", "6", "3", "8", "7")
+    pool = [c for c in deck if card_code(c)[1:] in wanted or rnd.random() < 0.08]
+    held = rnd.sample(pool, rnd.randint(1, 6))
+    options: dict[str, object] = {"multi_play_same_color": rnd.random() < 0.7}
+    fields: dict[str, Any] = {"color": rnd.choice(["red", "yellow", "green", "blue"])}
+    if response:
+        options.update(level4_draw_rule=rnd.choice(["even", "at_least_two"]),
+                       level4_mix_fours=rnd.random() < 0.5,
+                       level2_mix_draw_family=rnd.random() < 0.5,
+                       throwdown_match=rnd.choice(["color_or_kind", "kind_free"]))
+        fields["pot"] = {"count": 4, "level": rnd.choice([2, 4])}
+    else:
+        options["top_three_pair_equivalence"] = rnd.random() < 0.5
+        fields["pair_on_top"] = rnd.random() < 0.5
+    top = rnd.choice([*deck, parse_card("W"), parse_card("WD4")])
+    try:
+        return td([[card_code(c) for c in held], ["G1", "G1"]], card_code(top),
+                  options=options, **fields)
+    except PositionError:
+        return None  # e.g. a defender without a defence
+
+
+class TestMultiCardPlays:
+    @pytest.mark.rule("TD-2.5", "ruling", "one action per outcome, checked by brute force")
+    @pytest.mark.parametrize("response", [False, True], ids=["regular", "throwdown"])
+    def test_listing_equals_brute_force(self, response: bool) -> None:
+        rnd = random.Random(4 + response)
+        checked = 0
+        while checked < 150:
+            g = random_position(rnd, response)
+            if g is None:
+                continue
+            listed = [a for a in g.legal_actions(0) if a.kind == A.PLAY and not IS_WILD[a.card]]
+            keys = [(tuple(sorted(a.cards)), a.cards[-1]) for a in listed]
+            assert len(keys) == len(set(keys)), "one action per outcome"
+            assert set(keys) == brute_force_plays(g, 0)
+            for a in listed:
+                assert g.is_legal_play(0, a.cards)
+            checked += 1
+
+    @pytest.mark.rule("TD-2.5", "ruling", "other orders of a listed play are accepted")
+    def test_every_valid_order_is_accepted_and_recorded_canonically(self) -> None:
+        g = td([["B9", "Y6", "G3", "Y3", "R8", "G1"], ["G2"]], "B7")
+        listed = {a.cards: a for a in g.legal_actions() if a.kind == A.PLAY}
+        for perm in itertools.permutations(cards("B9", "Y6", "G3", "Y3", "R8")):
+            copy = g.clone()
+            text = "play " + " ".join(card_code(c) for c in perm)
+            if g.is_legal_play(0, perm):
+                copy.apply_action(text)
+                _, done = copy.history[-1]
+                assert done.cards in listed and done.cards[-1] == perm[-1]
+            else:
+                with pytest.raises(IllegalActionError):
+                    copy.apply_action(text)
+
+    @pytest.mark.rule("TD-2.3", "ruling", "card-by-card building of a throw")
+    def test_play_extensions(self) -> None:
+        g = td([["B9", "Y6", "G3", "Y3", "R8", "G1"], ["G2"]], "B7")
+        ext = g.play_extensions
+
+        def codes(prefix: tuple[str, ...]) -> list[str]:
+            return sorted(card_code(c) for c in ext(0, cards(*prefix)))
+
+        assert codes(()) == ["B9"]
+        assert codes(("B9",)) == ["Y6"]
+        assert codes(("B9", "Y6")) == ["G3", "Y3"]
+        assert codes(("B9", "Y6", "G3")) == ["Y3"]
+        assert codes(("B9", "Y6", "G3", "Y3")) == ["R8"]
+        assert codes(("B9", "R8")) == []
+        assert ext(1, []) == []  # not his turn
+        # a lone 3 may start a play only when another 3 can follow it
+        g = td([["G3", "B1"], ["G2"]], "R6")
+        assert g.play_extensions(0, []) == []
+        g = td([["G3", "Y3", "B1"], ["G2"]], "R6")
+        assert sorted(card_code(c) for c in g.play_extensions(0, [])) == ["G3", "Y3"]
+
+    @pytest.mark.rule("TD-2.5", "ruling", "a 30-card hand lists its plays quickly")
+    def test_big_hands_are_fast(self) -> None:
+        rnd = random.Random(30)
+        deck = standard_deck() * 2
+        worst = 0.0
+        for _ in range(20):
+            held = [card_code(c) for c in rnd.sample(deck, 30)]
+            g = td([held, ["G1"]], "R7")
+            start = time.perf_counter()
+            n = len(g.legal_actions(0))
+            worst = max(worst, time.perf_counter() - start)
+            assert n > 0
+        assert worst < 1.0
+
+    @pytest.mark.rule("TD-2.5", "ruling", "the reduced listing of huge hands")
+    def test_huge_hands_get_a_reduced_listing(self) -> None:
+        chain = [f"{c}{n}" for c in "RYGB" for n in (9, 6, 3, 8)] * 3
+        g = td([[*chain, "G1"], ["G2"]], "R9")
+        listed = g.legal_actions(0)
+        ps = [a for a in listed if a.kind == A.PLAY]
+        assert 0 < len(ps) <= 3 * MAX_LISTED_PLAYS
+        for a in ps:
+            assert g.is_legal_play(0, a.cards)
+        assert "play R9" in [str(a) for a in ps]
+        biggest = max(ps, key=lambda a: len(a.cards))
+        assert len(biggest.cards) == len(chain)  # every chain card at once
+        # a legal play the reduced list leaves out is still accepted, in canonical order
+        text = "play R9 Y9 G9 Y6 R3 Y3"
+        assert text not in [str(a) for a in ps]
+        ev = act(g, text)
+        assert sorted(ev[0].cards) == sorted(cards("R9", "Y9", "G9", "Y6", "R3", "Y3"))
+        assert ev[0].cards[-1] == parse_card("Y3")
+        # with the limit lifted the listing is complete (and bigger)
+        g2 = td([[*chain[:20], "G1"], ["G2"]], "R9")
+        g2.max_listed_plays = 0
+        assert len(g2.legal_actions(0)) > MAX_LISTED_PLAYS
+
+
+    @pytest.mark.rule("TD-2.5", "ruling", "throws built card by card are accepted")
+    @pytest.mark.parametrize("size", [8, 30, 70])
+    def test_throws_built_with_play_extensions_are_legal(self, size: int) -> None:
+        rnd = random.Random(size)
+        deck = [c for c in standard_deck() * 2 if card_code(c) not in ("G1", "R7")]
+        for _ in range(25):
+            held = [card_code(c) for c in rnd.sample(deck, size)]
+            g = td([held, ["G1"]], "R7", options={"regular_wd4_restriction": "none"})
+            if not plays(g):
+                continue
+            prefix: list[int] = []
+            while True:
+                ext = g.play_extensions(0, prefix)
+                if prefix and g.is_legal_play(0, prefix) and (not ext or rnd.random() < 0.3):
+                    break
+                assert ext, [card_code(c) for c in prefix]
+                prefix.append(rnd.choice(ext))
+            text = "play " + " ".join(card_code(c) for c in prefix)
+            if IS_WILD[prefix[0]]:
+                text += " " + rnd.choice(["red", "yellow", "green", "blue"])
+            copy = g.clone()
+            copy.apply_action(text)
+            played = copy.history[-1][1]
+            assert sorted(played.cards) == sorted(prefix) and played.cards[-1] == prefix[-1]
+
+
+# =========================================================================== notation, CLI
+
+
+class TestNotation:
+    def test_positions_round_trip(self) -> None:
+        g = pot([["G1"], ["B2", "G2", "R6"], ["G3", "G4"]], "WD4", count=8, level=4,
+                color="green",
+                turn=1, declined=[], pair_on_top=False)
+        data = to_position(g)
+        assert data["pot"] == {"count": 8, "level": 4, "victim": 1}
+        assert data["variant"] == "throwdown"
+        assert to_position(from_position(json.loads(json.dumps(data)))) == data
+
+    def test_bad_positions_are_refused(self) -> None:
+        bad: list[dict[str, Any]] = [
+            {"pot": {"count": 2, "level": 3}},
+            {"pot": {"count": 2}, "hands": [["G7"], ["G1"]]},  # no defence
+            {"declined": [7]},
+            {"uno_open": [0]},
+            {"phase": "choose_color"},
+            {"active": [False, True]},
+            {"hands": [[], ["G1"]]},
+        ]
+        for extra in bad:
+            data: dict[str, Any] = {"variant": "throwdown", "hands": [["R+2", "G1"], ["G1"]],
+                                    "top": "R+2", **extra}
+            with pytest.raises(PositionError):
+                from_position(data)
+
+    def test_records_replay_multi_card_plays(self) -> None:
+        g = hotdeath.new_game("throwdown", players=3, seed=7)
+        rnd = random.Random(7)
+        for _ in range(80):
+            if g.is_terminal():
+                break
+            seat, action = purposeful(g, rnd)
+            g.apply_action(action, seat)
+        rec = json.loads(json.dumps(record(g)))
+        assert to_position(replay(rec)) == to_position(g)
+
+    def test_variants_json_and_position_command(self, tmp_path: Path) -> None:
+        runner = CliRunner()
+        result = runner.invoke(app, ["variants", "--json"])
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        td_json = next(v for v in data if v["name"] == "throwdown")
+        assert td_json["aliases"] == ["td"] and td_json["default_preset"] == "seed_004"
+        assert {o["name"] for o in td_json["options"]} >= {"throwdown_match", "level4_draw_rule"}
+        pos_file = tmp_path / "td.json"
+        pos_file.write_text(json.dumps({
+            "variant": "throwdown", "hands": [["B9", "Y6", "G3", "Y3", "R8", "G1"],
+                                              ["R+2", "G8"], ["B2", "B7"]],
+            "top": "B7"}), encoding="utf-8")
+        env = {"COLUMNS": "120", "NO_COLOR": "1"}
+        result = runner.invoke(app, ["position", str(pos_file), "--legal"], env=env)
+        assert result.exit_code == 0, result.output
+        assert "play B9 Y6 Y3 G3 R8" in result.stdout
+        result = runner.invoke(app, ["position", str(pos_file), "-a", "play B9 Y6 G3 Y3 R8",
+                                     "-a", "play R+2", "--legal"], env=env)
+        assert result.exit_code == 0, result.output
+        out = result.stdout
+        assert "P0 plays Blue 9, Yellow 6, Yellow 3, Green 3, Red 8  [TD-2.5]" in out
+        assert "Throwdown! P2 must answer a draw pot of 2  [TD-4.1]" in out
+        assert "P2 must answer a draw of 2" in out and "level 2" in out
+        assert "P2 (to act): play B2" in out
+        result = runner.invoke(app, ["position", str(pos_file), "-a", "play R8 Y6"], env=env)
+        assert result.exit_code != 0 and "illegal_action" in result.output
+        result = runner.invoke(app, ["position", str(pos_file), "--json", "-a",
+                                     "play B9 Y6 G3 Y3 R8"])
+        assert json.loads(result.stdout)["discard"][-5:] == ["B9", "Y6", "Y3", "G3", "R8"]
+        new = runner.invoke(app, ["new", "td", "--players", "3", "--seed", "4"])
+        assert new.exit_code == 0 and json.loads(new.stdout)["phase"] == "deal"
+
+
+# =========================================================================== random games
+
+
+def purposeful(state: GameState, rnd: random.Random) -> tuple[int, Action]:
+    """A random player that never leaves and calls Uno only when the call is right (except
+    now and then), so that games end by players going out."""
+    actors = state.actors()
+    seat = actors[0]
+    if len(actors) > 1 and rnd.random() < 0.3:
+        seat = rnd.choice(actors[1:])
+    acts = state.legal_actions(seat)
+    uno_open = state.uno_open
+    good = [a for a in acts if not (
+        a.kind == A.LEAVE or (a.kind == A.CATCH and a.target not in uno_open)
+        or (a.kind == A.UNO and seat not in uno_open))]
+    if rnd.random() < 0.01 or not good:
+        good = list(acts)
+    if not good or (seat != state.turn and not [a for a in good if a.kind != A.DECLINE]):
+        seat = state.turn
+        good = list(state.legal_actions(seat))
+    ps = [a for a in good if a.kind == A.PLAY]
+    if seat == state.turn and ps and rnd.random() < 0.9:
+        return seat, rnd.choice(ps)
+    return seat, rnd.choice(good)
+
+
+def conservation(state: GameState) -> None:
+    held = Counter(state.draw_pile) + Counter(state.discard)
+    for h in state.hands:
+        held.update(h)
+    assert held == Counter(state.deck)  # type: ignore[attr-defined]
+
+
+@pytest.mark.rule("TD-6.3", "ruling", "random games end by going out")
+def test_random_games_keep_invariants_and_end() -> None:
+    ends: Counter[str] = Counter()
+    for seed in range(24):
+        g = hotdeath.new_game("throwdown", players=2 + seed % 5, seed=seed)
+        rnd = random.Random(seed)
+        steps = 0
+        while not g.is_terminal():
+            seat, action = purposeful(g, rnd)
+            if steps % 11 == 0:
+                data = to_position(g)
+                copy = from_position(json.loads(json.dumps(data)))
+                assert to_position(copy) == data
+                assert copy.legal_actions(seat) == g.legal_actions(seat)
+            for e in g.apply_action(action, seat):
+                assert e.rule in RULES and e.rule.startswith("TD-"), (e.kind, e.rule)
+                assert hotdeath.describe(e).endswith(f"[{e.rule}]")
+            if steps % 17 == 0:
+                conservation(g)
+            steps += 1
+            assert steps < 60_000
+        conservation(g)
+        assert g.winners and g.last_hand is not None
+        ends[g.last_hand["end"]] += 1
+    assert ends["last_holder"] >= 12, ends
+
+
+def test_every_rule_is_cited_here() -> None:
+    source = Path(__file__).read_text(encoding="utf-8")
+    missing = [r.id for r in rules_for("throwdown") if f'"{r.id}"' not in source]
+    assert missing == []
+
+
+def test_bots_play_whole_games_in_the_terminal() -> None:
+    import io
+
+    from rich.console import Console
+
+    from hotdeath.play import play
+
+    for seed in range(3):
+        buf = io.StringIO()
+        state = play("throwdown", players=3, seed=seed, human=False, delay=0,
+                     console=Console(file=buf, width=120, color_system=None))
+        assert state.is_terminal() and state.winners
+        assert state.last_hand is not None and state.last_hand["end"] == "last_holder"
+        assert "calls Uno wrongly" not in buf.getvalue()
