@@ -50,12 +50,14 @@ from typing import Any
 
 import hotdeath
 import hotdeath.state
-from hotdeath.actions import ACCEPT, COLOR, DEAL, DRAW, PASS, PLAY, VICTIM, Action
+from hotdeath.actions import ACCEPT, COLOR, DEAL, DIRECTION, DRAW, PASS, PLAY, VICTIM, Action
 
 DEFAULT_SECONDS = 3.0
 DEFAULT_REPEAT = 5
 QUICK_SECONDS = 0.2
 BASE_SEED = 20_240_601
+VARIANTS = ("cutthroat", "throwdown")
+"""The other variants, timed as whole games with 4 random players (no RLCard counterpart)."""
 STANDARD_OPTIONS: dict[str, object] = {"rounds": 1, "wild_draw_four_rule": "strict"}
 """One hand per game, as RLCard's game is one hand.  RLCard has no Wild Draw Four challenge
 and only lists the Wild Draw Four when nothing else is legal, so our closest ruleset is the
@@ -64,7 +66,7 @@ COMPILED = hotdeath.state.__file__.endswith((".so", ".pyd"))
 """Whether the core was imported from a mypyc build (``scripts/build_mypyc.py``)."""
 _PLAY = PLAY
 _FALLBACK_KINDS = frozenset((DRAW, PASS, ACCEPT))
-_CHOICE_KINDS = frozenset((DEAL, COLOR, VICTIM))
+_CHOICE_KINDS = frozenset((DEAL, COLOR, VICTIM, DIRECTION))
 _RL_WILD_TRAITS = frozenset(("wild", "wild_draw_4"))
 
 
@@ -249,6 +251,35 @@ def make_hotdeath_runner(players: int, seeds: SeedCounter, rng: random.Random) -
             if clock() >= deadline:
                 break
         return Sample(games, decisions, clock() - t0, hands)
+
+    return run
+
+
+def make_variant_runner(
+    variant: str, players: int, seeds: SeedCounter, rng: random.Random
+) -> Runner:
+    """Whole games of another variant (Cutthroat, Throwdown) under the same random policy."""
+    new_game = hotdeath.new_game
+    choose = choose_ours
+
+    def run(seconds: float) -> Sample:
+        games = 0
+        decisions = 0
+        clock = time.perf_counter
+        t0 = clock()
+        deadline = t0 + seconds
+        while True:
+            g = new_game(variant, players=players, seed=seeds.take())
+            act = g.step
+            legal = g.legal_actions
+            over = g.is_terminal
+            while not over():
+                act(choose(legal(), rng))
+                decisions += 1
+            games += 1
+            if clock() >= deadline:
+                break
+        return Sample(games, decisions, clock() - t0)
 
     return run
 
@@ -488,6 +519,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         configs.append(Config(f"hotdeath_{hp}p", "hotdeath canonical (to 1000)", hp,
                               make_hotdeath_runner(hp, seeds, random.Random(args.seed + 400))))
 
+    if args.hotdeath_players:
+        for idx, name in enumerate(VARIANTS):
+            configs.append(Config(f"{name}_4p", f"hotdeath {name} (one game)", 4,
+                                  make_variant_runner(name, 4, seeds,
+                                                      random.Random(args.seed + 500 + idx))))
+
     print(f"Python {platform.python_version()} on {platform.machine()}, "
           f"{os.cpu_count()} CPUs; hotdeath {hotdeath.__version__}; "
           f"rlcard {rl_version or 'n/a'}; {args.seconds:g} s x {args.repeat} per configuration, "
@@ -609,6 +646,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         result[f"hotdeath_{hp}p_decisions_per_s"] = round(hdps, 1)
         print(f"Hot Death canonical, {hp} players: {fmt(hh)} hands/s, {fmt(hg)} games "
               f"(to 1000)/s, {fmt(hdps)} decisions/s")
+        for name in VARIANTS:
+            vs = by_key[f"{name}_4p"].samples
+            vg = median([x.games_per_s for x in vs])
+            vd = median([x.decisions_per_s for x in vs])
+            result[f"{name}_4p_games_per_s"] = round(vg, 1)
+            result[f"{name}_4p_decisions_per_s"] = round(vd, 1)
+            print(f"{name.capitalize()}, 4 players: {fmt(vg)} games/s, {fmt(vd)} decisions/s")
     print(json.dumps(result, sort_keys=False))
     return 0
 

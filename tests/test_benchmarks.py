@@ -19,4 +19,6 @@ def test_engine_benchmark_quick_run_prints_its_figures() -> None:
     assert last["benchmark"] == "engine"
     assert last["ours_2p_games_per_s"] > 0
     assert last["hotdeath_4p_hands_per_s"] > 0
+    assert last["cutthroat_4p_games_per_s"] > 0
+    assert last["throwdown_4p_games_per_s"] > 0
     assert "ratio_2p" in last  # null when RLCard is not installed
