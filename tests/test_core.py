@@ -140,3 +140,14 @@ def test_every_event_cites_a_rule_of_the_rulebook() -> None:
                     assert ev.rule in RULES, (ev.kind, ev.rule)
                     assert hotdeath.describe(ev).endswith(f"[{ev.rule}]")
                 steps += 1
+
+
+def test_variant_states_stay_compilable_with_mypyc() -> None:
+    """mypyc refuses a subclass that narrows the type of ``opts`` (scripts/build_mypyc.py)."""
+    import re
+    from pathlib import Path
+
+    variants = Path(hotdeath.__file__).parent / "variants"
+    for path in sorted(variants.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"^    opts: ", text, re.MULTILINE), path.name

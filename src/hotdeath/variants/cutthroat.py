@@ -21,7 +21,7 @@ challenge) they cite the STD rule.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 from hotdeath import actions as A
 from hotdeath.actions import Action
@@ -100,10 +100,22 @@ class CutthroatOptions:
     shortfall: str = option("forgive", "Cards owed when both piles are empty are forgiven",
                             "CT-7.4", ("forgive",))
 
-    # Standard engine settings that Cutthroat fixes (not options).
-    seven_o: ClassVar[bool] = False
-    jump_in: ClassVar[bool] = False
-    draw_rule: ClassVar[str] = "until_playable"  # CT-3.3, CT-3.4
+    # Standard engine settings that Cutthroat fixes (not options; properties, not class
+    # constants, so that the options class also compiles with mypyc).
+    @property
+    def seven_o(self) -> bool:
+        """No 7-0 house rule in Cutthroat."""
+        return False
+
+    @property
+    def jump_in(self) -> bool:
+        """No jump-in in Cutthroat."""
+        return False
+
+    @property
+    def draw_rule(self) -> str:
+        """Draw until a match (CT-3.3, CT-3.4)."""
+        return "until_playable"
 
     @property
     def drawn_card_play(self) -> str:

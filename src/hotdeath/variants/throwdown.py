@@ -739,8 +739,6 @@ def _draw_ok(faces: tuple[int, ...], vec: tuple[int, ...], level: int, mix2: boo
 class ThrowdownState(GameState):
     """A game of Uno Throwdown (one game: a winner and, when play goes on, a loser)."""
 
-    opts: ThrowdownOptions
-
     def __init__(self, variant: Variant, opts: Any, players: int, seed: int) -> None:
         super().__init__(variant, opts, players, seed)
         self.deck = standard_deck() * opts.decks
