@@ -2,7 +2,7 @@
 
 Every test builds a position (or a seeded new game for the first card and the deal),
 applies actions and checks the outcome.  Rule ids are those of ``hotdeath.rulebook``
-(STD-…); the contract is /work/shared/rules/uno-variants.md §0, §1 and the Standard column
+(STD-…); the contract is ../shared/rules/uno-variants.md §0, §1 and the Standard column
 of the option registry (§4).
 """
 
