@@ -194,38 +194,21 @@ class SeedCounter:
 Runner = Callable[[float], Sample]
 
 
-def make_standard_runner(
-    players: int, seeds: SeedCounter, rng: random.Random, events: bool
+def make_ours_runner(
+    variant: str,
+    players: int,
+    seeds: SeedCounter,
+    rng: random.Random,
+    options: dict[str, object] | None = None,
+    events: bool = False,
+    count_hands: bool = False,
 ) -> Runner:
-    """Our ``standard`` variant, one hand per game, driven by ``step`` or ``apply_action``."""
-    new_game = hotdeath.new_game
-    choose = choose_ours
-    options = STANDARD_OPTIONS
+    """Whole games of one of our variants under the benchmark policy.
 
-    def run(seconds: float) -> Sample:
-        games = 0
-        decisions = 0
-        clock = time.perf_counter
-        t0 = clock()
-        deadline = t0 + seconds
-        while True:
-            g = new_game("standard", players=players, seed=seeds.take(), options=options)
-            act = g.apply_action if events else g.step
-            legal = g.legal_actions
-            over = g.is_terminal
-            while not over():
-                act(choose(legal(), rng))
-                decisions += 1
-            games += 1
-            if clock() >= deadline:
-                break
-        return Sample(games, decisions, clock() - t0)
-
-    return run
-
-
-def make_hotdeath_runner(players: int, seeds: SeedCounter, rng: random.Random) -> Runner:
-    """Hot Death ``canonical``: whole games to 1000 points; ``hands`` counts every hand."""
+    ``events`` drives the games with ``apply_action`` (events built) instead of ``step``;
+    with ``count_hands`` the sample counts every hand played (``hand_no`` is the number of
+    hands once a game is over, the last one included).
+    """
     new_game = hotdeath.new_game
     choose = choose_ours
 
@@ -237,49 +220,19 @@ def make_hotdeath_runner(players: int, seeds: SeedCounter, rng: random.Random) -
         t0 = clock()
         deadline = t0 + seconds
         while True:
-            g = new_game("hotdeath", players=players, seed=seeds.take())
-            act = g.step
+            g = new_game(variant, players=players, seed=seeds.take(), options=options)
+            act = g.apply_action if events else g.step
             legal = g.legal_actions
             over = g.is_terminal
             while not over():
                 act(choose(legal(), rng))
                 decisions += 1
-            # hand_no is 1 after the first deal and is not advanced by the final hand's
-            # end, so at game end it is the number of hands played (the last one included).
-            hands += g.hand_no
+            if count_hands:
+                hands += g.hand_no
             games += 1
             if clock() >= deadline:
                 break
         return Sample(games, decisions, clock() - t0, hands)
-
-    return run
-
-
-def make_variant_runner(
-    variant: str, players: int, seeds: SeedCounter, rng: random.Random
-) -> Runner:
-    """Whole games of another variant (Cutthroat, Throwdown) under the same random policy."""
-    new_game = hotdeath.new_game
-    choose = choose_ours
-
-    def run(seconds: float) -> Sample:
-        games = 0
-        decisions = 0
-        clock = time.perf_counter
-        t0 = clock()
-        deadline = t0 + seconds
-        while True:
-            g = new_game(variant, players=players, seed=seeds.take())
-            act = g.step
-            legal = g.legal_actions
-            over = g.is_terminal
-            while not over():
-                act(choose(legal(), rng))
-                decisions += 1
-            games += 1
-            if clock() >= deadline:
-                break
-        return Sample(games, decisions, clock() - t0)
 
     return run
 
@@ -509,21 +462,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                     make_rlcard_round_runner(uno_game_cls, n, args.seed + 50 + n,
                                              random.Random(args.seed + 150 + n))))
         configs.append(Config(f"ours_{n}p", "hotdeath standard, step()", n,
-                              make_standard_runner(n, seeds, random.Random(args.seed + 200 + n),
-                                                   events=False)))
+                              make_ours_runner("standard", n, seeds,
+                                               random.Random(args.seed + 200 + n),
+                                               STANDARD_OPTIONS)))
         configs.append(Config(f"ours_events_{n}p", "hotdeath standard, apply_action()", n,
-                              make_standard_runner(n, seeds, random.Random(args.seed + 300 + n),
-                                                   events=True)))
+                              make_ours_runner("standard", n, seeds,
+                                               random.Random(args.seed + 300 + n),
+                                               STANDARD_OPTIONS, events=True)))
     if args.hotdeath_players:
         hp = args.hotdeath_players
         configs.append(Config(f"hotdeath_{hp}p", "hotdeath canonical (to 1000)", hp,
-                              make_hotdeath_runner(hp, seeds, random.Random(args.seed + 400))))
+                              make_ours_runner("hotdeath", hp, seeds,
+                                               random.Random(args.seed + 400),
+                                               count_hands=True)))
 
     if args.hotdeath_players:
         for idx, name in enumerate(VARIANTS):
             configs.append(Config(f"{name}_4p", f"hotdeath {name} (one game)", 4,
-                                  make_variant_runner(name, 4, seeds,
-                                                      random.Random(args.seed + 500 + idx))))
+                                  make_ours_runner(name, 4, seeds,
+                                                   random.Random(args.seed + 500 + idx))))
 
     print(f"Python {platform.python_version()} on {platform.machine()}, "
           f"{os.cpu_count()} CPUs; hotdeath {hotdeath.__version__}; "
