@@ -696,7 +696,8 @@ _HOTDEATH: Final[tuple[Rule, ...]] = (
         for his turn; his only choices are to answer the attack or to accept it (HD-4.3). With
         `after_draw_play` = `any_legal_card` (the app) any legal card may be played after the
         draw, and with `draw_rule` = `draw_until_playable` (one reading of the homepage) the
-        player keeps drawing until he has a playable card.
+        player keeps drawing until he has a playable card. When the draw leaves him nothing he
+        may play, his turn ends at once (there is no choice left to make).
         """,
         (S000, S001, S002, APP),
         ("after_draw_play", "draw_rule"),
