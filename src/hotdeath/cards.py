@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Final
 
 from hotdeath.errors import NotationError
@@ -318,8 +318,3 @@ def card_name(face: int, theme: str = "family") -> str:
     if k == NUMBER:
         return f"{c} {FACE_NUMBER[face]}"
     return f"{c} {_ACTION_NAMES[k]}"
-
-
-def cards_code(faces: Sequence[int]) -> str:
-    """Space-separated notation of several cards."""
-    return " ".join(FACE_CODE[f] for f in faces)

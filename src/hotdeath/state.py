@@ -13,7 +13,6 @@ sequential: ignoring the windows never blocks the current player.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from hotdeath.actions import Action
@@ -43,6 +42,8 @@ PHASE_NAMES: Final = ("deal", "turn", "response", "choose_color", "choose_victim
 
 TERMINAL: Final = -4
 """``current_player()`` once the game is over (as in OpenSpiel)."""
+NOBODY: Final = -1
+"""No seat: the sender of an up-card attack, a hand without a winner."""
 
 
 class GameState:
@@ -90,11 +91,6 @@ class GameState:
         self._lc: list[Action] = []
 
     # ------------------------------------------------------------------ public API
-
-    @property
-    def variant_name(self) -> str:
-        """Registry name of this state's variant."""
-        return self.variant.name
 
     def num_players(self) -> int:
         """Number of seats."""
@@ -240,10 +236,6 @@ class GameState:
 
         return build_view(self, seat)
 
-    def parse_action(self, text: str) -> Action:
-        """Parse action notation (syntax only; legality is checked when applied)."""
-        return Action.parse(text)
-
     @property
     def top(self) -> int:
         """The discard-pile top card (face id), or -1 when the pile is empty."""
@@ -379,23 +371,6 @@ class GameState:
     def _reshuffle_rule(self) -> str:
         return "STD-0.4"
 
-    def remove_card(self, seat: int, face: int) -> None:
-        """Take ``face`` out of ``seat``'s hand (and out of its public cards)."""
-        self.hands[seat].remove(face)
-        rev = self.revealed[seat]
-        if rev and face in rev:
-            rev.remove(face)
-        if not self.hands[seat]:
-            self.out_order.append(seat)
-
     def team_of(self, seat: int) -> tuple[int, ...]:
         """The seats of ``seat``'s team (just itself without partners)."""
         return (seat,)
-
-    def active_seats(self) -> list[int]:
-        """Seats still in the hand."""
-        return [s for s in range(self.n) if self.active[s]]
-
-    def seat_names(self) -> Sequence[str]:
-        """Default seat labels."""
-        return [f"P{s}" for s in range(self.n)]

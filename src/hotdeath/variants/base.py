@@ -8,7 +8,7 @@ from typing import Any
 
 from hotdeath.errors import OptionError
 from hotdeath.events import Event
-from hotdeath.options import OptionSpec, OptionValue, as_dict, resolve, specs
+from hotdeath.options import OptionSpec, OptionValue, resolve, specs
 from hotdeath.state import GameState
 
 _RESOLVED: dict[str, dict[Any, Any]] = {}
@@ -125,7 +125,3 @@ class Variant:
             },
             "options": [s.to_json() for s in self.option_specs()],
         }
-
-    def options_dict(self, opts: Any) -> dict[str, OptionValue]:
-        """All option values of ``opts``."""
-        return as_dict(opts)

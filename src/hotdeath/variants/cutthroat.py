@@ -27,9 +27,9 @@ from hotdeath import actions as A
 from hotdeath.actions import Action
 from hotdeath.cards import DRAW_TWO, FACE_COLOR, FACE_KIND, REVERSE, SKIP, WD4, WILD
 from hotdeath.options import option
-from hotdeath.state import CHOOSE_COLOR, GAME_OVER, TURN
+from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, TURN
 from hotdeath.variants.base import Variant
-from hotdeath.variants.standard import NOBODY, StandardState
+from hotdeath.variants.standard import StandardState
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,6 +64,7 @@ from hotdeath.state import (
     CHOOSE_VICTIM,
     DEAL,
     GAME_OVER,
+    NOBODY,
     RESPONSE,
     TURN,
     GameState,
@@ -80,7 +81,6 @@ WILD_DRAW: Final = 0
 DRAW_TWO_FAMILY: Final = 1
 MYSTERY: Final = 2
 FAMILY_NAMES: Final = ("wild_draw", "draw_two", "mystery")
-NOBODY: Final = -1
 DEALER_FIRST: Final = -2
 """Glasnost anchor of an up-card under ``first_player=dealer``: the dealer plays first."""
 

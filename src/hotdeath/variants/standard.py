@@ -32,10 +32,8 @@ from hotdeath.cards import (
 )
 from hotdeath.errors import OptionError
 from hotdeath.options import option
-from hotdeath.state import CHOOSE_COLOR, GAME_OVER, RESPONSE, TURN, GameState
+from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, RESPONSE, TURN, GameState
 from hotdeath.variants.base import Variant
-
-NOBODY: Final = -1
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,10 +54,8 @@ from hotdeath.cards import (
 )
 from hotdeath.errors import OptionError, PositionError
 from hotdeath.options import option
-from hotdeath.state import DEAL, GAME_OVER, RESPONSE, TURN, GameState
+from hotdeath.state import DEAL, GAME_OVER, NOBODY, RESPONSE, TURN, GameState
 from hotdeath.variants.base import Variant
-
-NOBODY: Final = -1
 
 # --------------------------------------------------------------------------- options
 
