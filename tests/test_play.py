@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from hotdeath.bots import BasicBot, RandomBot, make_bot
+from hotdeath.bots import make_bot
+from hotdeath.bots.simple import BasicBot, RandomBot
 from hotdeath.notation import replay, to_position
 from hotdeath.play import play
 

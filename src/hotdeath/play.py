@@ -20,6 +20,7 @@ from rich.text import Text
 from hotdeath import actions as A
 from hotdeath.actions import Action
 from hotdeath.bots import Bot, make_bot
+from hotdeath.bots.arena import next_bot_move, seat_rngs, window_seats
 from hotdeath.cards import COLOR_NAMES, FACE_COLOR, card_name
 from hotdeath.errors import HotDeathError
 from hotdeath.events import Event, describe
@@ -65,7 +66,7 @@ class TerminalGame:
         self.delay = delay
         self.console = console or Console()
         self.ask = ask or self.console.input
-        self.rng = random.Random(seed)
+        self.rngs = seat_rngs(seed, state.n)
         self.names = [
             f"P{s} (you)" if s == human else f"P{s} ({self.bots[s].name})"
             for s in range(state.n)
@@ -197,32 +198,22 @@ class TerminalGame:
     def step(self) -> None:
         """Let the seat to act (and anyone with an out-of-turn option) act once."""
         st = self.state
-        actors = st.actors()
-        for seat in actors[1:]:
-            if not any(_worth_offering(st, seat, a) for a in st.legal_actions(seat)):
-                continue
-            if seat == self.human:
-                view = st.view(seat)
-                choice = self._human_choice(view, out_of_turn=True)
-                if choice is not None:
-                    self.show_events(st.apply_action(choice, seat))
-                    return
-            elif seat in self.bots:
-                window = [a for a in st.legal_actions(seat)
-                          if a.kind in (A.UNO, A.CATCH) and _worth_offering(st, seat, a)]
-                if window and (window[0].kind == A.UNO or self.rng.random() < 0.5):
-                    self.show_events(st.apply_action(window[0], seat))
-                    return
-        seat = st.current_player()
-        view = st.view(seat)
-        if seat == self.human:
+        if self.human is not None and self.human in window_seats(st):
+            choice = self._human_choice(st.view(self.human), out_of_turn=True)
+            if choice is not None:
+                self.show_events(st.apply_action(choice, self.human))
+                return
+        move = next_bot_move(st, self.bots, self.rngs)
+        if move is None:
+            seat = st.current_player()
+            view = st.view(seat)
             self.render(view)
             choice = self._human_choice(view, out_of_turn=False)
             assert choice is not None
         else:
-            if self.delay:
+            seat, choice = move
+            if self.delay and seat == st.current_player():
                 time.sleep(self.delay)
-            choice = self.bots[seat].choose(view, self.rng)
         self.show_events(st.apply_action(choice, seat))
 
     def run(self) -> GameState:
@@ -235,18 +226,6 @@ class TerminalGame:
             crown = " 🏆" if s in st.winners else ""
             self.console.print(f"{self.names[s]}: {st.scores[s]}{crown}")
         return st
-
-
-def _worth_offering(st: GameState, seat: int, a: Action) -> bool:
-    """Whether an out-of-turn action is worth a prompt.
-
-    Not a call that is sure to be wrong (Throwdown lists those; they only cost cards).
-    """
-    if a.kind == A.UNO:
-        return seat in st.uno_open
-    if a.kind == A.CATCH:
-        return a.target in st.uno_open
-    return a.kind != A.LEAVE
 
 
 def play(

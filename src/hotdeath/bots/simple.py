@@ -1,42 +1,31 @@
-"""Simple bots that see only a seat's view (they cannot cheat by construction).
-
-A bot is anything with ``choose(view, rng) -> Action``, where ``view`` is
-:class:`hotdeath.view.View` (its ``legal_actions`` are the seat's options now) and
-``rng`` a :class:`random.Random` owned by the caller, so games stay reproducible.
-"""
+"""The simplest bots: ``random`` and ``basic`` (see :mod:`hotdeath.bots` for the interface)."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Protocol
 
 from hotdeath import actions as A
 from hotdeath.actions import Action
+from hotdeath.bots import register_bot
 from hotdeath.cards import FACE_COLOR, IS_WILD, NO_COLOR
 from hotdeath.view import View
 
 
-class Bot(Protocol):
-    """The bot interface."""
-
-    name: str
-
-    def choose(self, view: View, rng: random.Random) -> Action:
-        """Pick one of ``view.legal_actions``."""
-        ...
-
-
+@register_bot("random", "Uniformly random among the legal actions; lets windows go by.")
 class RandomBot:
     """Uniformly random among the legal actions (out-of-turn windows excluded)."""
 
     name = "random"
 
-    def choose(self, view: View, rng: random.Random) -> Action:
-        """A uniformly random legal action."""
-        return rng.choice(list(view.legal_actions))
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        """A uniformly random legal action on its turn; ``None`` out of turn."""
+        if view.current_player != view.seat or not view.legal_actions:
+            return None
+        return rng.choice(view.legal_actions)
 
 
+@register_bot("basic", "A beginner: sheds cards, keeps wilds, calls and catches Uno.")
 class BasicBot:
     """A sensible beginner: sheds cards, keeps wilds for later, calls and catches Uno.
 
@@ -47,15 +36,18 @@ class BasicBot:
 
     name = "basic"
 
-    def choose(self, view: View, rng: random.Random) -> Action:
+    def choose(self, view: View, rng: random.Random) -> Action | None:
         """The bot's choice among ``view.legal_actions``."""
         acts = list(view.legal_actions)
         hand = view.hand or ()
-        for a in acts:
-            if a.kind in (A.CATCH, A.UNO, A.CHALLENGE) and view.current_player != view.seat:
-                return a
         if view.current_player != view.seat:
-            return acts[0]
+            own = view.seats[view.seat] if view.seat is not None else None
+            for a in acts:
+                if a.kind == A.UNO and own is not None and own.uno_catchable:
+                    return a
+                if a.kind == A.CATCH and view.seats[a.target].uno_catchable:
+                    return a
+            return None
         colors = Counter(FACE_COLOR[c] for c in hand if FACE_COLOR[c] != NO_COLOR)
         best_color = colors.most_common(1)[0][0] if colors else rng.randrange(4)
         plays = [a for a in acts if a.kind == A.PLAY]
@@ -79,14 +71,3 @@ class BasicBot:
                 if a.kind == kind:
                     return a
         return acts[0]
-
-
-BOTS: dict[str, type[RandomBot] | type[BasicBot]] = {"random": RandomBot, "basic": BasicBot}
-"""Bots by name."""
-
-
-def make_bot(name: str) -> Bot:
-    """A bot by name (``random`` or ``basic``)."""
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})")
-    return BOTS[name]()

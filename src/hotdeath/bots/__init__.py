@@ -1,0 +1,163 @@
+"""Bots: players that see only a seat's view, so they cannot cheat by construction.
+
+A bot is anything with a ``name`` and ``choose(view, rng)`` (the :class:`Bot` protocol).
+``view`` is :class:`hotdeath.view.View` for the bot's seat (its ``legal_actions`` are the
+seat's options now) and ``rng`` a :class:`random.Random` owned by the caller, so games
+replay exactly from a seed.  A bot whose seat is the current player must return one of
+``view.legal_actions``; a bot asked about an out-of-turn window (a Uno call or catch, a 69
+challenge, a jump-in) may return ``None`` to let it go by.
+
+Bots are made by *spec*: ``name`` or ``name:arg,key=value,...``, for example ``random``,
+``heuristic:expert``, ``heuristic:skill=strong,aggression=4`` or
+``ismcts:seconds=0.5``.  :func:`make_bot` builds one, :func:`bot_catalog` lists every bot
+with its parameters (for command lines and the lobby), :func:`register_bot` adds one.
+:mod:`hotdeath.bots.arena` runs bots at a table.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from hotdeath.actions import Action
+from hotdeath.view import View
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """The bot interface."""
+
+    name: str
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        """Pick one of ``view.legal_actions`` (``None``: let an out-of-turn window go by)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class BotParam:
+    """One parameter of a bot, as a spec may set it."""
+
+    name: str
+    kind: type[int] | type[float] | type[str]
+    default: int | float | str
+    help: str
+    choices: tuple[str, ...] = ()
+
+    def parse(self, text: str) -> int | float | str:
+        """The value of ``text`` for this parameter, or a ``ValueError`` saying what fits."""
+        if self.choices:
+            if text not in self.choices:
+                raise ValueError(
+                    f"{self.name} must be one of {', '.join(self.choices)} (got {text!r})"
+                )
+            return text
+        try:
+            return self.kind(text)
+        except ValueError:
+            raise ValueError(
+                f"{self.name} must be {'an integer' if self.kind is int else 'a number'}"
+                f" (got {text!r})"
+            ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class BotInfo:
+    """A registered bot: its name, a one-line description, parameters and factory."""
+
+    name: str
+    description: str
+    factory: Callable[..., Bot]
+    params: tuple[BotParam, ...] = field(default=())
+
+
+_REGISTRY: dict[str, BotInfo] = {}
+
+
+def register_bot(
+    name: str, description: str, params: Sequence[BotParam] = ()
+) -> Callable[[Callable[..., Bot]], Callable[..., Bot]]:
+    """Class or function decorator: register a bot factory under ``name``.
+
+    The factory is called with one keyword argument per parameter, already converted.
+    """
+
+    def deco(factory: Callable[..., Bot]) -> Callable[..., Bot]:
+        _REGISTRY[name] = BotInfo(name, description, factory, tuple(params))
+        return factory
+
+    return deco
+
+
+def bot_catalog() -> list[BotInfo]:
+    """Every registered bot, in registration order."""
+    _load_builtin()
+    return list(_REGISTRY.values())
+
+
+def parse_spec(spec: str) -> tuple[BotInfo, dict[str, int | float | str]]:
+    """Split a bot spec into its registered bot and converted parameters.
+
+    ``heuristic:expert,aggression=4``: bare values fill the parameters in order, then
+    ``key=value`` pairs set them by name.  Raises ``ValueError`` naming what is wrong.
+    """
+    _load_builtin()
+    name, _, rest = spec.strip().partition(":")
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown bot {name!r} (bots: {', '.join(_REGISTRY)})")
+    info = _REGISTRY[name]
+    by_name = {p.name: p for p in info.params}
+    values: dict[str, int | float | str] = {p.name: p.default for p in info.params}
+    position = 0
+    for part in filter(None, (s.strip() for s in rest.split(","))):
+        key, eq, text = part.partition("=")
+        if not eq:
+            if position >= len(info.params):
+                raise ValueError(f"bot {name!r} takes no more values (got {part!r})")
+            param = info.params[position]
+            position += 1
+            text = key
+        elif key not in by_name:
+            allowed = ", ".join(by_name) or "none"
+            raise ValueError(f"bot {name!r} has no parameter {key!r} (parameters: {allowed})")
+        else:
+            param = by_name[key]
+        values[param.name] = param.parse(text)
+    return info, values
+
+
+def make_bot(spec: str) -> Bot:
+    """A bot from its spec (see the module docstring); ``ValueError`` on a bad spec."""
+    info, values = parse_spec(spec)
+    return info.factory(**values)
+
+
+_loaded = False
+
+
+def _load_builtin() -> None:
+    """Import the built-in bot modules (they register themselves) once."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    import importlib
+
+    for module in _BUILTIN_MODULES:
+        importlib.import_module(module)
+
+
+_BUILTIN_MODULES: list[str] = ["hotdeath.bots.simple"]
+"""Modules whose import registers the built-in bots, in catalog order."""
+
+__all__ = [
+    "Bot",
+    "BotInfo",
+    "BotParam",
+    "bot_catalog",
+    "make_bot",
+    "parse_spec",
+    "register_bot",
+]

@@ -1,0 +1,108 @@
+"""Run bots at a table: whose move it is, out-of-turn windows, whole games.
+
+The arena is the one place that decides the order in which seats are asked: first every
+bot holding an out-of-turn window that is worth offering (in seat order after the current
+player), then the current player.  The browser server, the terminal game, simulations and
+the RL environment all use it, so a bot behaves the same everywhere.
+
+Each seat's bot gets its own :class:`random.Random` derived from the game seed
+(:func:`seat_rngs`), so a game replays exactly whatever else runs beside it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+
+from hotdeath import actions as A
+from hotdeath.actions import Action
+from hotdeath.bots import Bot
+from hotdeath.state import GameState
+
+
+def worth_offering(state: GameState, seat: int, action: Action) -> bool:
+    """Whether an out-of-turn action is worth offering to a player.
+
+    Not a call that is sure to be wrong (Throwdown lists those; they only cost cards) and
+    not leaving the game.
+    """
+    if action.kind == A.UNO:
+        return seat in state.uno_open
+    if action.kind == A.CATCH:
+        return action.target in state.uno_open
+    return action.kind != A.LEAVE
+
+
+def seat_rngs(seed: int, players: int) -> list[random.Random]:
+    """One independent generator per seat, derived from ``seed``."""
+    return [random.Random(seed * 1_000_003 + 7919 * seat + 1) for seat in range(players)]
+
+
+def window_seats(state: GameState) -> list[int]:
+    """Seats other than the current player holding a window worth offering, in order."""
+    actors = state.actors()
+    if len(actors) < 2:
+        return []
+    n = state.n
+    turn = state.turn
+    others = sorted(actors[1:], key=lambda s: (s - turn) % n)
+    return [
+        s for s in others if any(worth_offering(state, s, a) for a in state.legal_actions(s))
+    ]
+
+
+def next_bot_move(
+    state: GameState,
+    bots: Mapping[int, Bot],
+    rngs: Sequence[random.Random],
+) -> tuple[int, Action] | None:
+    """The next move a bot makes, or ``None`` when the game waits for a person.
+
+    Seats without a bot in ``bots`` are people.  Window holders that are bots are asked
+    first; the current player's bot is asked last.  A returned action is legal.
+    """
+    if state.is_terminal():
+        return None
+    for seat in window_seats(state):
+        bot = bots.get(seat)
+        if bot is None:
+            continue
+        choice = bot.choose(state.view(seat), rngs[seat])
+        if choice is not None and worth_offering(state, seat, choice):
+            return seat, choice
+    seat = state.current_player()
+    bot = bots.get(seat)
+    if bot is None:
+        return None
+    choice = bot.choose(state.view(seat), rngs[seat])
+    if choice is None:
+        raise RuntimeError(f"bot {bot.name!r} returned no action for its own turn")
+    return seat, choice
+
+
+def play_game(
+    state: GameState,
+    bots: Sequence[Bot],
+    seed: int | None = None,
+    on_move: Callable[[int, Action], None] | None = None,
+    max_moves: int = 1_000_000,
+) -> GameState:
+    """Let ``bots`` (one per seat) play ``state`` to the end of the game; return it.
+
+    ``seed`` (default: the state's seed) seeds the bots' generators.  ``on_move`` is
+    called after each applied move.  ``RuntimeError`` if the game is not over after
+    ``max_moves`` moves.
+    """
+    if len(bots) != state.n:
+        raise ValueError(f"{state.n} seats need {state.n} bots (got {len(bots)})")
+    table = dict(enumerate(bots))
+    rngs = seat_rngs(state.seed if seed is None else seed, state.n)
+    for _ in range(max_moves):
+        move = next_bot_move(state, table, rngs)
+        if move is None:
+            return state
+        seat, action = move
+        state.step(action, seat)
+        if on_move is not None:
+            on_move(seat, action)
+    raise RuntimeError(f"the game did not end within {max_moves} moves")
