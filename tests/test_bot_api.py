@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 import hotdeath
 from hotdeath.bots import bot_catalog, make_bot, parse_spec
+from hotdeath.actions import Action
 from hotdeath.bots.arena import play_game, seat_rngs
+
+
+def _log(moves: list[str], seat: int, action: Action) -> None:
+    moves.append(f"{seat}:{action}")
 
 
 def test_catalog_lists_the_built_in_bots() -> None:
@@ -34,7 +41,7 @@ def test_arena_plays_whole_games_the_same_way_from_a_seed(variant: str) -> None:
         g = hotdeath.new_game(variant, players=3, seed=11)
         moves: list[str] = []
         bots = [make_bot("basic"), make_bot("random"), make_bot("basic")]
-        play_game(g, bots, on_move=lambda seat, a, log=moves: log.append(f"{seat}:{a}"))
+        play_game(g, bots, on_move=partial(_log, moves))
         assert g.is_terminal()
         finals.append((moves, g.scores))
     assert finals[0] == finals[1]
