@@ -7,8 +7,8 @@ from functools import partial
 import pytest
 
 import hotdeath
-from hotdeath.bots import bot_catalog, make_bot, parse_spec
 from hotdeath.actions import Action
+from hotdeath.bots import bot_catalog, make_bot, parse_spec
 from hotdeath.bots.arena import play_game, seat_rngs
 
 
