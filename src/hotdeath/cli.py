@@ -9,6 +9,8 @@ error's stable code, and exits with status 2::
     hotdeath replay RECORD [--upto N] [--json] [--theme T]
     hotdeath new VARIANT [--players N] [--seed S] [--preset P] [--option K=V]...
                          [--dealer D] [--out FILE]
+    hotdeath play [--variant V] [--players N] [--seed S] [--bots SPEC]... [--watch]
+                  [--theme T] [--delay SECONDS] [--save FILE] [--plain]
 
 ``docs/notation.md`` documents the action, card and position notations these commands
 read and write, with worked examples.
@@ -577,7 +579,10 @@ def play(
     ] = None,
     bots: Annotated[
         list[str] | None,
-        typer.Option("--bots", help="Bot for the other seats: basic or random (repeatable)."),
+        typer.Option("--bots", metavar="SPEC",
+                     help="Bot for the other seats, e.g. basic or heuristic:expert "
+                          "(repeatable: seats take them in turn; default heuristic when "
+                          "installed, else basic)."),
     ] = None,
     theme: Annotated[Theme, typer.Option("--theme", help="Card names.")] = Theme.family,
     delay: Annotated[
@@ -587,16 +592,45 @@ def play(
         bool, typer.Option("--watch", help="Bots in every seat; just watch.")
     ] = False,
     save: Annotated[
-        Path | None, typer.Option("--save", help="Save the game's record here at the end.")
+        Path | None,
+        typer.Option("--save", help="Save the game's record here at the end (the full-screen "
+                                    "game saves it in your data folder by default)."),
     ] = None,
+    plain: Annotated[
+        bool, typer.Option("--plain", help="The line-by-line game instead of the full screen.")
+    ] = False,
 ) -> None:
-    """Play a game in the terminal against bots (you are P0)."""
-    from hotdeath.play import play as play_game
+    """Play a game in the terminal against bots (you are P0).
 
+    A full-screen game when the terminal can show one; the line-by-line game otherwise
+    (output not a terminal, or --plain).
+    """
+    from hotdeath.bots import bot_catalog, make_bot
+
+    specs = bots or []
+    for spec in specs:
+        try:
+            make_bot(spec)
+        except ValueError as e:
+            names = ", ".join(info.name for info in bot_catalog())
+            _fail("bad_bot", f"{e} (bots: {names})")
+    options = parse_option_args(option or [])
     try:
+        from hotdeath.tui import can_host
+
+        if not plain and can_host():
+            from hotdeath.tui import run as run_tui
+
+            run_tui(variant, players, seed, preset, options, specs, human=not watch,
+                    theme=theme.value, delay=delay, save=save)
+            return
+        from hotdeath.play import play as play_game
+        from hotdeath.tui.session import default_bot
+
         play_game(
-            variant, players, seed, preset, parse_option_args(option or []),
-            bots or ["basic"], human=not watch, theme=theme.value, delay=delay, save=save,
+            variant, players, seed, preset, options,
+            specs or [default_bot()], human=not watch, theme=theme.value, delay=delay,
+            save=save,
         )
     except HotDeathError as e:
         _fail(e.code, e.message)

@@ -1,0 +1,50 @@
+"""The full-screen terminal game (Textual), with the Rich prompt game as the fallback.
+
+:func:`can_host` says whether this terminal can run the full-screen app; :func:`run`
+plays a game in it.  The table logic lives in :mod:`hotdeath.tui.session` (no Textual),
+the screen in :mod:`hotdeath.tui.app`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from hotdeath.tui.session import Session
+
+
+def can_host() -> bool:
+    """Whether standard input and output are a terminal that can show a full-screen app."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    return os.environ.get("TERM", "") not in ("", "dumb")
+
+
+def run(
+    variant: str = "hotdeath",
+    players: int = 4,
+    seed: int | None = None,
+    preset: str | None = None,
+    options: Mapping[str, object] | None = None,
+    bots: Sequence[str] = (),
+    human: bool = True,
+    theme: str = "family",
+    delay: float = 0.6,
+    save: Path | None = None,
+) -> Session:
+    """Play a game in the full-screen app; return the session when the app is closed.
+
+    Bad variants, presets, options (``HotDeathError``) and bot specs (``ValueError``) are
+    refused before the screen opens.
+    """
+    from hotdeath.tui.app import HotDeathApp
+
+    session = Session(variant, players, seed, preset, options, bots, human, theme)
+    app = HotDeathApp(session, delay=delay, save=save)
+    app.run()
+    return app.session
+
+
+__all__ = ["Session", "can_host", "run"]

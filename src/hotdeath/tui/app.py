@@ -1,0 +1,822 @@
+"""The full-screen terminal game (Textual): the table, your hand, the log, prompts, help.
+
+Keys: arrows and Enter choose a card; ``/`` types a move in the action notation; ``d``
+draw, ``p`` pass, ``a`` accept an attack; ``u`` Uno, ``k`` catch, ``c`` challenge when
+their windows are open (the footer shows them only then); ``o`` other moves; space makes
+the bots move now (or lets an open window go); ``+``/``-`` change the bots' delay; F1 or
+``?`` help; ctrl+q quits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import ClassVar
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual import events, on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.timer import Timer
+from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from hotdeath import actions as A
+from hotdeath.actions import Action
+from hotdeath.cards import COLOR_LETTERS, COLOR_NAMES, FACE_COLOR
+from hotdeath.errors import HotDeathError
+from hotdeath.tui.session import CARD_ACTIONS, HandResult, Session, colour_word, face_order
+from hotdeath.view import View
+
+CARD_STYLE: dict[int, str] = {0: "bold red", 1: "bold yellow", 2: "bold green", 3: "bold blue"}
+WILD_STYLE = "bold magenta"
+DELAY_STEP = 0.25
+MAX_DELAY = 5.0
+
+
+def card_style(face: int) -> str:
+    """The colour style of a card (wilds magenta)."""
+    return CARD_STYLE.get(FACE_COLOR[face], WILD_STYLE)
+
+
+# ---------------------------------------------------------------------------- modal screens
+
+
+class ChoiceScreen(ModalScreen[int | None]):
+    """A prompt: pick one of several labelled choices (a key may pick one directly)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(
+        self,
+        title: str,
+        labels: Sequence[str | Text],
+        keys: Sequence[str] = (),
+        cancellable: bool = True,
+        hint: str = "",
+    ) -> None:
+        super().__init__()
+        self.prompt_title = title
+        self.labels = list(labels)
+        self.keys = list(keys)
+        self.cancellable = cancellable
+        self.hint = hint
+
+    def compose(self) -> ComposeResult:
+        """A titled box with the choices."""
+        with Vertical(id="dialog") as box:
+            box.border_title = self.prompt_title
+            if self.hint:
+                yield Static(self.hint, id="hint")
+            yield OptionList(*[Option(label) for label in self.labels], id="choices")
+
+    def on_mount(self) -> None:
+        """Focus the choices."""
+        choices = self.query_one("#choices", OptionList)
+        choices.highlighted = 0
+        choices.focus()
+
+    @on(OptionList.OptionSelected, "#choices")
+    def _chosen(self, message: OptionList.OptionSelected) -> None:
+        message.stop()
+        self.dismiss(message.option_index)
+
+    def on_key(self, event: events.Key) -> None:
+        """A choice's own key picks it."""
+        if event.character and event.character.lower() in self.keys:
+            event.stop()
+            self.dismiss(self.keys.index(event.character.lower()))
+
+    def action_cancel(self) -> None:
+        """Close without a choice (when the prompt may be put off)."""
+        if self.cancellable:
+            self.dismiss(None)
+
+
+class ScoreScreen(ModalScreen[str]):
+    """End of a hand (and of the game): the scoring with its reasons and the totals."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "next", "Continue"),
+        Binding("space", "next", "Continue", show=False),
+        Binding("r", "again", "Play again"),
+        Binding("q", "quit_game", "Quit"),
+    ]
+
+    def __init__(self, result: HandResult, body: RenderableType, saved: str = "") -> None:
+        super().__init__()
+        self.result = result
+        self.body = body
+        self.saved = saved
+
+    def compose(self) -> ComposeResult:
+        """The scoring table and what to press."""
+        with Vertical(id="dialog", classes="wide") as box:
+            box.border_title = ("Game over" if self.result.game_over
+                                else f"End of hand {self.result.hand_no}")
+            yield Static(self.body, id="score-body")
+            if self.saved:
+                yield Static(self.saved, id="saved")
+            yield Static(
+                "r: play again · q: quit" if self.result.game_over
+                else "Enter: deal the next hand", id="score-keys"
+            )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Play again and quit only once the game is over; Enter only before."""
+        if action in ("again", "quit_game"):
+            return self.result.game_over
+        if action == "next":
+            return not self.result.game_over
+        return True
+
+    def action_next(self) -> None:
+        """On to the next hand."""
+        self.dismiss("next")
+
+    def action_again(self) -> None:
+        """A new game."""
+        self.dismiss("again")
+
+    def action_quit_game(self) -> None:
+        """Leave."""
+        self.dismiss("quit")
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every card's rule in the chosen name theme, and the keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close"),
+        Binding("f1", "close", "Close", show=False),
+        Binding("question_mark", "close", "Close", show=False),
+    ]
+
+    def __init__(self, body: RenderableType, title: str) -> None:
+        super().__init__()
+        self.body = body
+        self.help_title = title
+
+    def compose(self) -> ComposeResult:
+        """A scrolling page."""
+        with VerticalScroll(id="help") as box:
+            box.border_title = self.help_title
+            yield Static(self.body, id="help-body")
+        yield Footer()
+
+    def action_close(self) -> None:
+        """Back to the table."""
+        self.dismiss(None)
+
+
+# ---------------------------------------------------------------------------- the app
+
+
+class HotDeathApp(App[None]):
+    """The terminal game: a person against bots (or bots alone, to watch)."""
+
+    TITLE = "Hot Death Uno"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    Screen { layout: vertical; }
+    #top { height: auto; max-height: 16; }
+    #seats { width: 3fr; height: auto; border: round $primary; padding: 0 1; }
+    #pile { width: 2fr; height: auto; border: round $secondary; padding: 0 1; }
+    #middle { height: 1fr; }
+    #handbox { width: 2fr; border: round $success; }
+    #hand { height: 1fr; border: none; padding: 0; overflow-x: hidden; }
+    #log { width: 3fr; border: round $accent; padding: 0 1; overflow-x: hidden; }
+    #status { height: auto; min-height: 1; padding: 0 1; background: $boost; }
+    #cmd { height: 3; }
+    ChoiceScreen, ScoreScreen { align: center middle; }
+    #dialog { width: 60; height: auto; max-height: 90%; border: thick $warning;
+              background: $surface; padding: 0 1; }
+    #dialog.wide { width: 96%; }
+    #choices { height: auto; max-height: 20; border: none; }
+    #hint { color: $text-muted; }
+    #score-keys { color: $warning; text-style: bold; margin-top: 1; }
+    #help { border: round $primary; padding: 0 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("d", "draw", "Draw"),
+        Binding("p", "pass_turn", "Pass"),
+        Binding("a", "accept", "Accept"),
+        Binding("u", "uno", "Uno!"),
+        Binding("k", "catch", "Catch"),
+        Binding("c", "challenge", "Challenge"),
+        Binding("o", "moves", "Other moves"),
+        Binding("slash", "type_move", "Type a move"),
+        Binding("space", "skip", "Skip wait"),
+        Binding("plus", "slower", "+delay"),
+        Binding("minus", "faster", "-delay"),
+        Binding("f1", "help", "Help"),
+        Binding("question_mark", "help", "Help", show=False),
+        Binding("ctrl+q", "quit", "Quit"),
+    ]
+
+    def __init__(
+        self,
+        session: Session,
+        delay: float = 0.6,
+        window_seconds: float = 4.0,
+        save: Path | None = None,
+        make_session: Callable[[int], Session] | None = None,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.delay = delay
+        self.window_seconds = window_seconds
+        self.save_path = save
+        self.make_session = make_session
+        self.uno_armed = False
+        self.message: Text = Text("")
+        self._timer: Timer | None = None
+        self._window_timer: Timer | None = None
+        self._pending: tuple[int, Action] | None = None
+        self._logged = 0
+        self._prompting = False
+        self._shown_results = 0
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        """Header, the table and the pile, your hand and the log, the status, input, keys."""
+        yield Header()
+        with Horizontal(id="top"):
+            yield Static(id="seats")
+            yield Static(id="pile")
+        with Horizontal(id="middle"):
+            with Vertical(id="handbox"):
+                yield OptionList(id="hand")
+            yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+        yield Static(id="status")
+        yield Input(placeholder="type a move here (/ to focus): R7, play WD4 green, draw, "
+                                "catch 2 …", id="cmd")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Titles, first render, and the bots start."""
+        self.query_one("#seats", Static).border_title = "Table"
+        self.query_one("#pile", Static).border_title = "Discard pile"
+        self.query_one("#log", RichLog).border_title = "What happened (rule)"
+        self.query_one("#hand", OptionList).focus()
+        self.call_after_refresh(self._start)
+
+    def _start(self) -> None:
+        self._logged = 0
+        self._shown_results = 0
+        self.query_one("#log", RichLog).clear()
+        self.title = self.session.title
+        self.message = Text("")
+        self._advance()
+
+    # ------------------------------------------------------------------ rendering
+
+    def _refresh(self) -> None:
+        s = self.session
+        view = s.view()
+        self.sub_title = (f"hand {view.hand_no} · seed {s.seed} · "
+                          f"{'watching' if s.human is None else 'you are P0'} · "
+                          f"{s.theme} names")
+        self.query_one("#seats", Static).update(self._seats_table(view))
+        self.query_one("#pile", Static).update(self._pile(view))
+        self._render_hand(view)
+        log = self.query_one("#log", RichLog)
+        for line in s.log[self._logged:]:
+            text = Text("• ")
+            text.append(line.text[0].upper() + line.text[1:])
+            text.append(f"  {line.rule}", style="dim cyan")
+            if line.title:
+                text.append(f" {line.title}", style="dim")
+            if line.kind in ("hand_end", "game_end"):
+                text.stylize("bold")
+            log.write(text)
+        self._logged = len(s.log)
+        self.query_one("#status", Static).update(self._status(view))
+        self.refresh_bindings()
+
+    def _seats_table(self, view: View) -> Table:
+        s = self.session
+        table = Table(box=None, expand=True, pad_edge=False, show_edge=False)
+        table.add_column("", width=2)
+        table.add_column("seat", no_wrap=True)
+        table.add_column("cards", justify="right")
+        table.add_column("shown cards", ratio=1)
+        table.add_column("score", justify="right")
+        for sv in view.seats:
+            turn = sv.seat == view.current_player
+            name = Text(s.names[sv.seat], style="bold" if turn else "")
+            if sv.seat == view.dealer:
+                name.append(" dealer", style="dim")
+            if not sv.active:
+                name.append(" (out)", style="dim italic")
+            if sv.uno_catchable:
+                name.append(" no Uno call!", style="bold red")
+            if sv.infections:
+                name.append(f" infected ×{sv.infections}", style="yellow")
+            shown = Text(", ").join(Text(s.card(c), style=card_style(c)) for c in sv.revealed)
+            table.add_row("▶" if turn else "", name, str(sv.hand_size), shown, str(sv.score))
+        return table
+
+    def _pile(self, view: View) -> Group:
+        s = self.session
+        lines: list[Text] = []
+        if view.top >= 0:
+            lines.append(Text.assemble("Top: ", (f" {s.card(view.top)} ",
+                                                 card_style(view.top) + " reverse")))
+        else:
+            lines.append(Text("Top: (empty)"))
+        if view.color >= 0:
+            lines.append(Text.assemble("Colour: ", (colour_word(view.color).upper(),
+                                                    CARD_STYLE[view.color])))
+        arrow = "↻ clockwise" if view.direction == 1 else "↺ counter-clockwise"
+        lines.append(Text(f"Direction: {arrow}"))
+        lines.append(Text(f"Draw pile: {view.draw_pile_size} cards"))
+        if view.attack:
+            lines.append(self._attack_text(view.attack))
+        if view.phase != "game_over":
+            who = s.names[view.current_player]
+            lines.append(Text.assemble("Turn: ", (who, "bold reverse" if view.current_player
+                                                  == s.human else "bold")))
+        return Group(*lines)
+
+    def _attack_text(self, attack: dict[str, object]) -> Text:
+        s = self.session
+        victim = attack.get("victim")
+        count = attack.get("count")
+        kind = str(attack.get("kind", "attack")).replace("_", " ")
+        text = Text("Attack: ", style="bold red")
+        what = f"draw {count}" if isinstance(count, int) and count else kind
+        text.append(what, style="bold red")
+        if isinstance(victim, int) and 0 <= victim < len(s.names):
+            text.append(f" on {s.names[victim]}")
+        sender = attack.get("sender")
+        if isinstance(sender, int) and 0 <= sender < len(s.names):
+            text.append(f" from {s.names[sender]}", style="dim")
+        return text
+
+    def _render_hand(self, view: View) -> None:
+        s = self.session
+        hand = self.query_one("#hand", OptionList)
+        box = self.query_one("#handbox", Vertical)
+        if view.hand is None:
+            box.border_title = "Watching: every seat is a bot"
+            hand.clear_options()
+            return
+        playable = s.playable_faces()
+        faces = sorted(view.hand, key=face_order)
+        before = hand.highlighted
+        hand.clear_options()
+        for i, face in enumerate(faces):
+            legal = face in playable
+            label = Text("● " if legal else "  ", style="bold green")
+            label.append(s.card(face), style=card_style(face) if legal else "dim")
+            if face == view.drawn:
+                label.append("  (just drawn)", style="italic")
+            hand.add_option(Option(label, id=f"c{i}-{face}"))
+        marked = sum(1 for f in faces if f in playable)
+        box.border_title = f"Your hand: {len(faces)} cards, ● {marked} playable"
+        if faces:
+            first_legal = next((i for i, f in enumerate(faces) if f in playable), 0)
+            keep = before if before is not None and before < len(faces) else first_legal
+            hand.highlighted = keep if faces[keep] in playable or not playable else first_legal
+
+    def _status(self, view: View) -> Text:
+        s = self.session
+        text = Text()
+        if self.message.plain:
+            text.append_text(self.message)
+            text.append("  ")
+        if view.phase == "game_over":
+            text.append("The game is over.", style="bold")
+        elif s.window_open():
+            words = "; ".join(s.action_words(a) for a in s.window_actions())
+            text.append(f"You may act out of turn: {words}. ", style="bold yellow")
+            text.append("Space lets it go.")
+        elif s.my_turn():
+            text.append("Your turn. ", style="bold green")
+            text.append(self._turn_hint(view))
+        elif self._pending is not None:
+            text.append(f"{s.names[self._pending[0]]} is thinking… ", style="italic")
+            text.append(f"(space: now · +/-: delay {self.delay:.2f} s)", style="dim")
+        if self.uno_armed:
+            text.append("  UNO! will be called with your next card.", style="bold red")
+        return text
+
+    def _turn_hint(self, view: View) -> str:
+        kinds = {a.kind for a in view.legal_actions}
+        hints: list[str] = []
+        if kinds & set(CARD_ACTIONS):
+            hints.append("Enter plays the highlighted ● card")
+        if A.DRAW in kinds:
+            hints.append("d draws")
+        if A.PASS in kinds:
+            hints.append("p passes")
+        if A.ACCEPT in kinds:
+            hints.append("a accepts the attack")
+        if kinds & {A.DEAL, A.COLOR, A.VICTIM, A.DIRECTION}:
+            hints.append("answer the prompt")
+        return ", ".join(hints) + "." if hints else "Choose a move (o)."
+
+    # ------------------------------------------------------------------ the flow of play
+
+    def _modal_open(self) -> bool:
+        return isinstance(self.screen, ModalScreen)
+
+    def _cancel_timers(self) -> None:
+        for timer in (self._timer, self._window_timer):
+            if timer is not None:
+                timer.stop()
+        self._timer = None
+        self._window_timer = None
+
+    def _advance(self) -> None:
+        """Let the bots move until the person must act, a hand ends or the bots wait."""
+        self._cancel_timers()
+        for _ in range(100_000):
+            if not self._step():
+                break
+        self._refresh()
+
+    def _step(self) -> bool:
+        """One step of the flow; True when a bot moved and the loop may go on at once."""
+        s = self.session
+        if self._modal_open() or self._prompting:
+            return False
+        if len(s.results) > self._shown_results:
+            self._show_result()
+            return False
+        if s.state.is_terminal():
+            return False
+        if s.window_open():
+            self._pending = None
+            if self.window_seconds > 0:
+                self._window_timer = self.set_timer(self.window_seconds, self._window_expired)
+            return False
+        if self._pending is None:
+            self._pending = s.next_bot_move()
+            if self._pending is None:
+                self._prompt_if_needed()
+                return False
+        if self.delay > 0:
+            self._timer = self.set_timer(self.delay, self._bot_moves)
+            return False
+        self._apply_pending()
+        return True
+
+    def _apply_pending(self) -> None:
+        if self._pending is None:
+            return
+        seat, action = self._pending
+        self._pending = None
+        self.session.apply(seat, action)
+
+    def _bot_moves(self) -> None:
+        self._timer = None
+        self._apply_pending()
+        self._advance()
+
+    def _window_expired(self) -> None:
+        self._window_timer = None
+        self.session.let_window_go()
+        self._advance()
+
+    def _play(self, action: Action) -> None:
+        """Apply the person's action (bad ones change nothing and say why)."""
+        try:
+            self.session.play(action)
+        except HotDeathError as e:
+            self._say(f"{e.code}: {e.message}", error=True)
+            return
+        self._cancel_timers()
+        self._pending = None
+        if action.kind in CARD_ACTIONS:
+            self.uno_armed = False
+        self.message = Text("")
+        self._advance()
+
+    def _say(self, words: str, error: bool = False) -> None:
+        self.message = Text(words, style="bold red" if error else "bold")
+        self._refresh()
+
+    def _show_result(self) -> None:
+        s = self.session
+        result = s.results[self._shown_results]
+        self._shown_results += 1
+        saved = ""
+        if result.game_over:
+            try:
+                path = s.save(self.save_path)
+                saved = f"Record saved: {path}  (hotdeath replay {path})"
+            except OSError as e:
+                saved = f"file_error: could not save the record: {e.strerror or e}"
+        self._refresh()
+        self.push_screen(ScoreScreen(result, self._result_body(result), saved),
+                         self._after_result)
+
+    def _result_body(self, result: HandResult) -> Group:
+        table = Table(expand=True)
+        table.add_column("seat", no_wrap=True)
+        table.add_column("cards left", justify="right")
+        table.add_column("points", justify="right")
+        table.add_column("why", ratio=1)
+        table.add_column("total", justify="right", style="bold")
+        for row in result.rows:
+            table.add_row(*row)
+        parts: list[RenderableType] = [Text(result.headline, style="bold"), table]
+        parts += [Text(note, style="dim") for note in result.notes]
+        if result.game_over:
+            view = self.session.view()
+            winners = ", ".join(self.session.names[w] for w in view.winners) or "nobody"
+            parts.append(Text(f"Winner: {winners}", style="bold green"))
+        return Group(*parts)
+
+    def _after_result(self, choice: str | None) -> None:
+        if choice == "quit":
+            self.exit()
+            return
+        if choice == "again":
+            self.new_game()
+            return
+        self._advance()
+
+    def new_game(self) -> None:
+        """Start the next game at the same table (the next seed)."""
+        seed = self.session.seed + 1
+        if self.make_session is not None:
+            self.session = self.make_session(seed)
+        else:
+            s = self.session
+            self.session = Session(s.variant_name, s.players, seed, s.preset, s.options,
+                                   s.bot_specs, s.with_human, s.theme)
+        self._cancel_timers()
+        self._pending = None
+        self.uno_armed = False
+        self._start()
+
+    # ------------------------------------------------------------------ prompts
+
+    def _prompt_if_needed(self) -> None:
+        """Your turn with only a colour, victim, deal size or direction to give: ask."""
+        s = self.session
+        if not s.my_turn() or self._modal_open():
+            return
+        main = [a for a in s.legal() if a.kind not in (A.UNO, A.CATCH, A.CHALLENGE)]
+        if main and all(a.kind in (A.COLOR, A.VICTIM, A.DEAL, A.DIRECTION) for a in main):
+            self._ask(main, cancellable=False)
+
+    def _ask(self, actions: Sequence[Action], cancellable: bool = True) -> None:
+        """Narrow ``actions`` down to one with prompts (cards, colour, victim), then play it."""
+        acts = list(dict.fromkeys(actions))
+        if not acts:
+            return
+        if len(acts) == 1:
+            self._play(acts[0])
+            return
+        s = self.session
+        card_sets = list(dict.fromkeys(a.cards for a in acts))
+        colours = list(dict.fromkeys(a.color for a in acts))
+        targets = list(dict.fromkeys(a.target for a in acts))
+        kinds = {a.kind for a in acts}
+
+        def narrow(pick: Callable[[Action], object], values: Sequence[object]) -> Callable[
+                [int | None], None]:
+            def done(index: int | None) -> None:
+                self._prompting = False
+                if index is None:
+                    self._refresh()
+                    return
+                self._ask([a for a in acts if pick(a) == values[index]])
+            return done
+
+        if kinds == {A.DEAL}:
+            sizes = sorted(a.n for a in acts)
+            acts.sort(key=lambda a: a.n)
+            labels: list[str | Text] = [f"{n} cards each" for n in sizes]
+            self._push_choice("You deal: how many cards each?", labels,
+                              narrow(lambda a: a.n, sizes), cancellable=cancellable,
+                              hint="The dealer chooses the hand size.")
+        elif len(card_sets) > 1:
+            card_sets.sort(key=len)
+            labels = [Text(s.cards(c)) for c in card_sets]
+            self._push_choice("Which cards go down together?", labels,
+                              narrow(lambda a: a.cards, card_sets), cancellable=cancellable,
+                              hint="The last card ends up on top.")
+        elif len(colours) > 1 and all(c >= 0 for c in colours):
+            colours.sort()
+            labels = [Text(f"{COLOR_NAMES[c].capitalize()} ({COLOR_LETTERS[c]})",
+                           style=CARD_STYLE[c]) for c in colours]
+            keys = [COLOR_LETTERS[c].lower() for c in colours]
+            self._push_choice("Name a colour", labels, narrow(lambda a: a.color, colours),
+                              keys=keys, cancellable=cancellable,
+                              hint="r, y, g or b, or arrows and Enter.")
+        elif len(targets) > 1 and all(t >= 0 for t in targets):
+            targets.sort()
+            view = s.view()
+            labels = [Text(f"{s.names[t]}: {view.seats[t].hand_size} cards") for t in targets]
+            keys = [str(t) for t in targets]
+            title = "Whom do you catch?" if kinds == {A.CATCH} else "Choose a victim"
+            self._push_choice(title, labels, narrow(lambda a: a.target, targets), keys=keys,
+                              cancellable=cancellable, hint="Type the seat number or choose.")
+        elif len({a.uno for a in acts}) > 1:
+            self._ask([a for a in acts if a.uno == self.uno_armed])
+        else:
+            labels = [Text(s.action_words(a)) for a in acts]
+            self._push_choice("Choose a move", labels, narrow(lambda a: a, acts),
+                              cancellable=cancellable)
+
+    def _push_choice(
+        self,
+        title: str,
+        labels: Sequence[str | Text],
+        done: Callable[[int | None], None],
+        keys: Sequence[str] = (),
+        cancellable: bool = True,
+        hint: str = "",
+    ) -> None:
+        self._prompting = True
+        self.push_screen(ChoiceScreen(title, labels, keys, cancellable, hint), done)
+
+    # ------------------------------------------------------------------ input
+
+    @on(OptionList.OptionSelected, "#hand")
+    def _card_chosen(self, message: OptionList.OptionSelected) -> None:
+        option_id = message.option.id or ""
+        face = int(option_id.rsplit("-", 1)[1])
+        s = self.session
+        choices = s.card_choices(face)
+        if not choices:
+            if not s.my_turn() and not s.legal():
+                self._say("It is not your turn.", error=True)
+            else:
+                self._say(f"{s.card(face)} cannot be played now.", error=True)
+            return
+        self._ask(choices)
+
+    @on(Input.Submitted, "#cmd")
+    def _typed(self, message: Input.Submitted) -> None:
+        text = message.value.strip()
+        box = message.input
+        if not text:
+            self.query_one("#hand", OptionList).focus()
+            return
+        s = self.session
+        try:
+            action = s.parse(text)
+        except HotDeathError as e:
+            self._say(f"{e.code}: {e.message}", error=True)
+            return
+        box.value = ""
+        legal = s.legal()
+        if action in legal:
+            self._play(action)
+            return
+        if action.kind in CARD_ACTIONS:
+            fits = [a for a in legal if a.kind == action.kind and a.cards == action.cards
+                    and action.color in (a.color, -1) and action.target in (a.target, -1)
+                    and (a.uno or not action.uno)]
+            if fits:
+                self._ask(fits)
+                return
+        self._play(action)  # the engine says why it is not legal; nothing changes
+
+    def on_key(self, event: events.Key) -> None:
+        """Escape leaves the move input for the hand."""
+        if event.key == "escape" and isinstance(self.focused, Input):
+            event.stop()
+            self.query_one("#hand", OptionList).focus()
+
+    # ------------------------------------------------------------------ key actions
+
+    def _legal_of(self, *kinds: int) -> list[Action]:
+        return [a for a in self.session.legal() if a.kind in kinds]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Game keys show in the footer only when they can be used now."""
+        if action in ("quit", "help"):
+            return True
+        if self._modal_open():
+            return False
+        s = self.session
+        if action == "draw":
+            return bool(self._legal_of(A.DRAW))
+        if action == "pass_turn":
+            return bool(self._legal_of(A.PASS))
+        if action == "accept":
+            return bool(self._legal_of(A.ACCEPT))
+        if action == "uno":
+            return bool(self._legal_of(A.UNO)) or any(
+                a.uno for a in self._legal_of(*CARD_ACTIONS))
+        if action == "catch":
+            return bool(self._legal_of(A.CATCH))
+        if action == "challenge":
+            return bool(self._legal_of(A.CHALLENGE, A.QUESTION))
+        if action == "moves":
+            return any(a.kind not in CARD_ACTIONS for a in s.legal())
+        if action == "type_move":
+            return s.human is not None and not s.state.is_terminal()
+        if action == "skip":
+            return self._pending is not None or s.window_open()
+        return True
+
+    def action_draw(self) -> None:
+        """Draw a card."""
+        self._ask(self._legal_of(A.DRAW))
+
+    def action_pass_turn(self) -> None:
+        """End the turn."""
+        self._ask(self._legal_of(A.PASS))
+
+    def action_accept(self) -> None:
+        """Take the attack's cards."""
+        self._ask(self._legal_of(A.ACCEPT))
+
+    def action_uno(self) -> None:
+        """Call Uno now, or with the next card you play."""
+        calls = self._legal_of(A.UNO)
+        if calls:
+            self._ask(calls)
+            return
+        if any(a.uno for a in self._legal_of(*CARD_ACTIONS)):
+            self.uno_armed = not self.uno_armed
+            self._say("Uno! Now play your card." if self.uno_armed else "Uno call taken back.")
+
+    def action_catch(self) -> None:
+        """Catch a player who did not call Uno."""
+        self._ask(self._legal_of(A.CATCH))
+
+    def action_challenge(self) -> None:
+        """Challenge (a 69, a Wild Draw Four) or question a Wild Draw Four."""
+        self._ask(self._legal_of(A.CHALLENGE, A.QUESTION))
+
+    def action_moves(self) -> None:
+        """Every legal move that is not a card, in words."""
+        acts = [a for a in self.session.legal() if a.kind not in CARD_ACTIONS]
+        if not acts:
+            return
+        s = self.session
+        self._push_choice("Other moves", [s.action_words(a) for a in acts],
+                          lambda i: self._chosen_move(acts, i))
+
+    def _chosen_move(self, acts: Sequence[Action], index: int | None) -> None:
+        self._prompting = False
+        if index is None:
+            self._refresh()
+            return
+        self._play(acts[index])
+
+    def action_type_move(self) -> None:
+        """Focus the move input."""
+        self.query_one("#cmd", Input).focus()
+
+    def action_skip(self) -> None:
+        """Let the waiting bot move now, or let an open window go."""
+        s = self.session
+        if s.window_open():
+            s.let_window_go()
+        elif self._pending is not None:
+            self._cancel_timers()
+            self._apply_pending()
+        self._advance()
+
+    def action_slower(self) -> None:
+        """Longer pauses between bot moves."""
+        self.delay = min(MAX_DELAY, self.delay + DELAY_STEP)
+        self._say(f"Bots wait {self.delay:.2f} s per move.")
+
+    def action_faster(self) -> None:
+        """Shorter pauses between bot moves."""
+        self.delay = max(0.0, self.delay - DELAY_STEP)
+        self._say(f"Bots wait {self.delay:.2f} s per move.")
+
+    def action_help(self) -> None:
+        """The rules of every card in this game, and the keys."""
+        if isinstance(self.screen, HelpScreen):
+            return
+        s = self.session
+        parts: list[RenderableType] = [
+            Text(f"{s.title}: every card's rule ({s.theme} names)", style="bold underline"),
+        ]
+        for entry in s.help_entries():
+            head = Text(entry.cards or entry.title, style="bold")
+            head.append(f"  {entry.rule_id} {entry.title}" if entry.cards else
+                        f"  {entry.rule_id}", style="cyan")
+            parts += [head, Text(entry.text), Text("")]
+        parts.append(Text("Keys", style="bold underline"))
+        parts.append(Text(
+            "↑/↓ and Enter: play the highlighted card (● marks the cards you may play)\n"
+            "/: type a move (R7, play WD4 green, draw, pass, catch 2 …), Escape: back\n"
+            "d draw · p pass · a accept an attack · o other moves\n"
+            "u Uno (with your next card, or a call) · k catch · c challenge: only when open\n"
+            "space: the bot moves now / let a window go · + and -: the bots' delay\n"
+            "F1 or ?: this help · ctrl+q: quit"
+        ))
+        self.push_screen(HelpScreen(Group(*parts), "Help"), lambda _: self._advance())
+
+
+__all__ = ["ChoiceScreen", "HelpScreen", "HotDeathApp", "ScoreScreen", "card_style"]

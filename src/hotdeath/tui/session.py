@@ -1,0 +1,483 @@
+"""A terminal table without the screen: the game, its bots, the person's view and the log.
+
+:class:`Session` is what the Textual app drives.  It holds the :class:`GameState` (only
+to apply actions and to ask the bots through :func:`hotdeath.bots.arena.next_bot_move`,
+so bots behave as everywhere else) and gives the screen nothing but views: the person's
+seat view, or a spectator view when only bots play.  Everything a person reads is made
+here in words, with card names from the chosen name theme.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from hotdeath import actions as A
+from hotdeath.actions import Action
+from hotdeath.bots import Bot, bot_catalog, make_bot
+from hotdeath.bots.arena import next_bot_move, seat_rngs, window_seats, worth_offering
+from hotdeath.cards import (
+    COLOR_LETTERS,
+    COLOR_NAMES,
+    DOUBLE_SKIP,
+    DRAW_TWO,
+    FACE_COLOR,
+    FACE_KIND,
+    FACE_NUMBER,
+    IS_WILD,
+    NUMBER,
+    REVERSE,
+    REVERSE_SKIP,
+    SKIP,
+    SPREADER,
+    WILD,
+    WILD_DRAW_FOUR,
+    card_code,
+    card_name,
+    standard_deck,
+)
+from hotdeath.errors import HotDeathError, IllegalActionError
+from hotdeath.events import Event, describe
+from hotdeath.notation import record
+from hotdeath.rulebook import get_rule
+from hotdeath.state import GameState
+from hotdeath.variants import get_variant
+from hotdeath.view import View
+
+CARD_ACTIONS: Final = (A.PLAY, A.JUMP)
+_FIRST_WILD: Final = 64
+"""Face ids below this are the plain coloured numbers and actions (see ``hotdeath.cards``)."""
+"""Action kinds that put cards from the hand on the pile."""
+
+_ORIGINAL_WORDS: Final = (("Retaliation", "Fuck You"), ("Big Brother", "Shitter"),
+                          ("Virus", "AIDS"))
+_ORIGINALLY: Final = re.compile(r"\s*\(originally(?: called)? “[^”]*”\)")
+
+_STANDARD_RULES: Final = {
+    NUMBER: "STD-5.1", SKIP: "STD-5.2", REVERSE: "STD-5.3", DRAW_TWO: "STD-5.4", WILD: "STD-5.5",
+    WILD_DRAW_FOUR: "STD-5.6",
+}
+_CUTTHROAT_RULES: Final = {
+    NUMBER: "CT-3.1", SKIP: "CT-4.1", REVERSE: "CT-4.1", DRAW_TWO: "CT-4.1", WILD: "CT-4.4",
+    WILD_DRAW_FOUR: "CT-4.3",
+}
+_THROWDOWN_RULES: Final = {
+    NUMBER: "TD-2.2", SKIP: "TD-3.3", REVERSE: "TD-3.3", DRAW_TWO: "TD-4.1", WILD: "TD-2.8",
+    WILD_DRAW_FOUR: "TD-4.1",
+}
+_GENERAL_RULES: Final = {
+    "standard": ("STD-4", "STD-8.1", "STD-9.3"),
+    "hotdeath": ("HD-3.4", "HD-3.5", "HD-4.3", "HD-3.11", "HD-3.7"),
+    "cutthroat": ("CT-3.2", "CT-3.3", "CT-5.2", "CT-6.1", "CT-7.1"),
+    "throwdown": ("TD-2.1", "TD-2.3", "TD-4.2", "TD-4.8", "TD-5.1", "TD-6.3"),
+}
+
+
+def themed(text: str, theme: str) -> str:
+    """Rule text (written with the family names) in the name theme ``theme``.
+
+    >>> themed("Retaliation (originally called “Fuck You”) doubles", "original")
+    'Fuck You doubles'
+    """
+    if theme != "original":
+        return text
+    text = _ORIGINALLY.sub("", text)
+    for family, original in _ORIGINAL_WORDS:
+        text = text.replace(family, original)
+    return text
+
+
+def card_rule_id(variant: str, face: int) -> str:
+    """The rulebook id of the rule that says what card ``face`` does in ``variant``."""
+    kind = FACE_KIND[face]
+    if variant == "hotdeath":
+        from hotdeath.variants.hotdeath import rule_of
+
+        return rule_of(face)
+    if kind in (DOUBLE_SKIP, REVERSE_SKIP, SPREADER):  # Hot Death cards only
+        return "HD-2.3.1"
+    table = {"cutthroat": _CUTTHROAT_RULES, "throwdown": _THROWDOWN_RULES}.get(
+        variant, _STANDARD_RULES
+    )
+    return table.get(kind, table[NUMBER])
+
+
+def face_order(face: int) -> tuple[int, int, int]:
+    """Sort key of a hand: by colour (wilds last), then kind, then number."""
+    color = FACE_COLOR[face]
+    return (color if color >= 0 else 9, FACE_KIND[face], FACE_NUMBER[face])
+
+
+def colour_word(color: int) -> str:
+    """A colour in words with its letter, readable without colour vision: ``red (R)``."""
+    return f"{COLOR_NAMES[color]} ({COLOR_LETTERS[color]})" if color >= 0 else "none"
+
+
+@dataclass(frozen=True, slots=True)
+class HelpEntry:
+    """One rule on the help screen: the cards it is about, its id, title and text."""
+
+    cards: str
+    rule_id: str
+    title: str
+    text: str
+
+
+@dataclass(slots=True)
+class LogLine:
+    """One event of the log: the words, the rule id and the rule's title."""
+
+    text: str
+    rule: str
+    title: str
+    kind: str
+
+
+@dataclass(slots=True)
+class HandResult:
+    """How a hand ended, as the scoring screen shows it."""
+
+    hand_no: int
+    headline: str
+    rows: list[tuple[str, str, str, str, str]] = field(default_factory=list)
+    """(seat name, hand value, points this hand, reasons, total)."""
+    notes: list[str] = field(default_factory=list)
+    game_over: bool = False
+
+
+def bot_names() -> list[str]:
+    """The registered bot names (for command-line help and error messages)."""
+    return [info.name for info in bot_catalog()]
+
+
+def default_bot() -> str:
+    """The default opponent: ``heuristic`` when it is registered, else ``basic``."""
+    return "heuristic" if "heuristic" in bot_names() else "basic"
+
+
+def default_save_dir() -> Path:
+    """Where finished games are saved unless ``--save`` says otherwise."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("hotdeath")) / "games"
+
+
+class Session:
+    """One terminal game: a person (or nobody, to watch) and bots at a table.
+
+    Raises :class:`~hotdeath.errors.HotDeathError` for a bad variant, preset or option and
+    ``ValueError`` for a bad bot spec, before anything starts.
+    """
+
+    def __init__(
+        self,
+        variant: str = "hotdeath",
+        players: int = 4,
+        seed: int | None = None,
+        preset: str | None = None,
+        options: Mapping[str, object] | None = None,
+        bots: Sequence[str] = (),
+        human: bool = True,
+        theme: str = "family",
+    ) -> None:
+        self.variant_name = variant
+        self.players = players
+        self.preset = preset
+        self.options = dict(options or {})
+        self.bot_specs = list(bots) or [default_bot()]
+        self.with_human = human
+        self.theme = theme
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**32)
+        self.seed = seed
+        self.state: GameState = get_variant(variant).new_game(players, seed, preset, self.options)
+        self.human: int | None = 0 if human else None
+        first = 1 if human else 0
+        self.bots: dict[int, Bot] = {
+            s: make_bot(self.bot_specs[(s - first) % len(self.bot_specs)])
+            for s in range(first, players)
+        }
+        self.rngs = seat_rngs(seed, players)
+        self.names = [
+            f"P{s} (you)" if s == self.human else f"P{s} ({self.bots[s].name})"
+            for s in range(players)
+        ]
+        self.log: list[LogLine] = []
+        self.results: list[HandResult] = []
+        self.saved_to: Path | None = None
+        self.declined: frozenset[Action] = frozenset()
+        self._add_events(self.state.opening_events)
+
+    # ------------------------------------------------------------------ what the person sees
+
+    def view(self) -> View:
+        """The person's view (a spectator's when only bots play)."""
+        return self.state.view(self.human)
+
+    @property
+    def title(self) -> str:
+        """The variant's title."""
+        return self.state.variant.title
+
+    def card(self, face: int) -> str:
+        """A card in words with its colour letter: ``[R] Red 7``, ``[W] Wild Draw Four``."""
+        color = FACE_COLOR[face]
+        letter = COLOR_LETTERS[color] if color >= 0 else "W"
+        return f"[{letter}] {card_name(face, self.theme)}"
+
+    def cards(self, faces: Sequence[int]) -> str:
+        """Several cards in words."""
+        return " + ".join(card_name(f, self.theme) for f in faces)
+
+    def action_words(self, a: Action) -> str:
+        """An action in words (with the seat names of this table)."""
+        k = a.kind
+        if k in CARD_ACTIONS:
+            words = ("jump in with " if k == A.JUMP else "play ") + self.cards(a.cards)
+            if a.color >= 0:
+                words += f", naming {COLOR_NAMES[a.color]}"
+            if a.target >= 0:
+                words += f", at {self.names[a.target]}"
+            if a.uno:
+                words += ", calling Uno"
+            return words
+        if k == A.DRAW:
+            return "draw a card"
+        if k == A.PASS:
+            return "pass (end the turn)"
+        if k == A.ACCEPT:
+            return "accept the attack (take the cards)"
+        if k == A.CATCH:
+            return f"catch {self.names[a.target]}: no Uno call"
+        if k == A.CHALLENGE:
+            return (f"challenge {self.names[a.target]}" if a.target >= 0
+                    else "challenge the Wild Draw Four")
+        if k == A.QUESTION:
+            return "question the Wild Draw Four"
+        if k == A.UNO:
+            return f"call Uno on {self.names[a.target]}" if a.target >= 0 else "call Uno"
+        if k == A.DEAL:
+            return f"deal {a.n} cards to each player"
+        if k == A.COLOR:
+            return f"name {colour_word(a.color)}"
+        if k == A.VICTIM:
+            return f"choose {self.names[a.target]}"
+        if k == A.DIRECTION:
+            return "play clockwise" if a.n == 1 else "play counter-clockwise"
+        if k == A.DECLINE:
+            return "refuse to be called back"
+        if k == A.LEAVE:
+            return "leave the table"
+        return str(a)
+
+    def legal(self) -> list[Action]:
+        """The person's legal actions now (their turn and their windows); none to watch."""
+        return list(self.view().legal_actions)
+
+    def window_actions(self) -> list[Action]:
+        """The person's out-of-turn actions worth offering while another seat is to act."""
+        if self.human is None or self.state.is_terminal():
+            return []
+        if self.human not in window_seats(self.state):
+            return []
+        return [a for a in self.legal() if worth_offering(self.state, self.human, a)]
+
+    def window_open(self) -> bool:
+        """Whether the bots should wait for the person's answer to an open window."""
+        acts = self.window_actions()
+        return bool(acts) and frozenset(acts) != self.declined
+
+    def let_window_go(self) -> None:
+        """The person lets the open window go: the bots no longer wait for it."""
+        self.declined = frozenset(self.window_actions())
+
+    def my_turn(self) -> bool:
+        """Whether the game waits for the person's own turn."""
+        return (self.human is not None and not self.state.is_terminal()
+                and self.state.current_player() == self.human)
+
+    # ------------------------------------------------------------------ moves
+
+    def next_bot_move(self) -> tuple[int, Action] | None:
+        """The bots' next move (the arena decides who is asked), ``None`` if none is due."""
+        return next_bot_move(self.state, self.bots, self.rngs)
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply a move (a bot's or the person's), log its events; return them."""
+        events = self.state.apply_action(action, seat)
+        self._add_events(events)
+        return events
+
+    def play(self, action: Action) -> list[Event]:
+        """Apply the person's ``action``; ``IllegalActionError`` (nothing changes) if not legal."""
+        if self.human is None:
+            raise IllegalActionError("wrong_seat", "you are watching: every seat is a bot")
+        return self.apply(self.human, action)
+
+    def parse(self, text: str) -> Action:
+        """Read a typed move: the action notation, or a bare card code for ``play CARD``.
+
+        Raises :class:`~hotdeath.errors.NotationError` on bad syntax.
+        """
+        try:
+            return Action.parse(text)
+        except HotDeathError:
+            try:
+                return Action.parse("play " + text)
+            except HotDeathError:
+                pass
+            raise
+
+    def card_choices(self, face: int) -> list[Action]:
+        """The person's legal card actions that put down ``face`` first."""
+        return [a for a in self.legal() if a.kind in CARD_ACTIONS and a.cards[0] == face]
+
+    def playable_faces(self) -> set[int]:
+        """Faces of the person's hand that some legal action puts down."""
+        return {c for a in self.legal() if a.kind in CARD_ACTIONS for c in a.cards}
+
+    # ------------------------------------------------------------------ log and results
+
+    def _add_events(self, events: Sequence[Event]) -> None:
+        ended: Event | None = None
+        for e in events:
+            words = describe(e, self.theme, self.names, self.human).rsplit("  [", 1)[0]
+            self.log.append(LogLine(themed(words, self.theme), e.rule,
+                                    self.rule_title(e.rule), e.kind))
+            if e.kind == "hand_end":
+                ended = e
+        if ended is not None:
+            words = describe(ended, self.theme, self.names, self.human).rsplit("  [", 1)[0]
+            result = HandResult(self.state.hand_no, themed(words[0].upper() + words[1:],
+                                                           self.theme))
+            self._fill_scores(result, events)
+            result.game_over = self.state.is_terminal()
+            self.results.append(result)
+
+    def _fill_scores(self, result: HandResult, events: Sequence[Event]) -> None:
+        """Rows of the scoring screen from the view's ``last_hand`` and the score events."""
+        view = self.view()
+        last: Mapping[str, Any] = view.last_hand or {}
+        result.hand_no = int(last.get("hand", result.hand_no))
+        reasons: dict[int, str] = {}
+        for e in events:
+            if e.kind == "score":
+                text = describe(e, self.theme, self.names, self.human).rsplit("  [", 1)[0]
+                _, _, steps = text.partition(" [")
+                reasons[e.seat] = themed(steps.rstrip("]"), self.theme)
+        seats = {int(s["seat"]): s for s in last.get("seats", ())}
+        for sv in view.seats:
+            info = seats.get(sv.seat, {})
+            value = info.get("hand_value")
+            points = info.get("points")
+            result.rows.append((
+                self.names[sv.seat],
+                "" if value is None else str(value),
+                "" if points is None else str(points),
+                reasons.get(sv.seat, ""),
+                str(sv.score),
+            ))
+        if "loser" in last and int(last["loser"]) >= 0:
+            result.notes.append(f"Loser: {self.names[int(last['loser'])]}")
+        if last.get("out_order"):
+            order = ", ".join(self.names[int(s)] for s in last["out_order"])
+            result.notes.append(f"Went out in this order: {order}")
+        rule_id = e_rule(events)
+        result.notes.append(f"Scored by rule {rule_id}: {self.rule_title(rule_id)}")
+
+    def rule_title(self, rule_id: str) -> str:
+        """A rule's title in the name theme, or an empty string for an unknown id."""
+        try:
+            return themed(get_rule(rule_id).title, self.theme)
+        except KeyError:
+            return ""
+
+    # ------------------------------------------------------------------ help
+
+    def help_entries(self) -> list[HelpEntry]:
+        """Every card's rule in this variant (cards of the deck, in the name theme)."""
+        fresh = get_variant(self.variant_name).new_game(
+            self.players, 0, self.preset, self.options
+        )
+        deck: Sequence[int] = getattr(fresh, "deck", None) or standard_deck()
+        faces = set(deck)
+        by_rule: dict[str, list[int]] = {}
+        for face in sorted(faces, key=face_order):
+            by_rule.setdefault(card_rule_id(self.variant_name, face), []).append(face)
+        out: list[HelpEntry] = []
+        for rule_id, group in sorted(by_rule.items(), key=lambda kv: _rule_key(kv[0])):
+            rule = get_rule(rule_id)
+            names = _group_names(group, self.theme)
+            out.append(HelpEntry(names, rule_id, themed(rule.title, self.theme),
+                                 themed(rule.text, self.theme)))
+        for rule_id in _GENERAL_RULES.get(self.variant_name, ()):
+            rule = get_rule(rule_id)
+            out.append(HelpEntry("", rule_id, themed(rule.title, self.theme),
+                                 themed(rule.text, self.theme)))
+        return out
+
+    # ------------------------------------------------------------------ the record
+
+    def save(self, path: Path | None = None) -> Path:
+        """Write the game's record (``hotdeath replay`` shows it); return where it went."""
+        if path is None:
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            path = default_save_dir() / f"{stamp}-{self.variant_name}-{self.seed}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(record(self.state), indent=1), encoding="utf-8")
+        self.saved_to = path
+        return path
+
+
+def e_rule(events: Sequence[Event]) -> str:
+    """The rule id of the last score or hand-end event in ``events``."""
+    for e in reversed(events):
+        if e.kind in ("score", "hand_end"):
+            return e.rule
+    return events[-1].rule if events else ""
+
+
+def _rule_key(rule_id: str) -> tuple[str, tuple[int, ...]]:
+    prefix, _, rest = rule_id.partition("-")
+    return prefix, tuple(int(p) if p.isdigit() else 0 for p in rest.split("."))
+
+
+def _group_names(faces: Sequence[int], theme: str) -> str:
+    """Names of the cards a rule is about, shortened for numbers: ``Red 0–9``."""
+    numbers = [f for f in faces if FACE_KIND[f] == NUMBER and not IS_WILD[f]]
+    others = [f for f in faces if f not in numbers]
+    parts: list[str] = []
+    if numbers:
+        colors = sorted({FACE_COLOR[f] for f in numbers})
+        parts.append("number cards of " + ", ".join(COLOR_NAMES[c] for c in colors))
+    seen: set[str] = set()
+    for f in others:
+        name = card_name(f, theme)
+        generic = name.split(" ", 1)[1] if f < _FIRST_WILD else name  # "Red Skip" -> "Skip"
+        if generic not in seen:
+            seen.add(generic)
+            parts.append(generic)
+    return ", ".join(parts)
+
+
+__all__ = [
+    "CARD_ACTIONS",
+    "HandResult",
+    "HelpEntry",
+    "LogLine",
+    "Session",
+    "bot_names",
+    "card_code",
+    "card_rule_id",
+    "colour_word",
+    "default_bot",
+    "default_save_dir",
+    "face_order",
+    "themed",
+]
