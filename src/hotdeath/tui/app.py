@@ -49,7 +49,10 @@ def card_style(face: int) -> str:
 class ChoiceScreen(ModalScreen[int | None]):
     """A prompt: pick one of several labelled choices (a key may pick one directly)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("f1", "app.help", "Help"),
+    ]
 
     def __init__(
         self,
@@ -73,6 +76,7 @@ class ChoiceScreen(ModalScreen[int | None]):
             if self.hint:
                 yield Static(self.hint, id="hint")
             yield OptionList(*[Option(label) for label in self.labels], id="choices")
+        yield Footer()
 
     def on_mount(self) -> None:
         """Focus the choices."""
@@ -95,6 +99,10 @@ class ChoiceScreen(ModalScreen[int | None]):
         """Close without a choice (when the prompt may be put off)."""
         if self.cancellable:
             self.dismiss(None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Escape only where the prompt may be put off."""
+        return self.cancellable if action == "cancel" else True
 
 
 class ScoreScreen(ModalScreen[str]):
@@ -280,7 +288,8 @@ class HotDeathApp(App[None]):
     def _refresh(self) -> None:
         s = self.session
         view = s.view()
-        self.sub_title = (f"hand {view.hand_no} · seed {s.seed} · "
+        hand_no = view.hand_no + 1 if view.phase == "deal" else view.hand_no
+        self.sub_title = (f"hand {hand_no} · seed {s.seed} · "
                           f"{'watching' if s.human is None else 'you are P0'} · "
                           f"{s.theme} names")
         self.query_one("#seats", Static).update(self._seats_table(view))

@@ -1,0 +1,387 @@
+"""The full-screen terminal game: key presses through Textual's pilot, and a real terminal.
+
+The pilot plays whole hands of every variant with the keys a person uses and checks what
+the screen shows: the legal cards marked in the hand, the prompts, the keys in the footer
+only while their windows are open, the scoring screen.  The tmux test runs ``hotdeath play``
+in a real terminal to the end of a hand.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from textual.binding import Binding
+from textual.widgets import Input, OptionList
+
+from hotdeath import actions as A
+from hotdeath.cards import card_name
+from hotdeath.notation import replay, to_position
+from hotdeath.tui.app import ChoiceScreen, HelpScreen, HotDeathApp, ScoreScreen
+from hotdeath.tui.session import Session, card_rule_id, themed
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZE = (120, 40)
+
+
+def screen_text(app: HotDeathApp) -> str:
+    """The characters on the screen now, as a person sees them (colours dropped)."""
+    console = Console(width=app.size.width, height=app.size.height, file=io.StringIO(),
+                      record=True, color_system=None, legacy_windows=False)
+    console.print(app.screen._compositor.render_update(
+        full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+def footer_keys(app: HotDeathApp) -> set[str]:
+    """The game actions whose keys the footer shows now."""
+    return {
+        b.action for b in HotDeathApp.BINDINGS
+        if isinstance(b, Binding) and b.show and app.check_action(b.action, ())
+    }
+
+
+def check_hand_marks(app: HotDeathApp) -> int:
+    """Every legal card is marked ● in the hand, and no other; returns the first marked row."""
+    session = app.session
+    hand = app.query_one("#hand", OptionList)
+    playable = session.playable_faces()
+    first = -1
+    for i in range(hand.option_count):
+        option = hand.get_option_at_index(i)
+        face = int((option.id or "").rsplit("-", 1)[1])
+        marked = str(option.prompt).startswith("●")
+        assert marked == (face in playable), (card_name(face), marked)
+        assert card_name(face, session.theme) in str(option.prompt)
+        if marked and first < 0:
+            first = i
+    return first
+
+
+async def play_hand(app: HotDeathApp, pilot: object, seen: dict[str, int],
+                    max_steps: int = 1500) -> ScoreScreen:
+    """Press keys as a person would until the scoring screen shows; count what was seen."""
+    from textual.pilot import Pilot
+
+    assert isinstance(pilot, Pilot)
+    for _ in range(max_steps):
+        await pilot.pause()
+        screen = app.screen
+        if isinstance(screen, ScoreScreen):
+            return screen
+        if isinstance(screen, ChoiceScreen):
+            seen["prompt:" + screen.prompt_title] = seen.get("prompt:" + screen.prompt_title,
+                                                             0) + 1
+            assert screen.prompt_title in screen_text(app)
+            await pilot.press("enter")
+            continue
+        session = app.session
+        keys = footer_keys(app)
+        if session.window_open():
+            window = session.window_actions()
+            kinds = {a.kind for a in window}
+            assert "skip" in keys
+            if A.CATCH in kinds:
+                assert "catch" in keys
+                seen["catch"] = seen.get("catch", 0) + 1
+                await pilot.press("k")
+            elif A.CHALLENGE in kinds:
+                assert "challenge" in keys
+                seen["challenge"] = seen.get("challenge", 0) + 1
+                await pilot.press("c")
+            elif A.UNO in kinds:
+                assert "uno" in keys
+                seen["uno"] = seen.get("uno", 0) + 1
+                await pilot.press("u")
+            else:
+                await pilot.press("space")
+            continue
+        if not session.my_turn():
+            # the bots run at once with no delay; only a modal or a window stops them
+            pytest.fail(f"the game waits for nobody: {session.state.describe_state()}")
+        legal = session.legal()
+        kinds = {a.kind for a in legal}
+        if A.CATCH not in kinds:
+            assert "catch" not in keys
+        if A.CHALLENGE not in kinds and A.QUESTION not in kinds:
+            assert "challenge" not in keys
+        text = screen_text(app)
+        assert "Your turn" in text
+        first = check_hand_marks(app)
+        if any(a.uno for a in legal if a.kind == A.PLAY):
+            assert "uno" in keys
+            seen["uno-play"] = seen.get("uno-play", 0) + 1
+            await pilot.press("u")
+        if first >= 0:
+            seen["card"] = seen.get("card", 0) + 1
+            await pilot.press("home", *["down"] * first, "enter")
+        elif A.ACCEPT in kinds:
+            await pilot.press("a")
+        elif A.DRAW in kinds:
+            seen["draw"] = seen.get("draw", 0) + 1
+            await pilot.press("d")
+        elif A.PASS in kinds:
+            await pilot.press("p")
+        else:
+            await pilot.press("o", "enter")
+    pytest.fail("the hand did not end")
+
+
+def make_app(variant: str, seed: int, players: int = 3, theme: str = "family") -> HotDeathApp:
+    session = Session(variant, players, seed, bots=["basic"], theme=theme)
+    return HotDeathApp(session, delay=0.0, window_seconds=0.0)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("variant", "seed"), [
+    ("standard", 4), ("hotdeath", 7), ("cutthroat", 3), ("throwdown", 5),
+])
+async def test_a_person_plays_a_hand_with_keys(
+    variant: str, seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    app = make_app(variant, seed)
+    seen: dict[str, int] = {}
+    async with app.run_test(size=SIZE) as pilot:
+        await play_hand(app, pilot, seen)
+        text = screen_text(app)
+        session = app.session
+        assert seen.get("card", 0) > 0
+        assert session.results, "the hand's result is recorded"
+        first = session.results[0]
+        # the scoring screen: the reasons and the totals of every seat
+        assert ("Game over" if first.game_over else f"End of hand {first.hand_no}") in text
+        for name, _value, _points, reasons, total in first.rows:
+            assert name in text and total in text
+            if reasons:
+                assert reasons.split(" ")[0] in text
+        assert first.headline in text
+        if first.game_over:
+            assert "play again" in text
+            saved = list(tmp_path.rglob("*.json"))
+            assert len(saved) == 1 and str(saved[0].name) in text.replace("\n", "")
+            rec = json.loads(saved[0].read_text(encoding="utf-8"))
+            assert to_position(replay(rec)) == to_position(session.state)
+            await pilot.press("r")
+            await pilot.pause()
+            assert app.session is not session and app.session.seed == seed + 1
+            assert not isinstance(app.screen, ScoreScreen)
+        else:
+            assert "next hand" in text
+            await pilot.press("enter")
+            await pilot.pause()
+            assert not isinstance(app.screen, ScoreScreen)
+            view = app.session.view()
+            assert view.hand_no == first.hand_no + 1 or view.phase == "deal"
+            assert f"hand {first.hand_no + 1}" in app.sub_title
+
+
+@pytest.mark.asyncio
+async def test_prompts_colour_and_deal_size() -> None:
+    # Hot Death with P0 dealing: the deal-size prompt opens at once
+    app = make_app("hotdeath", 11, players=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        deals = 0
+        for _ in range(30):
+            if isinstance(app.screen, ChoiceScreen) and "deal" in app.screen.prompt_title:
+                deals += 1
+                text = screen_text(app)
+                assert "5 cards each" in text and "15 cards each" in text
+                await pilot.press("down", "down", "enter")  # 7 cards
+                await pilot.pause()
+                assert app.session.view().hand_size == 7
+                break
+            await play_one(app, pilot)
+        assert deals == 1
+
+
+async def play_one(app: HotDeathApp, pilot: object) -> None:
+    """One sensible key press (used to move a game on to a situation)."""
+    from textual.pilot import Pilot
+
+    assert isinstance(pilot, Pilot)
+    session = app.session
+    if isinstance(app.screen, (ChoiceScreen, ScoreScreen)):
+        await pilot.press("enter")
+    elif session.window_open():
+        await pilot.press("space")
+    elif session.playable_faces():
+        first = check_hand_marks(app)
+        await pilot.press("home", *["down"] * max(first, 0), "enter")
+    else:
+        await pilot.press("o", "enter")
+    await pilot.pause()
+
+
+@pytest.mark.asyncio
+async def test_wild_asks_for_a_colour_and_typed_moves() -> None:
+    from hotdeath.notation import from_position
+
+    # a standard position where P0 holds a Wild, a Red 7 and a Blue 2, with red on top
+    state = from_position({
+        "variant": "standard", "players": 2, "seed": 1, "turn": 0, "top": "R5",
+        "hands": [["W", "R7", "B2"], ["G1", "G2", "G3"]],
+    })
+    session = Session("standard", 2, 1, bots=["basic"])
+    session.state = state
+    session.log.clear()
+    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        check_hand_marks(app)
+        text = screen_text(app)
+        assert "● [R] Red 7" in text and "● [W] Wild" in text
+        assert "  [B] Blue 2" in text  # not marked: blue does not match red
+        assert "RED (R)" in text  # the colour in words and letter
+        # typed: nonsense, an illegal card, then a wild without a colour
+        await pilot.press("slash", *"zap", "enter")
+        await pilot.pause()
+        assert "bad_syntax" in screen_text(app)
+        assert app.query_one("#cmd", Input).value == "zap"  # kept, to be corrected
+        await pilot.press("ctrl+a", "ctrl+k", *"B2", "enter")
+        await pilot.pause()
+        assert "illegal_action" in screen_text(app)
+        assert len(session.state.history) == 0  # nothing changed
+        await pilot.press("ctrl+a", "ctrl+k", *"W", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        assert "Name a colour" in screen_text(app)
+        await pilot.press("b")
+        await pilot.pause()
+        assert session.state.history[0] == (0, A.Action.parse("play W blue"))
+        assert "names blue" in screen_text(app)
+
+
+@pytest.mark.asyncio
+async def test_help_shows_every_card_rule_in_the_theme() -> None:
+    app = make_app("hotdeath", 3, theme="original")
+    async with app.run_test(size=(120, 400)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)  # P0 deals: help works over a prompt
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = screen_text(app)
+        assert "Fuck You" in text and "HD-2.3.23" in text and "AIDS" in text
+        assert "Retaliation" not in text
+        for entry in app.session.help_entries():
+            assert entry.rule_id in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+
+
+@pytest.mark.asyncio
+async def test_delay_keys_and_skip() -> None:
+    session = Session("standard", 3, 2, bots=["basic"], human=False)
+    app = HotDeathApp(session, delay=3.0, window_seconds=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "is thinking" in screen_text(app)
+        before = len(session.state.history)
+        await pilot.press("space")
+        await pilot.pause()
+        assert len(session.state.history) == before + 1  # no waiting
+        await pilot.press("minus", "minus")
+        assert app.delay == pytest.approx(2.5)
+        await pilot.press("plus")
+        assert app.delay == pytest.approx(2.75)
+        assert "Watching" in screen_text(app)
+
+
+def test_rule_text_follows_the_theme() -> None:
+    from hotdeath.cards import RET, parse_card
+    from hotdeath.rulebook import get_rule
+
+    text = get_rule(card_rule_id("hotdeath", RET)).text
+    assert "Retaliation" in text
+    original = themed(text, "original")
+    assert "Retaliation" not in original and "Fuck You" in original
+    assert "originally" not in original
+    assert card_rule_id("standard", parse_card("R7")) == "STD-5.1"
+    assert card_rule_id("cutthroat", parse_card("WD4")) == "CT-4.3"
+
+
+def test_bad_bot_spec_and_options_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        Session("standard", 3, 1, bots=["genius"])
+    from hotdeath.errors import HotDeathError
+
+    with pytest.raises(HotDeathError) as err:
+        Session("nonsense", 3, 1)
+    assert err.value.code == "unknown_variant"
+
+
+# ---------------------------------------------------------------------------- a real terminal
+
+TMUX = shutil.which("tmux")
+
+
+def test_hotdeath_play_in_tmux_to_the_end_of_a_hand(tmp_path: Path) -> None:
+    if TMUX is None:
+        if os.environ.get("CI"):
+            pytest.fail("tmux is missing in CI (apt-get install tmux)")
+        pytest.skip("tmux is not installed")
+    sock = f"hotdeath-test-{os.getpid()}"
+    env_file = tmp_path / "run.sh"
+    save = tmp_path / "game.json"
+    env_file.write_text(
+        "#!/bin/sh\n"
+        f"export PYTHONPATH={ROOT / 'src'}\nexport TERM=xterm-256color\n"
+        f"export XDG_DATA_HOME={tmp_path}\n"
+        f"exec {sys.executable} -m hotdeath.cli play --variant cutthroat --players 2 "
+        f"--seed 3 --bots basic --delay 0 --save {save}\n",
+        encoding="utf-8",
+    )
+    env_file.chmod(0o755)
+
+    def tmux(*args: str) -> str:
+        return subprocess.run([TMUX, "-L", sock, *args], capture_output=True, text=True,
+                              check=False).stdout
+
+    tmux("new-session", "-d", "-s", "game", "-x", "110", "-y", "34", str(env_file))
+    try:
+        screen = ""
+        deadline = time.monotonic() + 40
+        seen_hand = False
+        while time.monotonic() < deadline:
+            time.sleep(0.4)
+            screen = tmux("capture-pane", "-p", "-t", "game")
+            if "Game over" in screen:
+                break
+            if "Your hand:" in screen:
+                seen_hand = True
+            if "Name a colour" in screen or "Choose" in screen:
+                tmux("send-keys", "-t", "game", "Enter")
+            elif "Your turn" in screen:
+                # play the first marked card, or draw
+                keys = ["d"]
+                if "│● [" in screen:
+                    lines = [ln for ln in screen.splitlines() if "│● [" in ln or "│  [" in ln]
+                    first = next((i for i, ln in enumerate(lines) if "│● [" in ln), 0)
+                    keys = ["Home", *["Down"] * first, "Enter"]
+                tmux("send-keys", "-t", "game", *keys)
+            elif "Space lets it go" in screen:
+                tmux("send-keys", "-t", "game", "Space")
+        assert seen_hand, screen
+        assert "Game over" in screen, screen
+        assert "Winner:" in screen and "P0 (you)" in screen
+        tmux("send-keys", "-t", "game", "q")
+        for _ in range(50):
+            time.sleep(0.1)
+            if save.exists():
+                break
+        rec = json.loads(save.read_text(encoding="utf-8"))
+        assert rec["variant"] == "cutthroat" and rec["seed"] == 3
+        assert replay(rec).is_terminal()
+    finally:
+        tmux("kill-server")
