@@ -11,6 +11,9 @@ error's stable code, and exits with status 2::
                          [--dealer D] [--out FILE]
     hotdeath play [--variant V] [--players N] [--seed S] [--bots SPEC]... [--watch]
                   [--theme T] [--delay SECONDS] [--save FILE] [--plain]
+    hotdeath simulate [VARIANT] [--bot SPEC]... [--games N] [--seed S] [--workers W]
+                      [--out FILE] [--backend process|ray] ...
+    hotdeath report RESULTS... [--out DIR]
 
 ``docs/notation.md`` documents the action, card and position notations these commands
 read and write, with worked examples.
@@ -636,6 +639,175 @@ def play(
         _fail(e.code, e.message)
     except ValueError as e:
         _fail("bad_argument", str(e))
+
+
+class Backend(StrEnum):
+    """Where ``hotdeath simulate`` runs its games."""
+
+    process = "process"
+    ray = "ray"
+
+
+@app.command()
+def simulate(
+    variant: Annotated[str, typer.Argument(help="Variant name or alias.")] = "hotdeath",
+    preset: Annotated[str | None, typer.Option("--preset", help="Preset name.")] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", metavar="NAME=VALUE", help="Set an option (repeatable)."),
+    ] = None,
+    players: Annotated[int | None, typer.Option("--players", "-n", help="Seats.")] = None,
+    bot: Annotated[
+        list[str] | None,
+        typer.Option("--bot", "-b", metavar="SPEC",
+                     help="Bot spec for the next seat (repeatable; the list repeats to fill "
+                          "the seats), e.g. basic, random, 'external:./mybot'."),
+    ] = None,
+    games: Annotated[int, typer.Option("--games", "-g", min=0, help="Number of games.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Master seed.")] = 0,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", min=1,
+                                 help="Worker processes (default: every core).")
+    ] = None,
+    out: Annotated[
+        Path, typer.Option("--out", help="Results file (JSON lines; appended, resumable).")
+    ] = Path("results.jsonl"),
+    backend: Annotated[
+        Backend, typer.Option("--backend", help="process (a local pool) or ray.")
+    ] = Backend.process,
+    address: Annotated[
+        str | None, typer.Option("--address", help="Ray cluster address (default: local).")
+    ] = None,
+    fixed_seats: Annotated[
+        bool, typer.Option("--fixed-seats",
+                           help="Do not rotate the bots round the table from game to game.")
+    ] = False,
+    max_moves: Annotated[
+        int | None, typer.Option("--max-moves", min=1,
+                                 help="Stop a game after this many moves (recorded as "
+                                      "unfinished).")
+    ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")
+    ] = False,
+) -> None:
+    """Let bots play many games and append one JSON line per game to a results file.
+
+    Game i's seed is derived from (--seed, i) and the bots rotate one seat per game, so
+    the results are the same for any number of workers.  Ctrl-C keeps every finished
+    game; running the same command again resumes.  See docs/simulate.md.
+    """
+    from hotdeath.simulate import MAX_MOVES, SimConfig, run_simulation
+
+    try:
+        config = SimConfig.make(variant, players, bot or ["basic"], seed, preset,
+                                parse_option_args(option or []), not fixed_seats,
+                                max_moves or MAX_MOVES)
+    except HotDeathError as e:
+        _fail(e.code, e.message)
+    console = Console(stderr=True)
+    done_games = 0
+
+    def note(done: int, total: int) -> None:
+        nonlocal done_games
+        done_games = done
+
+    try:
+        if quiet:
+            summary = run_simulation(config, games, out, workers, backend.value, address, note)
+        else:
+            with _sim_progress(console) as (progress_cb, _):
+                def both(done: int, total: int) -> None:
+                    note(done, total)
+                    progress_cb(done, total)
+
+                summary = run_simulation(config, games, out, workers, backend.value, address,
+                                         both)
+    except HotDeathError as e:
+        _fail(e.code, e.message)
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: {done_games} of {games} games are in {out}; run the same "
+                   "command again to resume", err=True)
+        raise typer.Exit(130) from None
+    if quiet:
+        return
+    console.print(f"{summary.played} games played, {summary.skipped} already in {out}")
+    from hotdeath.report import load_sets, summary_tables
+
+    for table in summary_tables(load_sets([out])):
+        _console().print(table)
+
+
+def _sim_progress(console: Console) -> Any:
+    """A Rich progress bar (games, rate, ETA) and the callback that advances it."""
+    from contextlib import contextmanager
+
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        Task,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    class RateColumn(ProgressColumn):
+        """Games per second."""
+
+        def render(self, task: Task) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text("-- games/s" if speed is None else f"{speed:.1f} games/s",
+                        style="progress.data.speed")
+
+    @contextmanager
+    def bar() -> Iterator[tuple[Any, Progress]]:
+        progress = Progress(
+            TextColumn("[progress.description]{task.description}"), BarColumn(),
+            MofNCompleteColumn(), RateColumn(), TimeElapsedColumn(),
+            TextColumn("ETA"), TimeRemainingColumn(), console=console,
+        )
+        task_id: list[Any] = []
+
+        def update(done: int, total: int) -> None:
+            if not task_id:
+                task_id.append(progress.add_task("simulating", total=total, completed=done))
+            else:
+                progress.update(task_id[0], completed=done)
+
+        with progress:
+            yield update, progress
+
+    return bar()
+
+
+@app.command()
+def report(
+    results: Annotated[
+        list[Path], typer.Argument(help="Results files from 'hotdeath simulate' (one set "
+                                        "each; two sets are compared side by side).")
+    ],
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Folder for the plots, report.md and "
+                                                "report.html (default: only the summary).")
+    ] = None,
+    theme: Annotated[Theme, typer.Option("--theme", help="Card names.")] = Theme.family,
+) -> None:
+    """Summarise simulation results: wins with 95% intervals, lengths, seats, events."""
+    from hotdeath.report import load_sets, summary_tables, write_report
+
+    try:
+        sets = load_sets(results)
+        console = _console()
+        for table in summary_tables(sets, theme.value):
+            console.print(table)
+        if out is not None:
+            written = write_report(sets, out, theme.value)
+            console.print(f"wrote {len(written)} files to {out}: "
+                          + ", ".join(p.name for p in written))
+    except HotDeathError as e:
+        _fail(e.code, e.message)
 
 
 def main() -> None:
