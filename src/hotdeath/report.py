@@ -416,6 +416,12 @@ def _colors(n: int) -> list[str]:
     return [base[i % len(base)] for i in range(n)]
 
 
+def _errors(ys: Sequence[float], cis: Sequence[tuple[float, float]]) -> list[list[float]]:
+    """Error bar lengths (below, above) of percentages ``ys`` with intervals ``cis``."""
+    return [[max(0.0, y - 100 * lo) for y, (lo, _) in zip(ys, cis, strict=True)],
+            [max(0.0, 100 * hi - y) for y, (_, hi) in zip(ys, cis, strict=True)]]
+
+
 def plot_all(sets: Sequence[ResultSet], out_dir: Path, theme: str = "family") -> list[Path]:
     """Write the PNG plots into ``out_dir`` and return their paths."""
     import matplotlib
@@ -450,8 +456,8 @@ def plot_all(sets: Sequence[ResultSet], out_dir: Path, theme: str = "family") ->
             lo, hi = b.interval
             xs.append(j + (i - (len(sets) - 1) / 2) * width)
             ys.append(100 * b.rate)
-            errs[0].append(100 * (b.rate - lo))
-            errs[1].append(100 * (hi - b.rate))
+            errs[0].append(max(0.0, 100 * (b.rate - lo)))
+            errs[1].append(max(0.0, 100 * (hi - b.rate)))
         ax.bar(xs, ys, width, yerr=errs, capsize=4, color=colors[i], label=s.label)
         for x, y, e in zip(xs, ys, errs[1], strict=True):
             ax.text(x, y + e + 1, f"{y:.1f}%", ha="center", va="bottom", fontsize="small")
@@ -520,15 +526,12 @@ def plot_all(sets: Sequence[ResultSet], out_dir: Path, theme: str = "family") ->
         ys = [100 * w / g if g else 0.0 for g, w, _ in seats]
         cis = [wilson(w, g) for g, w, _ in seats]
         left.bar([x + offs for x in range(n)], ys, width, color=colors[i], label=s.label,
-                 yerr=[[y - 100 * lo for y, (lo, _) in zip(ys, cis, strict=True)],
-                       [100 * hi - y for y, (_, hi) in zip(ys, cis, strict=True)]], capsize=3)
+                 yerr=_errors(ys, cis), capsize=3)
         by_pos = position_stats(s)
         ys2 = [100 * w / t if t else 0.0 for w, t in by_pos]
         cis2 = [wilson(w, t) for w, t in by_pos]
         right.bar([x + offs for x in range(n)], ys2, width, color=colors[i], label=s.label,
-                  yerr=[[y - 100 * lo for y, (lo, _) in zip(ys2, cis2, strict=True)],
-                        [100 * hi - y for y, (_, hi) in zip(ys2, cis2, strict=True)]],
-                  capsize=3)
+                  yerr=_errors(ys2, cis2), capsize=3)
     if len(fairs) == 1 and sets[0].players:
         n = sets[0].players
         for ax in (left, right):
