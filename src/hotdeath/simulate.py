@@ -121,8 +121,12 @@ class SimConfig:
         for spec in bots:
             try:
                 parse_spec(spec)
+                bot = make_bot(spec)  # a factory may check more (an outside bot's command)
             except ValueError as e:
                 raise SimulationError("bad_bot", f"bot spec {spec!r}: {e}") from None
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
         if not isinstance(seed, int) or seed < 0:
             raise SimulationError("bad_seed", f"the seed must be an integer ≥ 0, not {seed!r}")
         if not isinstance(max_moves, int) or max_moves < 1:
