@@ -149,7 +149,11 @@ def _load_builtin() -> None:
         importlib.import_module(module)
 
 
-_BUILTIN_MODULES: list[str] = ["hotdeath.bots.simple", "hotdeath.bots.external"]
+_BUILTIN_MODULES: list[str] = [
+    "hotdeath.bots.simple",
+    "hotdeath.bots.heuristic",
+    "hotdeath.bots.external",
+]
 """Modules whose import registers the built-in bots, in catalog order."""
 
 __all__ = [
