@@ -92,9 +92,16 @@ def register_bot(
 
 
 def bot_catalog() -> list[BotInfo]:
-    """Every registered bot, in registration order."""
+    """Every registered bot: the built-in ones in module order, then the others."""
     _load_builtin()
-    return list(_REGISTRY.values())
+
+    def rank(info: BotInfo) -> int:
+        module = getattr(info.factory, "__module__", "")
+        if module in _BUILTIN_MODULES:
+            return _BUILTIN_MODULES.index(module)
+        return len(_BUILTIN_MODULES)
+
+    return sorted(_REGISTRY.values(), key=rank)
 
 
 def parse_spec(spec: str) -> tuple[BotInfo, dict[str, int | float | str]]:
