@@ -221,3 +221,15 @@ def test_missing_ray_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.Monkey
     with pytest.raises(SimulationError, match=r"hotdeath\[ray\]") as e:
         run_simulation(CONFIG, 2, tmp_path / "n.jsonl", backend="ray")
     assert e.value.code == "ray_missing"
+
+
+def test_speed_benchmark_quick_run_prints_its_figures() -> None:
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "simulate.py"
+    out = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True,
+                         text=True, check=True, timeout=120).stdout
+    last = json.loads(out.strip().splitlines()[-1])
+    assert last["benchmark"] == "simulate" and last["games"] == 20
+    assert last["games_per_s_1_worker"] > 0 and last["games_per_s_2_workers"] > 0

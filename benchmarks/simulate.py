@@ -1,0 +1,104 @@
+"""Speed of ``hotdeath simulate`` on 1 and 2 worker processes.
+
+Each repetition runs the same job (same configuration, same master seed, a fresh results
+file) once on 1 worker and once on 2, alternating which goes first, and times the whole
+``run_simulation`` call: pool start, every game, writing every line.  It reports games per
+second for each run, the speed-up of each pair, the median speed-up, the CPU time of each
+run (this process and its workers: 2 workers should use no more than 1 does) and how many
+CPUs each run kept busy on average, and the load average (the machine may be shared).
+The last line is JSON.
+
+    python benchmarks/simulate.py                       # 600 games x 5 pairs
+    python benchmarks/simulate.py --games 2000 --repeat 3 --variant standard --players 2
+    python benchmarks/simulate.py --quick               # a smoke run
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from hotdeath.simulate import SimConfig, read_results, run_simulation
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (the pool's workers)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def timed_run(
+    config: SimConfig, games: int, workers: int, folder: Path, tag: str
+) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of one whole run."""
+    path = folder / f"{tag}.jsonl"
+    cpu = cpu_seconds()
+    start = time.perf_counter()
+    run_simulation(config, games, path, workers=workers)
+    seconds = time.perf_counter() - start
+    cpu = cpu_seconds() - cpu
+    assert len(read_results(path).games) == games
+    return seconds, cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", default="hotdeath")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--bot", action="append", default=None)
+    parser.add_argument("--games", type=int, default=600)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quick", action="store_true", help="20 games, one pair")
+    args = parser.parse_args()
+    games, repeat = (20, 1) if args.quick else (args.games, args.repeat)
+    config = SimConfig.make(args.variant, args.players, args.bot or ["basic"], args.seed)
+    print(f"{config.variant}, {config.players} players, bots {'/'.join(config.bots)}, "
+          f"{games} games per run, {repeat} pairs, {os.cpu_count()} CPUs")
+    ratios: list[float] = []
+    overheads: list[float] = []
+    shares: list[tuple[float, float]] = []
+    rates: dict[int, list[float]] = {1: [], 2: []}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for r in range(repeat):
+            order = (1, 2) if r % 2 == 0 else (2, 1)
+            load_before = os.getloadavg()[0]
+            runs = {w: timed_run(config, games, w, folder, f"r{r}w{w}") for w in order}
+            secs = {w: runs[w][0] for w in runs}
+            cpus = {w: runs[w][1] for w in runs}
+            for w in (1, 2):
+                rates[w].append(games / secs[w])
+            ratio = secs[1] / secs[2]
+            ratios.append(ratio)
+            overheads.append(cpus[2] / cpus[1])
+            shares.append((cpus[1] / secs[1], cpus[2] / secs[2]))
+            print(f"pair {r + 1}: 1 worker {games / secs[1]:6.1f} games/s "
+                  f"({cpus[1] / secs[1]:.2f} CPUs busy), 2 workers {games / secs[2]:6.1f} "
+                  f"games/s ({cpus[2] / secs[2]:.2f} CPUs busy), speed-up {ratio:.2f}x, CPU "
+                  f"time 2 vs 1 worker {cpus[2] / cpus[1]:.3f} (load average "
+                  f"{load_before:.1f} -> {os.getloadavg()[0]:.1f})")
+    result = {
+        "benchmark": "simulate",
+        "variant": config.variant,
+        "players": config.players,
+        "games": games,
+        "pairs": repeat,
+        "games_per_s_1_worker": round(statistics.median(rates[1]), 1),
+        "games_per_s_2_workers": round(statistics.median(rates[2]), 1),
+        "speedup_median": round(statistics.median(ratios), 3),
+        "speedup_best": round(max(ratios), 3),
+        "cpu_time_ratio_median": round(statistics.median(overheads), 3),
+        "cpus_busy_1_worker": round(statistics.median(s[0] for s in shares), 2),
+        "cpus_busy_2_workers": round(statistics.median(s[1] for s in shares), 2),
+    }
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
