@@ -109,13 +109,19 @@ async def play_hand(app: HotDeathApp, pilot: object, seen: dict[str, int],
             pytest.fail(f"the game waits for nobody: {session.state.describe_state()}")
         legal = session.legal()
         kinds = {a.kind for a in legal}
-        if A.CATCH not in kinds:
+        if not session.offered([A.CATCH]):
             assert "catch" not in keys
         if A.CHALLENGE not in kinds and A.QUESTION not in kinds:
             assert "challenge" not in keys
         text = screen_text(app)
         assert "Your turn" in text
         first = check_hand_marks(app)
+        hand = app.query_one("#hand", OptionList)
+        for i in range(hand.option_count):
+            face = int((hand.get_option_at_index(i).id or "").rsplit("-", 1)[1])
+            if len({a.cards for a in session.card_choices(face)}) > 1:
+                first = i
+                break
         if any(a.uno for a in legal if a.kind == A.PLAY):
             assert "uno" in keys
             seen["uno-play"] = seen.get("uno-play", 0) + 1
@@ -152,6 +158,7 @@ async def test_a_person_plays_a_hand_with_keys(
     seen: dict[str, int] = {}
     async with app.run_test(size=SIZE) as pilot:
         await play_hand(app, pilot, seen)
+        print(variant, seen)
         text = screen_text(app)
         session = app.session
         assert seen.get("card", 0) > 0
@@ -259,6 +266,33 @@ async def test_wild_asks_for_a_colour_and_typed_moves() -> None:
         await pilot.pause()
         assert session.state.history[0] == (0, A.Action.parse("play W blue"))
         assert "names blue" in screen_text(app)
+
+
+@pytest.mark.asyncio
+async def test_a_throwdown_throw_asks_which_cards_go_down_together() -> None:
+    from hotdeath.notation import from_position
+
+    state = from_position({
+        "variant": "throwdown", "players": 2, "seed": 1, "turn": 0, "top": "R8",
+        "hands": [["R8", "B8", "Y2"], ["G1", "G2", "G3"]],
+    })
+    session = Session("throwdown", 2, 1, bots=["basic"])
+    session.state = state
+    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert check_hand_marks(app) == 0
+        keys = footer_keys(app)
+        assert "uno" not in keys and "catch" not in keys  # sure to be wrong: no key
+        await pilot.press("home", "enter")  # Red 8: the hand is sorted red, yellow, blue
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        text = screen_text(app)
+        assert "Which cards go down together?" in text
+        assert "Red 8 + Blue 8" in text
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert session.state.history[0] == (0, A.Action.parse("play R8 B8"))
 
 
 @pytest.mark.asyncio
@@ -385,3 +419,23 @@ def test_hotdeath_play_in_tmux_to_the_end_of_a_hand(tmp_path: Path) -> None:
         assert replay(rec).is_terminal()
     finally:
         tmux("kill-server")
+
+
+# ---------------------------------------------------------------------------- the command
+
+
+def test_play_falls_back_to_the_line_game_without_a_terminal(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from hotdeath.cli import app as cli
+
+    save = tmp_path / "watched.json"
+    result = CliRunner().invoke(cli, ["play", "--variant", "cutthroat", "--players", "2",
+                                      "--seed", "5", "--watch", "--delay", "0",
+                                      "--bots", "random", "--save", str(save)])
+    assert result.exit_code == 0, result.output
+    assert "Game over" in result.output  # the Rich game: output is not a terminal
+    assert replay(json.loads(save.read_text(encoding="utf-8"))).is_terminal()
+    bad = CliRunner().invoke(cli, ["play", "--bots", "genius"])
+    assert bad.exit_code == 2
+    assert "bad_bot" in bad.output and "basic" in bad.output

@@ -133,6 +133,7 @@ class ScoreScreen(ModalScreen[str]):
                 "r: play again · q: quit" if self.result.game_over
                 else "Enter: deal the next hand", id="score-keys"
             )
+        yield Footer()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Play again and quit only once the game is over; Enter only before."""
@@ -195,13 +196,14 @@ class HotDeathApp(App[None]):
     #seats { width: 3fr; height: auto; border: round $primary; padding: 0 1; }
     #pile { width: 2fr; height: auto; border: round $secondary; padding: 0 1; }
     #middle { height: 1fr; }
-    #handbox { width: 2fr; border: round $success; }
+    #handbox { width: 2fr; min-width: 34; border: round $success; }
     #hand { height: 1fr; border: none; padding: 0; overflow-x: hidden; }
     #log { width: 3fr; border: round $accent; padding: 0 1; overflow-x: hidden; }
     #status { height: auto; min-height: 1; padding: 0 1; background: $boost; }
-    #cmd { height: 3; }
+    #cmd { height: 1; border: none; padding: 0 1; background: $boost; }
+    #cmd:focus { background: $primary 30%; }
     ChoiceScreen, ScoreScreen { align: center middle; }
-    #dialog { width: 60; height: auto; max-height: 90%; border: thick $warning;
+    #dialog { width: 60; height: auto; max-height: 90%; border: heavy $warning;
               background: $surface; padding: 0 1; }
     #dialog.wide { width: 96%; }
     #choices { height: auto; max-height: 20; border: none; }
@@ -263,8 +265,8 @@ class HotDeathApp(App[None]):
                 yield OptionList(id="hand")
             yield RichLog(id="log", wrap=True, markup=False, min_width=20)
         yield Static(id="status")
-        yield Input(placeholder="type a move here (/ to focus): R7, play WD4 green, draw, "
-                                "catch 2 …", id="cmd")
+        yield Input(placeholder="/ to type a move: R7 · play WD4 green · draw · catch 2",
+                    id="cmd")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -288,10 +290,9 @@ class HotDeathApp(App[None]):
     def _refresh(self) -> None:
         s = self.session
         view = s.view()
-        hand_no = view.hand_no + 1 if view.phase == "deal" else view.hand_no
-        self.sub_title = (f"hand {hand_no} · seed {s.seed} · "
-                          f"{'watching' if s.human is None else 'you are P0'} · "
-                          f"{s.theme} names")
+        hand_no = len(s.results) + (0 if view.phase == "game_over" else 1)
+        self.sub_title = (f"hand {hand_no} · seed {s.seed}"
+                          + (" · watching" if s.human is None else ""))
         self.query_one("#seats", Static).update(self._seats_table(view))
         self.query_one("#pile", Static).update(self._pile(view))
         self._render_hand(view)
@@ -389,7 +390,7 @@ class HotDeathApp(App[None]):
                 label.append("  (just drawn)", style="italic")
             hand.add_option(Option(label, id=f"c{i}-{face}"))
         marked = sum(1 for f in faces if f in playable)
-        box.border_title = f"Your hand: {len(faces)} cards, ● {marked} playable"
+        box.border_title = f"Your hand: {len(faces)} · ● {marked} playable"
         if faces:
             first_legal = next((i for i, f in enumerate(faces) if f in playable), 0)
             keep = before if before is not None and before < len(faces) else first_legal
@@ -430,7 +431,10 @@ class HotDeathApp(App[None]):
             hints.append("a accepts the attack")
         if kinds & {A.DEAL, A.COLOR, A.VICTIM, A.DIRECTION}:
             hints.append("answer the prompt")
-        return ", ".join(hints) + "." if hints else "Choose a move (o)."
+        if not hints:
+            return "Choose a move (o)."
+        words = ", ".join(hints) + "."
+        return words[0].upper() + words[1:]
 
     # ------------------------------------------------------------------ the flow of play
 
@@ -529,14 +533,16 @@ class HotDeathApp(App[None]):
                          self._after_result)
 
     def _result_body(self, result: HandResult) -> Group:
+        headers = ("seat", "hand value", "points", "why", "total")
+        keep = [i for i in range(len(headers))
+                if i == 0 or any(row[i] not in ("", "0") for row in result.rows)]
         table = Table(expand=True)
-        table.add_column("seat", no_wrap=True)
-        table.add_column("cards left", justify="right")
-        table.add_column("points", justify="right")
-        table.add_column("why", ratio=1)
-        table.add_column("total", justify="right", style="bold")
+        for i in keep:
+            table.add_column(headers[i], no_wrap=i == 0, ratio=1 if i == 3 else None,
+                             justify="left" if i in (0, 3) else "right",
+                             style="bold" if i == 4 else "")
         for row in result.rows:
-            table.add_row(*row)
+            table.add_row(*(row[i] for i in keep))
         parts: list[RenderableType] = [Text(result.headline, style="bold"), table]
         parts += [Text(note, style="dim") for note in result.notes]
         if result.game_over:
@@ -603,7 +609,12 @@ class HotDeathApp(App[None]):
                 self._ask([a for a in acts if pick(a) == values[index]])
             return done
 
-        if kinds == {A.DEAL}:
+        if kinds == {A.DIRECTION}:
+            acts.sort(key=lambda a: -a.n)
+            self._push_choice("You deal: which way does play go?",
+                              [Text(s.action_words(a)) for a in acts],
+                              narrow(lambda a: a, acts), cancellable=cancellable)
+        elif kinds == {A.DEAL}:
             sizes = sorted(a.n for a in acts)
             acts.sort(key=lambda a: a.n)
             labels: list[str | Text] = [f"{n} cards each" for n in sizes]
@@ -719,10 +730,9 @@ class HotDeathApp(App[None]):
         if action == "accept":
             return bool(self._legal_of(A.ACCEPT))
         if action == "uno":
-            return bool(self._legal_of(A.UNO)) or any(
-                a.uno for a in self._legal_of(*CARD_ACTIONS))
+            return bool(s.offered([A.UNO])) or any(a.uno for a in self._legal_of(*CARD_ACTIONS))
         if action == "catch":
-            return bool(self._legal_of(A.CATCH))
+            return bool(s.offered([A.CATCH]))
         if action == "challenge":
             return bool(self._legal_of(A.CHALLENGE, A.QUESTION))
         if action == "moves":
@@ -747,7 +757,7 @@ class HotDeathApp(App[None]):
 
     def action_uno(self) -> None:
         """Call Uno now, or with the next card you play."""
-        calls = self._legal_of(A.UNO)
+        calls = self.session.offered([A.UNO])
         if calls:
             self._ask(calls)
             return
@@ -757,7 +767,7 @@ class HotDeathApp(App[None]):
 
     def action_catch(self) -> None:
         """Catch a player who did not call Uno."""
-        self._ask(self._legal_of(A.CATCH))
+        self._ask(self.session.offered([A.CATCH]))
 
     def action_challenge(self) -> None:
         """Challenge (a 69, a Wild Draw Four) or question a Wild Draw Four."""

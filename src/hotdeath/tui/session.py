@@ -280,6 +280,17 @@ class Session:
         """The person's legal actions now (their turn and their windows); none to watch."""
         return list(self.view().legal_actions)
 
+    def offered(self, kinds: Sequence[int]) -> list[Action]:
+        """The person's legal actions of ``kinds`` worth offering (as the arena judges).
+
+        Throwdown lists Uno calls and catches that are sure to be wrong (they only cost
+        cards); those stay typeable but get no key.
+        """
+        if self.human is None:
+            return []
+        return [a for a in self.legal()
+                if a.kind in kinds and worth_offering(self.state, self.human, a)]
+
     def window_actions(self) -> list[Action]:
         """The person's out-of-turn actions worth offering while another seat is to act."""
         if self.human is None or self.state.is_terminal():
