@@ -409,8 +409,8 @@ class HotDeathApp(App[None]):
             text.append(f"You may act out of turn: {words}. ", style="bold yellow")
             text.append("Space lets it go.")
         elif s.my_turn():
-            text.append("Your turn. ", style="bold green")
-            text.append(self._turn_hint(view))
+            text.append("Your turn: ", style="bold green")
+            text.append_text(self._turn_hint(view))
         elif self._pending is not None:
             text.append(f"{s.names[self._pending[0]]} is thinking… ", style="italic")
             text.append(f"(space: now · +/-: delay {self.delay:.2f} s)", style="dim")
@@ -418,23 +418,29 @@ class HotDeathApp(App[None]):
             text.append("  UNO! will be called with your next card.", style="bold red")
         return text
 
-    def _turn_hint(self, view: View) -> str:
+    def _turn_hint(self, view: View) -> Text:
         kinds = {a.kind for a in view.legal_actions}
-        hints: list[str] = []
+        hints: list[tuple[str, str]] = []
         if kinds & set(CARD_ACTIONS):
-            hints.append("Enter plays the highlighted ● card")
+            hints.append(("Enter", "play the highlighted ● card"))
         if A.DRAW in kinds:
-            hints.append("d draws")
+            hints.append(("d", "draw"))
         if A.PASS in kinds:
-            hints.append("p passes")
+            hints.append(("p", "pass"))
         if A.ACCEPT in kinds:
-            hints.append("a accepts the attack")
+            hints.append(("a", "accept the attack"))
         if kinds & {A.DEAL, A.COLOR, A.VICTIM, A.DIRECTION}:
-            hints.append("answer the prompt")
+            hints.append(("", "answer the prompt"))
         if not hints:
-            return "Choose a move (o)."
-        words = ", ".join(hints) + "."
-        return words[0].upper() + words[1:]
+            hints.append(("o", "choose a move"))
+        text = Text()
+        for i, (key, words) in enumerate(hints):
+            if i:
+                text.append(" · ", style="dim")
+            if key:
+                text.append(f"[{key}] ", style="bold cyan")
+            text.append(words)
+        return text
 
     # ------------------------------------------------------------------ the flow of play
 
