@@ -1,0 +1,34 @@
+"""Reinforcement-learning environments for every variant (the ``hotdeath[rl]`` extra).
+
+* :func:`env` / :class:`raw_env`: the PettingZoo AEC environment ``hotdeath_v0`` (every
+  seat an agent; out-of-turn windows offered as agent turns with an ``ignore`` action);
+* :class:`SingleAgentEnv` (Gymnasium id ``hotdeath/SingleAgent-v0``): one learner against
+  bots from :mod:`hotdeath.bots`.
+
+Observation layout, action mapping and rewards: ``docs/rl.md``.  The core package never
+imports this one; it needs numpy, pettingzoo and gymnasium.
+"""
+
+from __future__ import annotations
+
+from hotdeath.rl.aec import env, raw_env
+from hotdeath.rl.single import SingleAgentEnv, register_envs
+from hotdeath.rl.spaces import (
+    ActionLayout,
+    ObservationLayout,
+    action_layout,
+    observation_layout,
+)
+
+register_envs()
+
+__all__ = [
+    "ActionLayout",
+    "ObservationLayout",
+    "SingleAgentEnv",
+    "action_layout",
+    "env",
+    "observation_layout",
+    "raw_env",
+    "register_envs",
+]
