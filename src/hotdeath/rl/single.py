@@ -43,7 +43,7 @@ class SingleAgentEnv(gymnasium.Env[Obs, np.int64]):
     :class:`hotdeath.rl.raw_env`; the default is heads-up standard Uno against ``random``.
     """
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's declaration)
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 (Gymnasium's style)
 
     def __init__(
         self,

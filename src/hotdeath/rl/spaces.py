@@ -118,8 +118,9 @@ class ActionLayout:
     def slot_of(self, action: Action, seat: int) -> int:
         """The slot of ``action`` taken by ``seat``, or -1 when the space leaves it out.
 
-        Multi-card Throwdown plays and ``leave`` have no slot; a play with an Uno call has
-        the slot of the same play without it.
+        Multi-card Throwdown plays, ``leave`` and a last-card wild played without naming a
+        colour (the same play naming one is always legal too) have no slot; a play with an
+        Uno call has the slot of the same play without it.
         """
         k = action.kind
         n = self.players
