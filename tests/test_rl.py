@@ -21,7 +21,7 @@ from hotdeath import actions as A
 from hotdeath.bots.arena import worth_offering
 from hotdeath.cards import IS_WILD
 from hotdeath.errors import IllegalActionError, OptionError
-from hotdeath.rl import SingleAgentEnv, action_layout, env, raw_env
+from hotdeath.rl import SingleAgentEnv, action_layout, env, observation_layout, raw_env
 from hotdeath.rl.single import ENV_ID
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,7 +69,7 @@ def test_gymnasium_registered_id() -> None:
     e = gymnasium.make(ENV_ID, variant="cutthroat", opponents=["basic"], disable_env_checker=True)
     obs, info = e.reset(seed=5)
     assert info["seat"] == 0
-    assert obs["observation"].shape == e.observation_space["observation"].shape
+    assert obs["observation"].shape == (observation_layout("cutthroat", 2).size,)
     e.close()
 
 
