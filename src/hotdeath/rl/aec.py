@@ -131,6 +131,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         self._mask_bytes = bytearray(k)
         self._mask = np.frombuffer(self._mask_bytes, dtype=np.int8)
         self._rng = random.Random()
+        self._cache: list[dict[int, int]] = [{} for _ in range(n)]
+        self._keep: list[list[Action]] = [[] for _ in range(n)]
         self.state: GameState = var.new_game(n, 0, preset, options)
         self._reset_fields()
 
@@ -158,6 +160,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         self._o_attack = lay.offset("attack")
         self._o_sn = lay.offset("sixty_nine")
         self._o_table = lay.offset("table")
+        o = self._o_seats
+        n = self.n
+        self._rot = [
+            [((p + r) % n, o + r * _NSEAT) for r in range(n)] for p in range(n)
+        ]
         self._ignore_slot = self.layout.single[IGNORE]
         self._throw_start = {
             f: s for (f, c, rel), s in self.layout.play_slots.items() if c < 0 and rel == 0
@@ -175,7 +182,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         self._steps = 0
         self._dirty = False
         self._over = False
-        self._cache: list[dict[int, tuple[Action, int, bool]]] = [{} for _ in range(self.n)]
         self._last_hand = self.state.last_hand
         self._attack_fn = getattr(self.state, "attack_info", None) or getattr(
             self.state, "pot_info", None
@@ -421,7 +427,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
     def _decide(self) -> None:
         """Find the next decision: window holders not yet asked, then the current player."""
         st = self.state
-        if len(st.actors()) > 1:
+        if st.uno_open or st._has_windows():
             asked = self._asked
             for s in window_seats(st):
                 if s not in asked:
@@ -429,38 +435,56 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
                     return
         self._offer(st.turn, False)
 
+    def _code(self, a: Action, seat: int) -> int:
+        """Slot code of ``a`` for ``seat`` (cached by identity; see :meth:`_offer`)."""
+        cache = self._cache[seat]
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+            self._keep[seat].clear()
+        slot = self.layout.slot_of(a, seat)
+        code = -2 - slot if slot >= 0 and a.kind in _CHECKED_KINDS else slot
+        cache[id(a)] = code
+        self._keep[seat].append(a)  # keeps the id valid while it is a cache key
+        return code
+
     def _offer(self, seat: int, window: bool) -> None:
+        """Build the mask of ``seat``.
+
+        Cached slot codes are the slot (>= 0), -1 (no slot) or ``-2 - slot`` for window
+        actions that must be worth offering.
+        """
         st = self.state
-        self._clear_mask()
+        mb = self._mask_bytes
+        for i in self._slots:
+            mb[i] = 0
         self._seat = seat
         self._window = window
-        mb = self._mask_bytes
-        cache = self._cache[seat]
+        get = self._cache[seat].get
         slot_act: dict[int, Action] = {}
-        slot_of = self.layout.slot_of
         for a in st.legal_actions(seat):
-            e = cache.get(id(a))
-            if e is None:
-                if len(cache) > _CACHE_LIMIT:
-                    cache.clear()
-                e = (a, slot_of(a, seat), a.kind in _CHECKED_KINDS)
-                cache[id(a)] = e
-            slot = e[1]
-            if slot < 0 or (e[2] and not worth_offering(st, seat, a)):
-                continue
-            if slot not in slot_act or a.uno:
-                slot_act[slot] = a
+            code = get(id(a))
+            if code is None:
+                code = self._code(a, seat)
+            if code < 0:
+                if code == -1 or not worth_offering(st, seat, a):
+                    continue
+                code = -2 - code
+            if code not in slot_act or a.uno:
+                slot_act[code] = a
         self._slot_act = slot_act
         slots = list(slot_act)
         if window:
             slots.append(self._ignore_slot)
-        elif self.layout.throws and st.phase != GAME_OVER:
+        if self._throw_add or self._throw_end:
+            self._throw_add = {}
+            self._throw_end = {}
+        if self.layout.throws and not window and st.phase != GAME_OVER:
             ts = self._throw_start
             adds = {ts[f]: f for f in st.play_extensions(seat, ())}  # type: ignore[attr-defined]
             self._throw_add = adds
             slots += adds
-        for s in slots:
-            mb[s] = 1
+        for i in slots:
+            mb[i] = 1
         slots.sort()
         self._slots = slots
 
@@ -517,63 +541,71 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         m = len(disc)
         if m:
             b[self._top_ix[disc[-1]]] = 1.0
-            hist = self._hist_ix
-            for k in range(min(HISTORY, m - 1)):
-                b[hist[k][disc[m - 2 - k]]] = 1.0
+            if m > 1:
+                k = 0
+                for ix in self._hist_ix[: m - 1]:
+                    k -= 1
+                    b[ix[disc[k - 1]]] = 1.0
         if st.color >= 0:
             b[self._o_color + st.color] = 1.0
         if st.direction == 1:
             b[self._o_cw] = 1.0
-        b[self._o_phase + st.phase] = 1.0
+        phase = st.phase
+        b[self._o_phase + phase] = 1.0
         if acting:
             b[self._o_decision + (2 if self._prefix else 1 if self._window else 0)] = 1.0
         if st.drew:
             b[self._o_drew] = 1.0
-        n = self.n
         hands = st.hands
         active = st.active
-        uno = st.uno_open
         scores = st.scores
+        cur = st.turn if phase != GAME_OVER else -1
+        dealer = st.dealer
+        uno = st.uno_open
         revealed = st.revealed
         infections: list[int] | None = getattr(st, "infections", None)
-        cur = st.current_player()
-        dealer = st.dealer
-        o = self._o_seats
-        for r in range(n):
-            s = p + r
-            if s >= n:
-                s -= n
-            base = o + r * _NSEAT
+        for s, base in self._rot[p]:
             b[base] = len(hands[s])
             if active[s]:
                 b[base + 1] = 1.0
-                rv = revealed[s]
-                if rv:
-                    b[base + 7] = len(rv)
-                    if r:
-                        rix = self._rev_ix[r - 1]
-                        for f in rv:
-                            b[rix[f]] += 1.0
-            if uno and s in uno:
-                b[base + 2] = 1.0
+                if revealed[s]:
+                    self._encode_revealed(p, s, base)
             b[base + 3] = scores[s]
-            if infections:
-                b[base + 4] = infections[s]
             if s == cur:
                 b[base + 5] = 1.0
             if s == dealer:
                 b[base + 6] = 1.0
-        if st.phase == RESPONSE and self._attack_fn is not None:
+        if uno:
+            o = self._o_seats + 2
+            n = self.n
+            for s in uno:
+                b[o + ((s - p) % n) * _NSEAT] = 1.0
+        if infections and any(infections):
+            o = self._o_seats + 4
+            n = self.n
+            for s in range(n):
+                b[o + ((s - p) % n) * _NSEAT] = infections[s]
+        if phase == RESPONSE and self._attack_fn is not None:
             info = self._attack_fn()
             if info:
                 self._encode_attack(info, p)
         sn: int = getattr(st, "sn_seat", -1)
         if sn >= 0:
-            b[self._o_sn + (sn - p) % n] = 1.0
+            b[self._o_sn + (sn - p) % self.n] = 1.0
         t = self._o_table
         b[t] = len(st.draw_pile)
         b[t + 1] = st.hand_no
         b[t + 2] = st.hand_size
+
+    def _encode_revealed(self, p: int, s: int, base: int) -> None:
+        b = self._buf
+        rv = self.state.revealed[s]
+        b[base + 7] = len(rv)
+        r = (s - p) % self.n
+        if r:
+            rix = self._rev_ix[r - 1]
+            for f in rv:
+                b[rix[f]] += 1.0
 
     def _encode_attack(self, info: dict[str, Any], p: int) -> None:
         b = self._buf

@@ -1,0 +1,171 @@
+#!/usr/bin/env python
+"""RL environment throughput: ``hotdeath_v0`` against the bare engine and RLCard's UNO env.
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/rl.py                  # 2 s slices x 5 repetitions
+    .venv/bin/python benchmarks/rl.py --quick          # smoke run
+
+Every loop plays heads-up standard Uno (``official`` preset, ``rounds=1`` so that a game
+is one hand, as an RLCard game is) with a uniformly random policy over the legal moves,
+and counts *steps* (decisions):
+
+* ``engine``: the bare engine, ``state.step(rng.choice(state.legal_actions()))``;
+* ``env``: our unwrapped AEC env (:class:`hotdeath.rl.raw_env`) in PettingZoo's loop:
+  ``env.last()`` (the observation vector and the mask, both fresh arrays) then
+  ``env.step(rng.choice(env.legal_moves()))``: the same random choice as the engine's;
+* ``env_numpy``: the same with the choice drawn from the mask with numpy
+  (``np.flatnonzero`` and ``Generator.integers``), as typical user code does;
+* ``env_wrapped``: ``hotdeath.rl.env()`` (PettingZoo's bound and order wrappers);
+* ``rlcard_env``: RLCard 1.2.0's ``rlcard.make('uno')``: ``env.step`` (which builds the
+  next observation) with ``rng.choice`` over ``state['legal_actions']``.
+
+The loops are interleaved in slices (``--seconds`` each, order reversed every other
+repetition) and the summary gives medians over ``--repeat`` repetitions of steps per
+second and each loop's cost per step relative to the bare engine.  The last line of output
+is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import hotdeath
+from hotdeath.rl import env as wrapped_env
+from hotdeath.rl import raw_env
+
+OPTIONS = {"rounds": 1}
+Loop = Callable[[float], tuple[int, float]]
+
+
+def engine_loop(seed: int) -> Loop:
+    rng = random.Random(seed)
+    game = [seed]
+
+    def run(seconds: float) -> tuple[int, float]:
+        steps = 0
+        t0 = time.perf_counter()
+        end = t0 + seconds
+        while time.perf_counter() < end:
+            game[0] += 1
+            g = hotdeath.new_game("standard", 2, game[0], options=OPTIONS)
+            while not g.is_terminal():
+                g.step(rng.choice(g.legal_actions()))
+                steps += 1
+        return steps, time.perf_counter() - t0
+
+    return run
+
+
+def env_loop(seed: int, numpy_choice: bool = False, wrapped: bool = False) -> Loop:
+    rng = random.Random(seed)
+    nrng = np.random.default_rng(seed)
+    e: Any = (wrapped_env if wrapped else raw_env)(
+        variant="standard", players=2, options=OPTIONS, max_steps=None
+    )
+    inner = e.unwrapped
+    game = [seed]
+
+    def run(seconds: float) -> tuple[int, float]:
+        steps = 0
+        t0 = time.perf_counter()
+        end = t0 + seconds
+        while time.perf_counter() < end:
+            game[0] += 1
+            e.reset(seed=game[0])
+            while True:
+                obs, _, term, trunc, _ = e.last()
+                if term or trunc:
+                    break
+                if numpy_choice:
+                    legal = np.flatnonzero(obs["action_mask"])
+                    e.step(legal[nrng.integers(len(legal))])
+                else:
+                    e.step(rng.choice(inner.legal_moves()))
+                steps += 1
+        return steps, time.perf_counter() - t0
+
+    return run
+
+
+def rlcard_loop(seed: int) -> Loop | None:
+    try:
+        import rlcard
+    except ImportError:
+        return None
+    rng = random.Random(seed)
+    e = rlcard.make("uno", config={"seed": seed})
+
+    def run(seconds: float) -> tuple[int, float]:
+        steps = 0
+        t0 = time.perf_counter()
+        end = t0 + seconds
+        while time.perf_counter() < end:
+            state, _ = e.reset()
+            while not e.is_over():
+                state, _ = e.step(rng.choice(list(state["legal_actions"])))
+                steps += 1
+        return steps, time.perf_counter() - t0
+
+    return run
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="RL env steps/s vs the bare engine and RLCard")
+    ap.add_argument("--seconds", type=float, default=2.0, help="length of one timed slice")
+    ap.add_argument("--repeat", type=int, default=5, help="repetitions (medians reported)")
+    ap.add_argument("--quick", action="store_true", help="0.2 s x 1: a smoke run")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.seconds, args.repeat = 0.2, 1
+    loops: dict[str, Loop] = {
+        "engine": engine_loop(1),
+        "env": env_loop(2),
+        "env_numpy": env_loop(3, numpy_choice=True),
+        "env_wrapped": env_loop(4, wrapped=True),
+    }
+    rl = rlcard_loop(5)
+    if rl is not None:
+        loops["rlcard_env"] = rl
+    for run in loops.values():  # warm-up
+        run(min(0.2, args.seconds))
+    rates: dict[str, list[float]] = {k: [] for k in loops}
+    names = list(loops)
+    for rep in range(args.repeat):
+        for name in names if rep % 2 == 0 else names[::-1]:
+            steps, dt = loops[name](args.seconds)
+            rates[name].append(steps / dt)
+    med = {k: statistics.median(v) for k, v in rates.items()}
+    base = med["engine"]
+    print(f"{'loop':<12} {'steps/s (median)':>17} {'min-max':>19} {'cost/step vs engine':>20}")
+    for k, v in rates.items():
+        print(f"{k:<12} {med[k]:>17,.0f} {min(v):>9,.0f}-{max(v):<9,.0f} {base / med[k]:>19.2f}x")
+    summary: dict[str, Any] = {
+        "benchmark": "rl",
+        "python": platform.python_version(),
+        "seconds": args.seconds,
+        "repeat": args.repeat,
+    }
+    for k in loops:
+        summary[f"{k}_steps_per_s"] = round(med[k], 1)
+        summary[f"{k}_cost_vs_engine"] = round(base / med[k], 3)
+    if "rlcard_env" not in loops:
+        summary["rlcard_env_steps_per_s"] = None
+    else:
+        summary["env_speedup_vs_rlcard_env"] = round(med["env"] / med["rlcard_env"], 2)
+    print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
