@@ -266,6 +266,11 @@ async def test_wild_asks_for_a_colour_and_typed_moves() -> None:
         await pilot.pause()
         assert session.state.history[0] == (0, A.Action.parse("play W blue"))
         assert "names blue" in screen_text(app)
+        await pilot.press("w")  # why? the rules behind the latest events, in full
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = " ".join(screen_text(app).split())
+        assert "STD-5.5" in text and "A Wild lets its player name the colour" in text
 
 
 @pytest.mark.asyncio

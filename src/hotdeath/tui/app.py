@@ -27,7 +27,7 @@ from textual.widgets.option_list import Option
 
 from hotdeath import actions as A
 from hotdeath.actions import Action
-from hotdeath.cards import COLOR_LETTERS, COLOR_NAMES, FACE_COLOR
+from hotdeath.cards import COLOR_LETTERS, COLOR_NAMES, FACE_COLOR, card_name, parse_card
 from hotdeath.errors import HotDeathError
 from hotdeath.tui.session import CARD_ACTIONS, HandResult, Session, colour_word, face_order
 from hotdeath.view import View
@@ -35,6 +35,8 @@ from hotdeath.view import View
 CARD_STYLE: dict[int, str] = {0: "bold red", 1: "bold yellow", 2: "bold green", 3: "bold blue"}
 WILD_STYLE = "bold magenta"
 DELAY_STEP = 0.25
+WHY_EVENTS = 12
+"""How many of the latest events the Why? screen explains."""
 MAX_DELAY = 5.0
 
 
@@ -220,10 +222,11 @@ class HotDeathApp(App[None]):
         Binding("k", "catch", "Catch"),
         Binding("c", "challenge", "Challenge"),
         Binding("o", "moves", "Other moves"),
-        Binding("slash", "type_move", "Type a move"),
+        Binding("w", "why", "Why? (rules)"),
+        Binding("slash", "type_move", "Type"),
         Binding("space", "skip", "Skip wait"),
-        Binding("plus", "slower", "+delay"),
-        Binding("minus", "faster", "-delay"),
+        Binding("plus", "slower", "Slower bots", show=False),
+        Binding("minus", "faster", "Faster bots", show=False),
         Binding("f1", "help", "Help"),
         Binding("question_mark", "help", "Help", show=False),
         Binding("ctrl+q", "quit", "Quit"),
@@ -359,15 +362,26 @@ class HotDeathApp(App[None]):
         s = self.session
         victim = attack.get("victim")
         count = attack.get("count")
-        kind = str(attack.get("kind", "attack")).replace("_", " ")
-        text = Text("Attack: ", style="bold red")
-        what = f"draw {count}" if isinstance(count, int) and count else kind
+        kind = str(attack.get("kind", "draw"))
+        level = attack.get("level")
+        text = Text("Throwdown pot: " if isinstance(level, int) else "Attack: ",
+                    style="bold red")
+        if kind == "eject":
+            what = "ejection"
+        elif kind == "reveal":
+            what = "Glasnost reveal"
+        else:
+            what = f"draw {count}" if isinstance(count, int) else "draw"
         text.append(what, style="bold red")
+        if isinstance(level, int):
+            text.append(f" (level {level})")
         if isinstance(victim, int) and 0 <= victim < len(s.names):
             text.append(f" on {s.names[victim]}")
-        sender = attack.get("sender")
-        if isinstance(sender, int) and 0 <= sender < len(s.names):
-            text.append(f" from {s.names[sender]}", style="dim")
+        last = attack.get("last_card")
+        if isinstance(last, str):
+            text.append(f", by {card_name(parse_card(last), s.theme)}")
+        if attack.get("challengeable") or attack.get("questionable"):
+            text.append(" · may be challenged", style="yellow")
         return text
 
     def _render_hand(self, view: View) -> None:
@@ -697,19 +711,20 @@ class HotDeathApp(App[None]):
         except HotDeathError as e:
             self._say(f"{e.code}: {e.message}", error=True)
             return
-        box.value = ""
         legal = s.legal()
-        if action in legal:
-            self._play(action)
-            return
-        if action.kind in CARD_ACTIONS:
+        if action not in legal and action.kind in CARD_ACTIONS:
             fits = [a for a in legal if a.kind == action.kind and a.cards == action.cards
                     and action.color in (a.color, -1) and action.target in (a.target, -1)
                     and (a.uno or not action.uno)]
             if fits:
+                box.value = ""
+                self.query_one("#hand", OptionList).focus()
                 self._ask(fits)
                 return
-        self._play(action)  # the engine says why it is not legal; nothing changes
+        if action in legal:
+            box.value = ""
+            self.query_one("#hand", OptionList).focus()
+        self._play(action)  # when not legal the engine says why; nothing changes
 
     def on_key(self, event: events.Key) -> None:
         """Escape leaves the move input for the hand."""
@@ -724,7 +739,7 @@ class HotDeathApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Game keys show in the footer only when they can be used now."""
-        if action in ("quit", "help"):
+        if action in ("quit", "help", "why"):
             return True
         if self._modal_open():
             return False
@@ -819,6 +834,23 @@ class HotDeathApp(App[None]):
         self.delay = max(0.0, self.delay - DELAY_STEP)
         self._say(f"Bots wait {self.delay:.2f} s per move.")
 
+    def action_why(self) -> None:
+        """The full rules behind the latest events, newest first."""
+        if isinstance(self.screen, HelpScreen):
+            return
+        s = self.session
+        parts: list[RenderableType] = [
+            Text("Why? The rules behind the latest events", style="bold underline")]
+        shown: set[str] = set()
+        for line in reversed(s.log[-WHY_EVENTS:]):
+            if line.rule in shown:
+                continue
+            shown.add(line.rule)
+            head = Text(line.text[0].upper() + line.text[1:], style="bold")
+            head.append(f"  {line.rule} {line.title}", style="cyan")
+            parts += [head, Text(s.rule_text(line.rule)), Text("")]
+        self.push_screen(HelpScreen(Group(*parts), "Why?"), lambda _: self._advance())
+
     def action_help(self) -> None:
         """The rules of every card in this game, and the keys."""
         if isinstance(self.screen, HelpScreen):
@@ -836,7 +868,8 @@ class HotDeathApp(App[None]):
         parts.append(Text(
             "↑/↓ and Enter: play the highlighted card (● marks the cards you may play)\n"
             "/: type a move (R7, play WD4 green, draw, pass, catch 2 …), Escape: back\n"
-            "d draw · p pass · a accept an attack · o other moves\n"
+            "d draw · p pass · a accept an attack · o other moves · w why (the rules of the "
+            "latest events)\n"
             "u Uno (with your next card, or a call) · k catch · c challenge: only when open\n"
             "space: the bot moves now / let a window go · + and -: the bots' delay\n"
             "F1 or ?: this help · ctrl+q: quit"

@@ -402,6 +402,13 @@ class Session:
         rule_id = e_rule(events)
         result.notes.append(f"Scored by rule {rule_id}: {self.rule_title(rule_id)}")
 
+    def rule_text(self, rule_id: str) -> str:
+        """A rule's text in the name theme, or an empty string for an unknown id."""
+        try:
+            return themed(get_rule(rule_id).text, self.theme)
+        except KeyError:
+            return ""
+
     def rule_title(self, rule_id: str) -> str:
         """A rule's title in the name theme, or an empty string for an unknown id."""
         try:
