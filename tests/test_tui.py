@@ -301,6 +301,31 @@ async def test_a_throwdown_throw_asks_which_cards_go_down_together() -> None:
 
 
 @pytest.mark.asyncio
+async def test_glasnost_asks_for_a_victim() -> None:
+    from hotdeath.notation import from_position
+
+    state = from_position({
+        "variant": "hotdeath", "players": 3, "seed": 1, "turn": 0, "top": "R5",
+        "hands": [["GLAS", "B7", "R8"], ["G1", "G2", "G3"], ["Y1", "Y3", "Y4"]],
+    })
+    session = Session("hotdeath", 3, 1, bots=["basic"])
+    session.state = state
+    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert check_hand_marks(app) == 0  # Glasnost (red) comes first
+        await pilot.press("home", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        text = screen_text(app)
+        assert "Choose a victim" in text and "P2 (basic): 3 cards" in text
+        await pilot.press("2")
+        await pilot.pause()
+        assert session.state.history[0] == (0, A.Action.parse("play GLAS @2"))
+        assert "Glasnost, choosing P2 (basic)" in " ".join(screen_text(app).split())
+
+
+@pytest.mark.asyncio
 async def test_help_shows_every_card_rule_in_the_theme() -> None:
     app = make_app("hotdeath", 3, theme="original")
     async with app.run_test(size=(120, 400)) as pilot:
@@ -409,7 +434,7 @@ def test_hotdeath_play_in_tmux_to_the_end_of_a_hand(tmp_path: Path) -> None:
                     first = next((i for i, ln in enumerate(lines) if "│● [" in ln), 0)
                     keys = ["Home", *["Down"] * first, "Enter"]
                 tmux("send-keys", "-t", "game", *keys)
-            elif "Space lets it go" in screen:
+            elif "[space] let it go" in screen:
                 tmux("send-keys", "-t", "game", "Space")
         assert seen_hand, screen
         assert "Game over" in screen, screen

@@ -35,6 +35,8 @@ from hotdeath.view import View
 CARD_STYLE: dict[int, str] = {0: "bold red", 1: "bold yellow", 2: "bold green", 3: "bold blue"}
 WILD_STYLE = "bold magenta"
 DELAY_STEP = 0.25
+WINDOW_KEYS = {A.UNO: "u", A.CATCH: "k", A.CHALLENGE: "c", A.QUESTION: "c"}
+"""The keys of out-of-turn actions (others: ``o``; a jump-in card: Enter on it)."""
 WHY_EVENTS = 12
 """How many of the latest events the Why? screen explains."""
 MAX_DELAY = 5.0
@@ -419,9 +421,16 @@ class HotDeathApp(App[None]):
         if view.phase == "game_over":
             text.append("The game is over.", style="bold")
         elif s.window_open():
-            words = "; ".join(s.action_words(a) for a in s.window_actions())
-            text.append(f"You may act out of turn: {words}. ", style="bold yellow")
-            text.append("Space lets it go.")
+            text.append("You may act out of turn: ", style="bold yellow")
+            for i, a in enumerate(s.window_actions()):
+                if i:
+                    text.append(" · ", style="dim")
+                key = WINDOW_KEYS.get(a.kind, "o" if a.kind not in CARD_ACTIONS else "Enter")
+                text.append(f"[{key}] ", style="bold cyan")
+                text.append(s.action_words(a))
+            text.append(" · ", style="dim")
+            text.append("[space] ", style="bold cyan")
+            text.append("let it go")
         elif s.my_turn():
             text.append("Your turn: ", style="bold green")
             text.append_text(self._turn_hint(view))

@@ -109,9 +109,14 @@ def card_rule_id(variant: str, face: int) -> str:
 
 
 def face_order(face: int) -> tuple[int, int, int]:
-    """Sort key of a hand: by colour (wilds last), then kind, then number."""
+    """Sort key of a hand: by colour (wilds last), then printed number, then kind.
+
+    Special number cards sort by their number (Glasnost with the 2s), actions after them.
+    """
     color = FACE_COLOR[face]
-    return (color if color >= 0 else 9, FACE_KIND[face], FACE_NUMBER[face])
+    number = FACE_NUMBER[face]
+    return (color if color >= 0 else 9, number if number >= 0 else 100 + FACE_KIND[face],
+            FACE_KIND[face])
 
 
 def colour_word(color: int) -> str:
