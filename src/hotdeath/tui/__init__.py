@@ -44,7 +44,15 @@ def run(
     session = Session(variant, players, seed, preset, options, bots, human, theme)
     app = HotDeathApp(session, delay=delay, save=save)
     app.run()
-    return app.session
+    session = app.session
+    if session.saved_to is None and save is not None and session.state.history:
+        session.save(save)  # asked for a record: an unfinished game is saved too
+    if session.saved_to is not None:
+        print(f"Record saved: {session.saved_to} (hotdeath replay {session.saved_to})")
+    elif not session.state.is_terminal():
+        print(f"Stopped in hand {len(session.results) + 1} of {session.title}, seed "
+              f"{session.seed}.")
+    return session
 
 
 __all__ = ["Session", "can_host", "run"]

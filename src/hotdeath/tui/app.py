@@ -9,6 +9,7 @@ the bots move now (or lets an open window go); ``+``/``-`` change the bots' dela
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import ClassVar
@@ -16,7 +17,7 @@ from typing import ClassVar
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual import events, on
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -253,6 +254,11 @@ class HotDeathApp(App[None]):
         self._timer: Timer | None = None
         self._window_timer: Timer | None = None
         self._pending: tuple[int, Action] | None = None
+        self._token = 0
+        """Counts changes of the table; a bot's answer for an older count is dropped."""
+        self._thinking: int | None = None
+        """The token the bots are thinking about in a worker thread, if any."""
+        self._hurry = False
         self._logged = 0
         self._prompting = False
         self._shown_results = 0
@@ -434,8 +440,9 @@ class HotDeathApp(App[None]):
         elif s.my_turn():
             text.append("Your turn: ", style="bold green")
             text.append_text(self._turn_hint(view))
-        elif self._pending is not None:
-            text.append(f"{s.names[self._pending[0]]} is thinking… ", style="italic")
+        elif self._pending is not None or self._thinking is not None:
+            seat = self._pending[0] if self._pending is not None else view.current_player
+            text.append(f"{s.names[seat]} is thinking… ", style="italic")
             text.append(f"(space: now · +/-: delay {self.delay:.2f} s)", style="dim")
         if self.uno_armed:
             text.append("  UNO! will be called with your next card.", style="bold red")
@@ -500,26 +507,67 @@ class HotDeathApp(App[None]):
             if self.window_seconds > 0:
                 self._window_timer = self.set_timer(self.window_seconds, self._window_expired)
             return False
+        if self._pending is None and self.delay > 0:
+            # a person watches: the bots think in a thread so the screen stays live
+            if self._thinking != self._token:
+                self._thinking = self._token
+                self._think(self._token, time.monotonic())
+            return False
         if self._pending is None:
             self._pending = s.next_bot_move()
             if self._pending is None:
                 self._prompt_if_needed()
                 return False
-        if self.delay > 0:
+        if self.delay > 0 and not self._hurry:
             self._timer = self.set_timer(self.delay, self._bot_moves)
             return False
         self._apply_pending()
         return True
+
+    @work(thread=True, group="bots")
+    def _think(self, token: int, started: float) -> None:
+        """Ask the bots for their next move (in a worker thread; the state is not changed)."""
+        try:
+            move = self.session.next_bot_move()
+        except Exception as e:  # a broken bot must not take the screen down with it
+            self.call_from_thread(self._bot_failed, token, e)
+            return
+        self.call_from_thread(self._thought, token, move, started)
+
+    def _thought(self, token: int, move: tuple[int, Action] | None, started: float) -> None:
+        if token != self._token:
+            return  # the table changed meanwhile: that answer is stale
+        self._thinking = None
+        self._pending = move
+        if move is None:
+            self._prompt_if_needed()
+            self._refresh()
+            return
+        wait = self.delay - (time.monotonic() - started)
+        if self._hurry or wait <= 0:
+            self._bot_moves()
+            return
+        self._timer = self.set_timer(wait, self._bot_moves)
+        self._refresh()
+
+    def _bot_failed(self, token: int, error: Exception) -> None:
+        if token == self._token:
+            self._thinking = None
+            self._say(f"bot_error: a bot failed: {error}", error=True)
 
     def _apply_pending(self) -> None:
         if self._pending is None:
             return
         seat, action = self._pending
         self._pending = None
+        self._hurry = False
+        self._token += 1
         self.session.apply(seat, action)
 
     def _bot_moves(self) -> None:
         self._timer = None
+        if self._modal_open():
+            return  # the move waits until the help or a prompt is closed
         self._apply_pending()
         self._advance()
 
@@ -530,6 +578,9 @@ class HotDeathApp(App[None]):
 
     def _play(self, action: Action) -> None:
         """Apply the person's action (bad ones change nothing and say why)."""
+        if self._thinking is not None:
+            self._say("A bot is choosing its move: try again in a moment.", error=True)
+            return
         try:
             self.session.play(action)
         except HotDeathError as e:
@@ -537,6 +588,7 @@ class HotDeathApp(App[None]):
             return
         self._cancel_timers()
         self._pending = None
+        self._token += 1
         if action.kind in CARD_ACTIONS:
             self.uno_armed = False
         self.message = Text("")
@@ -600,6 +652,8 @@ class HotDeathApp(App[None]):
                                    s.bot_specs, s.with_human, s.theme)
         self._cancel_timers()
         self._pending = None
+        self._token += 1
+        self._thinking = None
         self.uno_armed = False
         self._start()
 
@@ -770,7 +824,7 @@ class HotDeathApp(App[None]):
         if action == "type_move":
             return s.human is not None and not s.state.is_terminal()
         if action == "skip":
-            return self._pending is not None or s.window_open()
+            return self._pending is not None or self._thinking is not None or s.window_open()
         return True
 
     def action_draw(self) -> None:
@@ -831,6 +885,9 @@ class HotDeathApp(App[None]):
         elif self._pending is not None:
             self._cancel_timers()
             self._apply_pending()
+        elif self._thinking is not None:
+            self._hurry = True
+            return
         self._advance()
 
     def action_slower(self) -> None:
@@ -865,8 +922,17 @@ class HotDeathApp(App[None]):
         if isinstance(self.screen, HelpScreen):
             return
         s = self.session
+        variant = s.state.variant
+        changed = s.view().options
+        options = ", ".join(f"{k}={v}" for k, v in changed.items())
+        setup = (f"{variant.title}, preset {s.preset or variant.default_preset}; "
+                 + (f"changed from the defaults: {options}" if changed
+                    else "every option at its default")
+                 + f"; {s.players} players.")
         parts: list[RenderableType] = [
             Text(f"{s.title}: every card's rule ({s.theme} names)", style="bold underline"),
+            Text(setup, style="dim"),
+            Text(""),
         ]
         for entry in s.help_entries():
             head = Text(entry.cards or entry.title, style="bold")
