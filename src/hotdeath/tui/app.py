@@ -314,8 +314,10 @@ class HotDeathApp(App[None]):
             text.append(f"  {line.rule}", style="dim cyan")
             if line.title:
                 text.append(f" {line.title}", style="dim")
-            if line.kind in ("hand_end", "game_end"):
+            if line.kind in ("hand_end", "game_end", "score"):
                 text.stylize("bold")
+            elif s.human is not None and s.names[s.human] in line.text:
+                text.stylize("green", 0, len(line.text) + 2)
             log.write(text)
         self._logged = len(s.log)
         self.query_one("#status", Static).update(self._status(view))

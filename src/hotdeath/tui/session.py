@@ -25,7 +25,6 @@ from hotdeath.bots.arena import next_bot_move, seat_rngs, window_seats, worth_of
 from hotdeath.cards import (
     COLOR_LETTERS,
     COLOR_NAMES,
-    DOUBLE_SKIP,
     DRAW_TWO,
     FACE_COLOR,
     FACE_KIND,
@@ -33,12 +32,10 @@ from hotdeath.cards import (
     IS_WILD,
     NUMBER,
     REVERSE,
-    REVERSE_SKIP,
     SKIP,
-    SPREADER,
     WILD,
     WILD_DRAW_FOUR,
-    card_code,
+    W,
     card_name,
     standard_deck,
 )
@@ -51,8 +48,6 @@ from hotdeath.variants import get_variant
 from hotdeath.view import View
 
 CARD_ACTIONS: Final = (A.PLAY, A.JUMP)
-_FIRST_WILD: Final = 64
-"""Face ids below this are the plain coloured numbers and actions (see ``hotdeath.cards``)."""
 """Action kinds that put cards from the hand on the pile."""
 
 _ORIGINAL_WORDS: Final = (("Retaliation", "Fuck You"), ("Big Brother", "Shitter"),
@@ -100,8 +95,6 @@ def card_rule_id(variant: str, face: int) -> str:
         from hotdeath.variants.hotdeath import rule_of
 
         return rule_of(face)
-    if kind in (DOUBLE_SKIP, REVERSE_SKIP, SPREADER):  # Hot Death cards only
-        return "HD-2.3.1"
     table = {"cutthroat": _CUTTHROAT_RULES, "throwdown": _THROWDOWN_RULES}.get(
         variant, _STANDARD_RULES
     )
@@ -482,7 +475,7 @@ def _group_names(faces: Sequence[int], theme: str) -> str:
     seen: set[str] = set()
     for f in others:
         name = card_name(f, theme)
-        generic = name.split(" ", 1)[1] if f < _FIRST_WILD else name  # "Red Skip" -> "Skip"
+        generic = name.split(" ", 1)[1] if f < W else name  # "Red Skip" -> "Skip"
         if generic not in seen:
             seen.add(generic)
             parts.append(generic)
@@ -496,7 +489,6 @@ __all__ = [
     "LogLine",
     "Session",
     "bot_names",
-    "card_code",
     "card_rule_id",
     "colour_word",
     "default_bot",
