@@ -159,6 +159,7 @@ def _load_builtin() -> None:
 _BUILTIN_MODULES: list[str] = [
     "hotdeath.bots.simple",
     "hotdeath.bots.heuristic",
+    "hotdeath.bots.ismcts",
     "hotdeath.bots.external",
 ]
 """Modules whose import registers the built-in bots, in catalog order."""

@@ -1,0 +1,506 @@
+"""The ``ismcts`` bot: information-set Monte Carlo tree search (single observer).
+
+Each iteration samples a *determinization*: a whole game state consistent with the bot's
+view.  Its own hand, the discard pile, every revealed card, hand sizes, scores and the
+pending attack are as the view shows them; the unseen cards (the variant's deck less all
+of those) are shuffled and dealt to the other seats to their hand sizes (their revealed
+cards stay in their hands) and the rest is the draw pile.  The state is built once per
+decision from the view with the position notation (:func:`hotdeath.notation.from_position`)
+and each iteration clones it and redeals the unseen cards, which is cheap.
+
+The search then runs as in Cowling, Powley and Whitehouse's SO-ISMCTS: one tree over the
+actions of every seat; in each determinization only the children whose actions are legal
+there compete, by UCB1 with *availability* counts; one new child is added per iteration;
+a rollout with a cheap policy plays to the end of the **hand** (not the game) or to a move
+horizon; the reward of each seat (winning the hand, plus a small term for a cheap hand in
+Hot Death) is backed up to the nodes where that seat chose.
+
+Budget: ``iterations`` (deterministic under the caller's generator) or ``seconds`` of
+wall time per decision.  Out-of-turn windows (Uno calls, catches, jump-ins) and the
+dealer's deal size are left to an expert :class:`~hotdeath.bots.heuristic.HeuristicBot`.
+The bot reads nothing but its view: the real state never reaches it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any, Final
+
+from hotdeath import actions as A
+from hotdeath.actions import Action
+from hotdeath.bots import Bot, BotParam, make_bot, register_bot
+from hotdeath.bots.heuristic import HeuristicBot, _Table, hand_points
+from hotdeath.cards import (
+    BB,
+    COLOR_NAMES,
+    FACE_COLOR,
+    HOLY,
+    IS_WILD,
+    M5,
+    card_code,
+)
+from hotdeath.errors import HotDeathError
+from hotdeath.notation import from_position
+from hotdeath.rng import Rng
+from hotdeath.state import GameState
+from hotdeath.view import View
+
+_WINDOW_KINDS: Final = frozenset({A.UNO, A.CATCH, A.JUMP, A.DECLINE})
+_ROLLOUTS: Final = ("fast", "random")
+
+Policy = Callable[[GameState, int, list[Action], random.Random], Action]
+
+
+def _main_actions(state: GameState, seat: int) -> list[Action]:
+    """The actions of the player to act, out-of-turn kinds (and leaving) left out."""
+    acts = [
+        a for a in state.legal_actions(seat)
+        if a.kind not in _WINDOW_KINDS and a.kind != A.LEAVE
+        and not (a.kind == A.CHALLENGE and a.target >= 0)
+    ]
+    return acts or list(state.legal_actions(seat))
+
+
+def fast_policy(state: GameState, seat: int, acts: list[Action], rng: random.Random) -> Action:
+    """A cheap rollout policy reading the (sampled) state: shed cards, defend, call Uno.
+
+    It plays rather than draws, goes out when it can, prefers non-wild cards of the colour
+    it holds most of, answers attacks, dumps the Big Brother and keeps the Holy Defender
+    and the Magic Red 5 for defence.
+    """
+    hand = state.hands[seat]
+    counts = [0, 0, 0, 0]
+    for f in hand:
+        c = FACE_COLOR[f]
+        if c >= 0:
+            counts[c] += 1
+    best = acts[0]
+    best_score = -1e9
+    size = len(hand)
+    for a in acts:
+        k = a.kind
+        if k == A.PLAY:
+            f = a.cards[0]
+            s = 10.0 + 5.0 * len(a.cards)
+            if len(a.cards) >= size:
+                s += 1000.0
+            if IS_WILD[f]:
+                s -= 6.0
+                if a.color >= 0:
+                    s += counts[a.color]
+            else:
+                s += counts[FACE_COLOR[f]] * 0.5
+            if a.uno:
+                s += 20.0
+            if f == BB:
+                s += 50.0
+            elif f in (HOLY, M5):
+                s -= 8.0
+        elif k == A.DRAW:
+            s = 0.0
+        elif k == A.PASS:
+            s = -1.0
+        elif k == A.ACCEPT:
+            s = -5.0
+        elif k == A.CHALLENGE:
+            s = -6.0
+        elif k == A.COLOR:
+            s = float(counts[a.color])
+        else:
+            s = -2.0
+        s += 3.0 * rng.random()
+        if s > best_score:
+            best, best_score = a, s
+    return best
+
+
+def random_policy(state: GameState, seat: int, acts: list[Action], rng: random.Random) -> Action:
+    """Uniformly random among the actions (a baseline rollout policy)."""
+    return rng.choice(acts)
+
+
+def _bot_policy(bot: Bot) -> Policy:
+    """A rollout policy that asks a registered bot (through views: slower)."""
+
+    def policy(state: GameState, seat: int, acts: list[Action], rng: random.Random) -> Action:
+        choice = bot.choose(state.view(seat), rng)
+        return choice if choice is not None and choice in acts else acts[0]
+
+    return policy
+
+
+# ------------------------------------------------------------------ determinizations
+
+
+def position_of(view: View, hands: list[list[int]], draw: list[int]) -> dict[str, Any]:
+    """A position (notation dict) with the view's public facts and the given hidden cards.
+
+    ``hands`` are every seat's hand (the viewer's own as in the view) and ``draw`` the draw
+    pile from its top.  Fields a view does not show get neutral values (the idle count,
+    who played the top card when no attack says it).
+    """
+    n = view.players
+    at = view.attack
+    d: dict[str, Any] = {
+        "variant": view.variant,
+        "options": dict(view.options),
+        "players": n,
+        "hand": view.hand_no,
+        "dealer": view.dealer,
+        "hand_size": view.hand_size,
+        "phase": view.phase,
+        "turn": view.current_player,
+        "direction": "cw" if view.direction == 1 else "ccw",
+        "color": COLOR_NAMES[view.color] if view.color >= 0 else None,
+        "drew": view.drew,
+        "drawn": card_code(view.drawn) if view.drawn >= 0 else None,
+        "hands": [[card_code(c) for c in h] for h in hands],
+        "draw": [card_code(c) for c in draw],
+        "discard": [card_code(c) for c in view.discard],
+        "active": [s.active for s in view.seats],
+        "revealed": [[card_code(c) for c in s.revealed] for s in view.seats],
+        "uno_open": [s.seat for s in view.seats if s.uno_catchable],
+        "scores": [s.score for s in view.seats],
+        "winners": list(view.winners),
+    }
+    if view.last_hand is not None:
+        d["last_hand"] = view.last_hand
+    if view.variant == "hotdeath":
+        d["infections"] = [s.infections for s in view.seats]
+        if view.sixty_nine_window >= 0:
+            d["sixty_nine_window"] = view.sixty_nine_window
+        if view.phase in ("choose_color", "choose_victim") and view.discard:
+            d["up_pending"] = card_code(view.discard[-1])
+        if at:
+            d["attack"] = {k: v for k, v in at.items() if k != "challengeable"}
+    elif view.variant in ("standard", "cutthroat"):
+        if at:
+            d["pot"] = {"count": at["count"], "last_card": at["last_card"],
+                        "victim": at["victim"]}
+            if at.get("sender", -1) is not None and at.get("sender", -1) >= 0:
+                d["top_player"] = at["sender"]
+                if at["last_card"] == "WD4":
+                    d["wd4"] = {"player": at["sender"], "legal": True}
+    elif view.variant == "throwdown" and at:
+        d["pot"] = {"count": at["count"], "level": at["level"], "victim": at["victim"]}
+        if at.get("sender") is not None and at["sender"] >= 0:
+            d["top_player"] = at["sender"]
+    return d
+
+
+class Sampler:
+    """Builds determinizations of one view: a template state and a pool of unseen cards."""
+
+    def __init__(self, view: View) -> None:
+        if view.seat is None or view.hand is None:
+            raise ValueError("a determinization needs a seat's view")
+        self.view = view
+        me = view.seat
+        known = Counter(view.hand) + Counter(view.discard)
+        for s in view.seats:
+            if s.seat != me:
+                known.update(s.revealed)
+        # the deck: build an empty template once to learn it
+        probe = _deck_probe(view)
+        deck: list[int] = list(probe.deck)  # type: ignore[attr-defined]
+        rest = Counter(deck) - known
+        pool: list[int] = []
+        for f in sorted(rest):
+            pool += [f] * rest[f]
+        self.pool = pool
+        self.need = [
+            0 if s.seat == me else max(0, s.hand_size - len(s.revealed)) for s in view.seats
+        ]
+        hidden = sum(self.need)
+        if hidden > len(pool):
+            raise ValueError("the view shows more hidden cards than the deck leaves")
+        hands = self._deal(pool)
+        draw = pool[hidden:]
+        self.template = from_position(position_of(view, hands, draw))
+        self.hidden = hidden
+
+    def _deal(self, pool: list[int]) -> list[list[int]]:
+        view = self.view
+        me = view.seat
+        hands: list[list[int]] = []
+        i = 0
+        for s in view.seats:
+            if s.seat == me:
+                hands.append(list(view.hand or ()))
+                continue
+            k = self.need[s.seat]
+            hands.append(list(s.revealed) + pool[i:i + k])
+            i += k
+        return hands
+
+    def sample(self, rng: random.Random) -> GameState:
+        """A fresh determinization (the unseen cards reshuffled with ``rng``)."""
+        state = self.template.clone()
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        view = self.view
+        i = 0
+        for s in view.seats:
+            if s.seat == view.seat:
+                continue
+            k = self.need[s.seat]
+            state.hands[s.seat] = list(s.revealed) + pool[i:i + k]
+            i += k
+        state.draw_pile = pool[i:][::-1]
+        state.rng = Rng(rng.getrandbits(63))
+        state._ver += 1  # drop any cached legal actions
+        return state
+
+
+def _deck_probe(view: View) -> GameState:
+    """An empty state of the view's variant and options (to learn its deck)."""
+    from hotdeath.variants import get_variant
+
+    variant = get_variant(view.variant)
+    opts = variant.resolve_options(None, view.options)
+    return variant.state_cls(variant, opts, view.players, 0)
+
+
+# ------------------------------------------------------------------ the tree
+
+
+class _Node:
+    __slots__ = ("avail", "children", "seat", "total", "visits")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+
+
+def _hand_over(state: GameState, hand_no: int) -> bool:
+    if state.is_terminal() or state.hand_no != hand_no:
+        return True
+    last = state.last_hand
+    return last is not None and last.get("hand") == hand_no
+
+
+def _rewards(state: GameState, hand_no: int) -> list[float]:
+    """Each seat's reward for the hand (1 for the winner, a little for a cheap hand)."""
+    n = state.n
+    last = state.last_hand
+    if last is not None and last.get("hand") == hand_no:
+        winner = last.get("winner")
+        out = [1.0 if s == winner else 0.0 for s in range(n)]
+        seats = last.get("seats")
+        if state.variant.name == "hotdeath" and isinstance(seats, list):
+            for row in seats:
+                s = row.get("seat", -1)
+                if 0 <= s < n and s != winner:
+                    pts = max(0, min(int(row.get("points", 0)), 300))
+                    out[s] = 0.15 * (1.0 - pts / 300.0)
+        elif state.variant.name == "throwdown":
+            loser = last.get("loser")
+            out = [0.0 if s == loser else out[s] for s in range(n)]
+        return out
+    return _estimate(state)
+
+
+def _estimate(state: GameState) -> list[float]:
+    """A guess at each seat's chance to win the hand from hand sizes (a horizon cut-off)."""
+    n = state.n
+    weights = []
+    for s in range(n):
+        if not state.active[s]:
+            weights.append(0.0)
+            continue
+        size = len(state.hands[s])
+        w = 1.0 / (1.0 + size) ** 2
+        if state.variant.name == "hotdeath":
+            w *= 1.0 + 1.0 / (1.0 + max(0, hand_points(state.hands[s], "hotdeath")) / 50.0)
+        weights.append(w)
+    total = sum(weights) or 1.0
+    return [w / total for w in weights]
+
+
+@register_bot(
+    "ismcts",
+    "Information-set Monte Carlo tree search over sampled deals (iteration or time budget).",
+    (
+        BotParam("iterations", int, 0, "iterations per decision (0: use the time budget)"),
+        BotParam("seconds", float, 0.5, "seconds per decision when iterations is 0"),
+        BotParam("c", float, 0.7, "UCB exploration constant"),
+        BotParam("rollout", str, "fast",
+                 "rollout policy: fast, random, or a bot spec with ';' for ','"),
+        BotParam("horizon", int, 80, "most moves in a rollout before its result is estimated"),
+        BotParam("prior", float, 1.0,
+                 "weight of the expert heuristic's opinion of the root moves (0: none)"),
+    ),
+)
+class IsmctsBot:
+    """Single-observer information-set MCTS; see the module docstring."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        iterations: int = 0,
+        seconds: float = 0.5,
+        c: float = 0.7,
+        rollout: str = "fast",
+        horizon: int = 80,
+        prior: float = 1.0,
+    ) -> None:
+        if iterations < 0:
+            raise ValueError(f"iterations must be 0 or more (got {iterations})")
+        if iterations == 0 and not 0 < seconds <= 60:
+            raise ValueError(f"seconds must be more than 0 and at most 60 (got {seconds})")
+        if c < 0:
+            raise ValueError(f"c must be 0 or more (got {c})")
+        if horizon < 1:
+            raise ValueError(f"horizon must be at least 1 (got {horizon})")
+        if prior < 0:
+            raise ValueError(f"prior must be 0 or more (got {prior})")
+        self.prior = prior
+        self._bias: dict[Action, float] = {}
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = c
+        self.horizon = horizon
+        self.rollout = rollout
+        if rollout == "fast":
+            self.policy: Policy = fast_policy
+        elif rollout == "random":
+            self.policy = random_policy
+        else:
+            self.policy = _bot_policy(make_bot(rollout.replace(";", ",")))
+        self.helper = HeuristicBot("expert")
+        self.last_iterations = 0
+        """Iterations the last search ran (for measurements)."""
+
+    def __repr__(self) -> str:
+        budget = f"iterations={self.iterations}" if self.iterations else f"seconds={self.seconds}"
+        return f"IsmctsBot({budget}, c={self.c}, rollout={self.rollout!r})"
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        """The most visited root action after the search (windows: see the docstring)."""
+        if view.seat is None or not view.legal_actions:
+            return None
+        if view.current_player != view.seat:
+            return self.helper.choose(view, rng)
+        window = [a for a in view.legal_actions if a.kind in (A.UNO, A.CATCH)]
+        if window:
+            choice = self.helper.choose(view, rng)
+            if choice is not None and choice in window:
+                return choice
+        acts = [
+            a for a in view.legal_actions
+            if a.kind not in _WINDOW_KINDS and a.kind != A.LEAVE
+            and not (a.kind == A.CHALLENGE and a.target >= 0)
+        ]
+        if len(acts) == 1:
+            return acts[0]
+        if not acts or view.phase in ("deal",):
+            return self.helper.choose(view, rng)
+        try:
+            sampler = Sampler(view)
+        except (HotDeathError, ValueError):
+            return self.helper.choose(view, rng)
+        return self._search(view, sampler, acts, rng)
+
+    def _search(
+        self, view: View, sampler: Sampler, acts: list[Action], rng: random.Random
+    ) -> Action:
+        me = view.seat if view.seat is not None else 0
+        root = _Node(me)
+        self._bias = {}
+        if self.prior > 0:
+            self._bias = self._root_bias(view, acts, rng)
+        hand_no = view.hand_no
+        deadline = time.perf_counter() + self.seconds
+        limit = self.iterations
+        done = 0
+        while True:
+            if limit:
+                if done >= limit:
+                    break
+            elif done and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, sampler.sample(rng), hand_no, rng)
+            done += 1
+        self.last_iterations = done
+        legal = set(acts)
+        ranked = sorted(
+            ((child.visits, child.total, a) for a, child in root.children.items() if a in legal),
+            key=lambda t: (t[0], t[1]),
+            reverse=True,
+        )
+        if not ranked:
+            choice = self.helper.choose(view, rng)
+            return choice if choice is not None else acts[0]
+        return ranked[0][2]
+
+    def _root_bias(self, view: View, acts: list[Action], rng: random.Random) -> dict[Action, float]:
+        """The expert heuristic's liking of each root action, 1 for its favourite."""
+        table = _Table(view, self.helper.aggression)
+        scores = {a: self.helper._score(table, a, rng) for a in acts}
+        top = max(scores.values())
+        return {a: self.prior * math.exp(max(-10.0, (v - top) / 15.0)) for a, v in scores.items()}
+
+    def _iterate(self, root: _Node, state: GameState, hand_no: int, rng: random.Random) -> None:
+        node = root
+        path: list[_Node] = []
+        c = self.c
+        # selection and expansion
+        while not _hand_over(state, hand_no):
+            seat = state.current_player()
+            acts = _main_actions(state, seat)
+            untried = [a for a in acts if a not in node.children]
+            if untried:
+                if node is root and self._bias:
+                    liking = self._bias
+                    a = max(untried, key=lambda u: liking.get(u, 0.0))
+                else:
+                    a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                child = _Node(seat)
+                node.children[a] = child
+                for b in acts:
+                    ch = node.children.get(b)
+                    if ch is not None:
+                        ch.avail += 1
+                state.step(a, seat)
+                path.append(child)
+                break
+            best: _Node | None = None
+            best_a = acts[0]
+            best_v = -1.0
+            bias = self._bias if node is root else {}
+            for b in acts:
+                ch = node.children[b]
+                ch.avail += 1
+                v = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if bias:
+                    v += bias.get(b, 0.0) / ch.visits
+                if v > best_v:
+                    best_v, best, best_a = v, ch, b
+            if best is None:  # pragma: no cover - acts is never empty
+                break
+            state.step(best_a, seat)
+            path.append(best)
+            node = best
+        # rollout
+        policy = self.policy
+        for _ in range(self.horizon):
+            if _hand_over(state, hand_no):
+                break
+            seat = state.current_player()
+            acts = _main_actions(state, seat)
+            state.step(policy(state, seat, acts, rng), seat)
+        rewards = _rewards(state, hand_no)
+        for nd in path:
+            nd.visits += 1
+            nd.total += rewards[nd.seat]
+
+
+__all__ = ["IsmctsBot", "Sampler", "fast_policy", "position_of", "random_policy"]
