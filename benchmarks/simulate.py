@@ -26,6 +26,38 @@ from pathlib import Path
 from hotdeath.simulate import SimConfig, read_results, run_simulation
 
 
+def machine_busy() -> tuple[float, float] | None:
+    """Busy and total CPU seconds of the whole machine so far (Linux ``/proc/stat``)."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            fields = [float(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0.0)
+    return (sum(fields) - idle) / tick, sum(fields) / tick
+
+
+def others_busy(seconds: float = 1.0) -> float | None:
+    """CPUs kept busy by everything on the machine over the next ``seconds``."""
+    before = machine_busy()
+    time.sleep(seconds)
+    after = machine_busy()
+    if before is None or after is None:
+        return None
+    return (after[0] - before[0]) / seconds
+
+
+def wait_for_quiet(limit: float, max_wait: float) -> float | None:
+    """Wait (up to ``max_wait`` s) until other work keeps at most ``limit`` CPUs busy."""
+    deadline = time.monotonic() + max_wait
+    while True:
+        busy = others_busy()
+        if busy is None or busy <= limit or time.monotonic() > deadline:
+            return busy
+        time.sleep(2.0)
+
+
 def cpu_seconds() -> float:
     """CPU time of this process and of its finished children (the pool's workers)."""
     t = os.times()
@@ -34,16 +66,21 @@ def cpu_seconds() -> float:
 
 def timed_run(
     config: SimConfig, games: int, workers: int, folder: Path, tag: str
-) -> tuple[float, float]:
-    """Wall-clock and CPU seconds of one whole run."""
+) -> tuple[float, float, float | None]:
+    """Wall-clock and CPU seconds of one whole run, and the CPUs others kept busy."""
     path = folder / f"{tag}.jsonl"
     cpu = cpu_seconds()
+    machine = machine_busy()
     start = time.perf_counter()
     run_simulation(config, games, path, workers=workers)
     seconds = time.perf_counter() - start
     cpu = cpu_seconds() - cpu
+    machine_after = machine_busy()
+    others = None
+    if machine is not None and machine_after is not None:
+        others = max(0.0, (machine_after[0] - machine[0] - cpu) / seconds)
     assert len(read_results(path).games) == games
-    return seconds, cpu
+    return seconds, cpu, others
 
 
 def main() -> None:
@@ -55,6 +92,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="20 games, one pair")
+    parser.add_argument("--quiet-below", type=float, default=None, metavar="CPUS",
+                        help="before each pair, wait until other work keeps at most this "
+                             "many CPUs busy (Linux)")
+    parser.add_argument("--max-wait", type=float, default=300.0,
+                        help="seconds to wait for quiet before running anyway")
     args = parser.parse_args()
     games, repeat = (20, 1) if args.quick else (args.games, args.repeat)
     config = SimConfig.make(args.variant, args.players, args.bot or ["basic"], args.seed)
@@ -63,11 +105,14 @@ def main() -> None:
     ratios: list[float] = []
     overheads: list[float] = []
     shares: list[tuple[float, float]] = []
+    pairs: list[dict[str, object]] = []
     rates: dict[int, list[float]] = {1: [], 2: []}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for r in range(repeat):
             order = (1, 2) if r % 2 == 0 else (2, 1)
+            if args.quiet_below is not None:
+                wait_for_quiet(args.quiet_below, args.max_wait)
             load_before = os.getloadavg()[0]
             runs = {w: timed_run(config, games, w, folder, f"r{r}w{w}") for w in order}
             secs = {w: runs[w][0] for w in runs}
@@ -78,11 +123,18 @@ def main() -> None:
             ratios.append(ratio)
             overheads.append(cpus[2] / cpus[1])
             shares.append((cpus[1] / secs[1], cpus[2] / secs[2]))
+            others = [runs[w][2] for w in (1, 2)]
+            noise = ", ".join("?" if o is None else f"{o:.2f}" for o in others)
             print(f"pair {r + 1}: 1 worker {games / secs[1]:6.1f} games/s "
                   f"({cpus[1] / secs[1]:.2f} CPUs busy), 2 workers {games / secs[2]:6.1f} "
                   f"games/s ({cpus[2] / secs[2]:.2f} CPUs busy), speed-up {ratio:.2f}x, CPU "
-                  f"time 2 vs 1 worker {cpus[2] / cpus[1]:.3f} (load average "
-                  f"{load_before:.1f} -> {os.getloadavg()[0]:.1f})")
+                  f"time 2 vs 1 worker {cpus[2] / cpus[1]:.3f}; other work kept {noise} "
+                  f"CPUs busy (load average {load_before:.1f} -> "
+                  f"{os.getloadavg()[0]:.1f})")
+            pairs.append({"games_per_s_1": round(games / secs[1], 1),
+                          "games_per_s_2": round(games / secs[2], 1),
+                          "speedup": round(ratio, 3),
+                          "others_cpus": [None if o is None else round(o, 2) for o in others]})
     result = {
         "benchmark": "simulate",
         "variant": config.variant,
@@ -96,6 +148,7 @@ def main() -> None:
         "cpu_time_ratio_median": round(statistics.median(overheads), 3),
         "cpus_busy_1_worker": round(statistics.median(s[0] for s in shares), 2),
         "cpus_busy_2_workers": round(statistics.median(s[1] for s in shares), 2),
+        "pairs_detail": pairs,
     }
     print(json.dumps(result))
 
