@@ -4,9 +4,12 @@ Each repetition runs the same job (same configuration, same master seed, a fresh
 file) once on 1 worker and once on 2, alternating which goes first, and times the whole
 ``run_simulation`` call: pool start, every game, writing every line.  It reports games per
 second for each run, the speed-up of each pair, the median speed-up, the CPU time of each
-run (this process and its workers: 2 workers should use no more than 1 does) and how many
-CPUs each run kept busy on average, and the load average (the machine may be shared).
-The last line is JSON.
+run (this process and its workers: 2 workers should use no more than 1 does), how many
+CPUs each run kept busy on average, the critical-path speed-up (the 1-worker run's CPU
+time over the CPU time of the busiest of the 2 workers: the speed-up on two free cores),
+what other work on the machine used meanwhile, and the load average.  The last line is
+JSON.  On a shared machine, ``--quiet-below 0.3 --skip-busy`` keeps only pairs run
+while the rest of the machine was nearly idle.
 
     python benchmarks/simulate.py                       # 600 games x 5 pairs
     python benchmarks/simulate.py --games 2000 --repeat 3 --variant standard --players 2
@@ -16,10 +19,12 @@ The last line is JSON.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -58,6 +63,37 @@ def wait_for_quiet(limit: float, max_wait: float) -> float | None:
         time.sleep(2.0)
 
 
+class WorkerClock(threading.Thread):
+    """Samples the CPU time of each child process (the pool's workers) while a run lasts.
+
+    With the CPU time of each worker, the run's critical path is known: on a machine with
+    a free core per worker the run would take about as long as its busiest worker.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.cpu: dict[int, float] = {}
+        self.done = threading.Event()
+
+    def _children(self) -> list[int]:
+        out: list[int] = []
+        for path in Path(f"/proc/{os.getpid()}/task").glob("*/children"):
+            with contextlib.suppress(OSError, ValueError):
+                out += [int(x) for x in path.read_text(encoding="ascii").split()]
+        return out
+
+    def run(self) -> None:
+        tick = os.sysconf("SC_CLK_TCK")
+        while not self.done.wait(0.05):
+            for pid in self._children():
+                try:
+                    stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
+                    fields = stat.rsplit(")", 1)[1].split()
+                    self.cpu[pid] = (int(fields[11]) + int(fields[12])) / tick
+                except (OSError, ValueError, IndexError):
+                    pass
+
+
 def cpu_seconds() -> float:
     """CPU time of this process and of its finished children (the pool's workers)."""
     t = os.times()
@@ -66,21 +102,27 @@ def cpu_seconds() -> float:
 
 def timed_run(
     config: SimConfig, games: int, workers: int, folder: Path, tag: str
-) -> tuple[float, float, float | None]:
-    """Wall-clock and CPU seconds of one whole run, and the CPUs others kept busy."""
+) -> tuple[float, float, float | None, float]:
+    """Wall-clock and CPU seconds of one whole run, the CPUs others kept busy, and the
+    CPU seconds of its busiest process (the critical path)."""
     path = folder / f"{tag}.jsonl"
+    clock = WorkerClock()
+    clock.start()
     cpu = cpu_seconds()
     machine = machine_busy()
     start = time.perf_counter()
     run_simulation(config, games, path, workers=workers)
     seconds = time.perf_counter() - start
     cpu = cpu_seconds() - cpu
+    clock.done.set()
+    clock.join()
+    busiest = max(clock.cpu.values(), default=cpu) if workers > 1 else cpu
     machine_after = machine_busy()
     others = None
     if machine is not None and machine_after is not None:
         others = max(0.0, (machine_after[0] - machine[0] - cpu) / seconds)
     assert len(read_results(path).games) == games
-    return seconds, cpu, others
+    return seconds, cpu, others, busiest
 
 
 def main() -> None:
@@ -97,6 +139,9 @@ def main() -> None:
                              "many CPUs busy (Linux)")
     parser.add_argument("--max-wait", type=float, default=300.0,
                         help="seconds to wait for quiet before running anyway")
+    parser.add_argument("--skip-busy", action="store_true",
+                        help="with --quiet-below: skip a pair that found no quiet moment "
+                             "instead of running it anyway")
     args = parser.parse_args()
     games, repeat = (20, 1) if args.quick else (args.games, args.repeat)
     config = SimConfig.make(args.variant, args.players, args.bot or ["basic"], args.seed)
@@ -106,13 +151,18 @@ def main() -> None:
     overheads: list[float] = []
     shares: list[tuple[float, float]] = []
     pairs: list[dict[str, object]] = []
+    critical: list[float] = []
     rates: dict[int, list[float]] = {1: [], 2: []}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for r in range(repeat):
             order = (1, 2) if r % 2 == 0 else (2, 1)
             if args.quiet_below is not None:
-                wait_for_quiet(args.quiet_below, args.max_wait)
+                busy = wait_for_quiet(args.quiet_below, args.max_wait)
+                if args.skip_busy and busy is not None and busy > args.quiet_below:
+                    print(f"pair {r + 1}: skipped (other work kept {busy:.2f} CPUs busy)",
+                          flush=True)
+                    continue
             load_before = os.getloadavg()[0]
             runs = {w: timed_run(config, games, w, folder, f"r{r}w{w}") for w in order}
             secs = {w: runs[w][0] for w in runs}
@@ -122,30 +172,37 @@ def main() -> None:
             ratio = secs[1] / secs[2]
             ratios.append(ratio)
             overheads.append(cpus[2] / cpus[1])
+            critical.append(cpus[1] / runs[2][3])
             shares.append((cpus[1] / secs[1], cpus[2] / secs[2]))
             others = [runs[w][2] for w in (1, 2)]
             noise = ", ".join("?" if o is None else f"{o:.2f}" for o in others)
             print(f"pair {r + 1}: 1 worker {games / secs[1]:6.1f} games/s "
                   f"({cpus[1] / secs[1]:.2f} CPUs busy), 2 workers {games / secs[2]:6.1f} "
                   f"games/s ({cpus[2] / secs[2]:.2f} CPUs busy), speed-up {ratio:.2f}x, CPU "
-                  f"time 2 vs 1 worker {cpus[2] / cpus[1]:.3f}; other work kept {noise} "
+                  f"time 2 vs 1 worker {cpus[2] / cpus[1]:.3f}, critical-path speed-up "
+                  f"{critical[-1]:.2f}x; other work kept {noise} "
                   f"CPUs busy (load average {load_before:.1f} -> "
-                  f"{os.getloadavg()[0]:.1f})")
+                  f"{os.getloadavg()[0]:.1f})", flush=True)
             pairs.append({"games_per_s_1": round(games / secs[1], 1),
                           "games_per_s_2": round(games / secs[2], 1),
                           "speedup": round(ratio, 3),
+                          "critical_path_speedup": round(critical[-1], 3),
                           "others_cpus": [None if o is None else round(o, 2) for o in others]})
+    if not ratios:
+        print(json.dumps({"benchmark": "simulate", "pairs": 0}))
+        return
     result = {
         "benchmark": "simulate",
         "variant": config.variant,
         "players": config.players,
         "games": games,
-        "pairs": repeat,
+        "pairs": len(ratios),
         "games_per_s_1_worker": round(statistics.median(rates[1]), 1),
         "games_per_s_2_workers": round(statistics.median(rates[2]), 1),
         "speedup_median": round(statistics.median(ratios), 3),
         "speedup_best": round(max(ratios), 3),
         "cpu_time_ratio_median": round(statistics.median(overheads), 3),
+        "critical_path_speedup_median": round(statistics.median(critical), 3),
         "cpus_busy_1_worker": round(statistics.median(s[0] for s in shares), 2),
         "cpus_busy_2_workers": round(statistics.median(s[1] for s in shares), 2),
         "pairs_detail": pairs,

@@ -329,7 +329,7 @@ def sections(sets: Sequence[ResultSet], theme: str = "family") -> list[Section]:
     out.append(Section(
         "Wins per bot", "A bot's seat-games are the games it played times the seats it "
         "held; a shared win counts as a fraction. 95% Wilson intervals; the fair share is "
-        "one win in every table's seat count.",
+        "1 ÷ the number of seats; the last column is the share of the hands it won.",
         ["set", "bot", "seat-games", "wins", "win rate", "95% CI", "fair share",
          "hands won"], rows, "wins.png"))
     rows = []
@@ -338,9 +338,11 @@ def sections(sets: Sequence[ResultSet], theme: str = "family") -> list[Section]:
             mean, median, p90, top = spread(b.scores)
             rows.append([s.label, b.bot, f"{mean:.0f}", f"{median:.0f}", f"{p90:.0f}",
                          f"{top:.0f}", f"{min(b.scores, default=0)}"])
+    lowest = " (in Hot Death the lowest total wins)" if any(
+        s.params.get("variant") == "hotdeath" for s in sets) else ""
     out.append(Section(
-        "Final scores", "Each seat's total at the end of the game, per bot (in Hot Death "
-        "the lowest total wins).", ["set", "bot", "mean", "median", "90th pct", "max", "min"],
+        "Final scores", f"Each seat's total at the end of the game, per bot{lowest}.",
+        ["set", "bot", "mean", "median", "90th pct", "max", "min"],
         rows, "scores.png"))
     rows = []
     for s in sets:
