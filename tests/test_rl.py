@@ -65,6 +65,29 @@ def test_gymnasium_check_env() -> None:
     assert not bad, bad
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_single_agent_games_against_any_bot(variant: str) -> None:
+    from hotdeath.bots import bot_catalog
+
+    specs = [b.name for b in bot_catalog() if b.name in ("random", "basic", "heuristic")]
+    s = SingleAgentEnv(variant, players=3, opponents=specs[-2:], seat=None, reward="hand",
+                       max_steps=400)
+    rng = np.random.default_rng(1)
+    for seed in range(3):
+        obs, info = s.reset(seed=seed)
+        assert info["seat"] == s.learner
+        done = False
+        while not done:
+            assert s.aec.acting_seat == s.learner
+            obs, reward, terminated, truncated, _ = s.step(
+                int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            )
+            assert float(reward).is_integer()
+            done = terminated or truncated
+    with pytest.raises(IllegalActionError):
+        s.step(0)
+
+
 def test_gymnasium_registered_id() -> None:
     e = gymnasium.make(ENV_ID, variant="cutthroat", opponents=["basic"], disable_env_checker=True)
     obs, info = e.reset(seed=5)

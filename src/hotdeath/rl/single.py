@@ -102,19 +102,30 @@ class SingleAgentEnv(gymnasium.Env[Obs, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Obs, dict[str, Any]]:
-        """Start a game (``seed``: the engine's game seed) and play bots to the learner."""
+        """Start a game (``seed``: the engine's game seed) and play bots to the learner.
+
+        In the rare game that ends before the learner's first decision (bots leaving a
+        Throwdown table), the next game of the seed's sequence is dealt instead;
+        ``info["game_seed"]`` is the seed of the game being played.
+        """
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(2**62)) if seed is None else seed
         n = self._env.n
         self._learner = self.seat if self.seat is not None else int(self.np_random.integers(n))
         others = [s for s in range(n) if s != self._learner]
         self._table = dict(zip(others, self._bots, strict=True))
-        self._rngs = seat_rngs(game_seed, n)
-        self._env.reset(seed=game_seed)
+        for _ in range(100):
+            self._rngs = seat_rngs(game_seed, n)
+            self._env.reset(seed=game_seed)
+            self._run_bots()
+            if not self._env._over:
+                break
+            game_seed = int(self.np_random.integers(2**62))
+        else:
+            raise RuntimeError("100 games in a row ended before the learner could move")
         self._done = False
-        reward = self._run_bots()
         obs = self._env.observe(self._env.possible_agents[self._learner])
-        return obs, {"seat": self._learner, "reward_before_first_move": reward}
+        return obs, {"seat": self._learner, "game_seed": game_seed}
 
     def step(self, action: np.int64 | int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         """Take ``action`` (a slot) for the learner; play bots until it must decide again."""
