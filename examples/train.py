@@ -6,7 +6,7 @@ head (the baseline), trained with Adam on batches of whole hands.  The environme
 :class:`hotdeath.rl.SingleAgentEnv`: standard Uno (``official`` preset), two players, the
 learner against ``random``.  Training episodes are one-hand games (``rounds=1``, reward +1
 for a win and -1 for a loss); evaluation plays one-hand games and whole games to 500 points
-with the greedy policy (the most probable legal slot).
+with the trained (sampled) policy, or the greedy one with ``--greedy``.
 
     python examples/train.py                       # train 5 minutes, then evaluate
     python examples/train.py --iterations 2 --eval-games 20   # a smoke run (CI)
@@ -122,13 +122,16 @@ def play(env: SingleAgentEnv, net: Net, rng: np.random.Generator, seed: int, gre
             return total
 
 
-def evaluate(net: Net, games: int, rounds: int, seed: int) -> float:
-    """Win rate of the greedy policy over ``games`` games (``rounds`` hands each; 0: to 500)."""
+def evaluate(net: Net, games: int, rounds: int, seed: int, greedy: bool) -> float:
+    """Win rate over ``games`` games (``rounds`` hands each; 0: to 500 points).
+
+    A game cut short by the environment's step limit counts as a loss.
+    """
     env = SingleAgentEnv("standard", options={"rounds": rounds}, opponents="random")
     rng = np.random.default_rng(seed)
     wins = 0
     for g in range(games):
-        play(env, net, rng, seed + g, True, None)
+        play(env, net, rng, seed + g, greedy, None)
         wins += env.learner in env.aec.state.winners
     return wins / games
 
@@ -145,6 +148,8 @@ def main() -> None:
     ap.add_argument("--eval-games", type=int, default=2000, help="one-hand evaluation games")
     ap.add_argument("--eval-full-games", type=int, default=0,
                     help="evaluation games to 500 points (0: skip)")
+    ap.add_argument("--greedy", action="store_true",
+                    help="evaluate the most probable slot instead of sampling the policy")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--save", default="", help="write the trained weights to this .npz file")
     args = ap.parse_args()
@@ -181,9 +186,14 @@ def main() -> None:
         if minutes >= args.minutes:
             break
     train_minutes = (time.perf_counter() - start) / 60
+    if args.save:
+        np.savez(args.save, **net.p)
     t0 = time.perf_counter()
-    rate = evaluate(net, args.eval_games, 1, 10**9 + args.seed)
-    full = evaluate(net, args.eval_full_games, 0, 2 * 10**9) if args.eval_full_games else None
+    rate = evaluate(net, args.eval_games, 1, 10**9 + args.seed, args.greedy)
+    print(f"one-hand games: win rate {rate:.3f} over {args.eval_games}", flush=True)
+    full = None
+    if args.eval_full_games:
+        full = evaluate(net, args.eval_full_games, 0, 2 * 10**9, args.greedy)
     summary = {
         "iterations": it,
         "training_hands": games,
@@ -192,10 +202,9 @@ def main() -> None:
         "eval_win_rate": round(rate, 4),
         "eval_full_games": args.eval_full_games,
         "eval_full_win_rate": None if full is None else round(full, 4),
+        "eval_policy": "greedy" if args.greedy else "sampled",
         "eval_minutes": round((time.perf_counter() - t0) / 60, 2),
     }
-    if args.save:
-        np.savez(args.save, **net.p)
     print(json.dumps(summary))
 
 

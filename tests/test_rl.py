@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import runpy
 import sys
@@ -291,3 +292,12 @@ def test_example_learner_runs(monkeypatch: pytest.MonkeyPatch,
     runpy.run_path(str(ROOT / "examples" / "train.py"), run_name="__main__")
     out = capsys.readouterr().out.strip().splitlines()[-1]
     assert '"training_hands": 8' in out and '"eval_games": 10' in out
+
+
+def test_rl_benchmark_quick_run(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = runpy.run_path(str(ROOT / "benchmarks" / "rl.py"))
+    assert bench["main"](["--quick"]) == 0
+    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert last["benchmark"] == "rl"
+    assert last["env_steps_per_s"] > 0 and last["engine_steps_per_s"] > 0
+    assert "rlcard_env_steps_per_s" in last  # null without RLCard
