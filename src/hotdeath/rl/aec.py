@@ -246,20 +246,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         if action is None:
             raise IllegalActionError("masked_action", f"{agent} must choose an action")
         slot = int(action)
-        if self._dirty:
-            for a in self.rewards:
-                self.rewards[a] = 0.0
-            self._dirty = False
         act = self._slot_act.get(slot)
         if act is not None:
-            self._cumulative_rewards[agent] = 0.0
             self._apply(self._seat, act)
         elif slot == self._ignore_slot and self._window:
-            self._cumulative_rewards[agent] = 0.0
+            self._begin_step()
             self._asked.append(self._seat)
             self._decide()
         elif slot in self._throw_add or slot in self._throw_end:
-            self._cumulative_rewards[agent] = 0.0
+            self._begin_step()
             self._throw_step(slot)
         else:
             self._illegal(slot)
@@ -309,18 +304,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         """
         if self._over:
             raise IllegalActionError("game_over", "the episode is over")
-        if self._dirty:
-            for a in self.rewards:
-                self.rewards[a] = 0.0
-            self._dirty = False
-        self._cumulative_rewards[self.possible_agents[self._seat]] = 0.0
         if action is None:
             if not self._window:
                 raise IllegalActionError("masked_action", "the player to act must act")
+            self._begin_step()
             self._asked.append(self._seat)
             self._decide()
         else:
-            self._prefix = []
             self._apply(self._seat, action)
         self._steps += 1
         if self.max_steps is not None and self._steps >= self.max_steps and not self._over:
@@ -382,9 +372,19 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
             f"(legal: {legal})",
         )
 
+    def _begin_step(self) -> None:
+        """Clear the last step's rewards and the acting agent's accumulated reward."""
+        if self._dirty:
+            rewards = self.rewards
+            for a in rewards:
+                rewards[a] = 0.0
+            self._dirty = False
+        self._cumulative_rewards[self.possible_agents[self._seat]] = 0.0
+
     def _apply(self, seat: int, action: Action) -> None:
         st = self.state
-        st.step(action, seat)
+        st.step(action, seat)  # raises, changing nothing, when the action is illegal
+        self._begin_step()
         self._asked = []
         self._prefix = []
         if st.last_hand is not self._last_hand:
