@@ -21,9 +21,11 @@ import pytest
 from rich.console import Console
 from textual.binding import Binding
 from textual.widgets import Input, OptionList
+from typer.testing import CliRunner
 
 from hotdeath import actions as A
 from hotdeath.cards import card_name
+from hotdeath.cli import app as cli
 from hotdeath.notation import replay, to_position
 from hotdeath.tui.app import ChoiceScreen, HelpScreen, HotDeathApp, ScoreScreen
 from hotdeath.tui.session import Session, card_rule_id, themed
@@ -177,6 +179,8 @@ async def test_a_person_plays_a_hand_with_keys(
             assert len(saved) == 1 and str(saved[0].name) in text.replace("\n", "")
             rec = json.loads(saved[0].read_text(encoding="utf-8"))
             assert to_position(replay(rec)) == to_position(session.state)
+            shown = CliRunner().invoke(cli, ["replay", str(saved[0])])
+            assert shown.exit_code == 0 and "the game is over" in shown.output
             await pilot.press("r")
             await pilot.pause()
             assert app.session is not session and app.session.seed == seed + 1
@@ -189,6 +193,20 @@ async def test_a_person_plays_a_hand_with_keys(
             view = app.session.view()
             assert view.hand_no == first.hand_no + 1 or view.phase == "deal"
             assert f"hand {first.hand_no + 1}" in app.sub_title
+
+
+@pytest.mark.asyncio
+async def test_the_same_seed_and_keys_make_the_same_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    histories = []
+    for _ in range(2):
+        app = make_app("cutthroat", 8)
+        async with app.run_test(size=SIZE) as pilot:
+            await play_hand(app, pilot, {})
+            histories.append(list(app.session.state.history))
+    assert histories[0] == histories[1] and len(histories[0]) > 10
 
 
 @pytest.mark.asyncio
@@ -459,10 +477,6 @@ def test_hotdeath_play_in_tmux_to_the_end_of_a_hand(tmp_path: Path) -> None:
 
 
 def test_play_falls_back_to_the_line_game_without_a_terminal(tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
-    from hotdeath.cli import app as cli
-
     save = tmp_path / "watched.json"
     result = CliRunner().invoke(cli, ["play", "--variant", "cutthroat", "--players", "2",
                                       "--seed", "5", "--watch", "--delay", "0",
