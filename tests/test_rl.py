@@ -89,6 +89,15 @@ def test_single_agent_games_against_any_bot(variant: str) -> None:
         s.step(0)
 
 
+def test_module_alias_doctest() -> None:
+    import doctest
+
+    from hotdeath.rl import hotdeath_v0
+
+    result = doctest.testmod(hotdeath_v0)
+    assert result.attempted > 0 and result.failed == 0
+
+
 def test_gymnasium_registered_id() -> None:
     e = gymnasium.make(ENV_ID, variant="cutthroat", opponents=["basic"], disable_env_checker=True)
     obs, info = e.reset(seed=5)

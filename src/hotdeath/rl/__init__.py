@@ -11,6 +11,7 @@ imports this one; it needs numpy, pettingzoo and gymnasium.
 
 from __future__ import annotations
 
+from hotdeath.rl import hotdeath_v0
 from hotdeath.rl.aec import env, raw_env
 from hotdeath.rl.single import SingleAgentEnv, register_envs
 from hotdeath.rl.spaces import (
@@ -28,6 +29,7 @@ __all__ = [
     "SingleAgentEnv",
     "action_layout",
     "env",
+    "hotdeath_v0",
     "observation_layout",
     "raw_env",
     "register_envs",
