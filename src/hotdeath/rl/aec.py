@@ -130,6 +130,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         self._obs = np.frombuffer(self._buf, dtype=np.float32)
         self._mask_bytes = bytearray(k)
         self._mask = np.frombuffer(self._mask_bytes, dtype=np.int8)
+        self._enc: tuple[Any, ...] = (
+            self._buf, self._obs, self._hand_ix, self._top_ix, self._hist_ix, self._o_color,
+            self._o_cw, self._o_phase, self._o_decision, self._o_drew, self._rot, self._o_table,
+        )
         self._rng = random.Random()
         self._cache: list[dict[int, int]] = [{} for _ in range(n)]
         self._keep: list[list[Action]] = [[] for _ in range(n)]
@@ -166,6 +170,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
             [((p + r) % n, o + r * _NSEAT) for r in range(n)] for p in range(n)
         ]
         self._ignore_slot = self.layout.single[IGNORE]
+        self._throws = self.layout.throws
         self._throw_start = {
             f: s for (f, c, rel), s in self.layout.play_slots.items() if c < 0 and rel == 0
         }
@@ -186,6 +191,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         self._attack_fn = getattr(self.state, "attack_info", None) or getattr(
             self.state, "pot_info", None
         )
+        self._has_infections = hasattr(self.state, "infections")
+        self._has_sn = hasattr(self.state, "sn_seat")
 
     # ------------------------------------------------------------------ PettingZoo API
 
@@ -384,7 +391,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
     def _apply(self, seat: int, action: Action) -> None:
         st = self.state
         st.step(action, seat)  # raises, changing nothing, when the action is illegal
-        self._begin_step()
+        if self._dirty:
+            rewards = self.rewards
+            for a in rewards:
+                rewards[a] = 0.0
+            self._dirty = False
+        self._cumulative_rewards[self.possible_agents[seat]] = 0.0
         self._asked = []
         self._prefix = []
         if st.last_hand is not self._last_hand:
@@ -478,7 +490,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         if self._throw_add or self._throw_end:
             self._throw_add = {}
             self._throw_end = {}
-        if self.layout.throws and not window and st.phase != GAME_OVER:
+        if self._throws and not window and st.phase != GAME_OVER:
             ts = self._throw_start
             adds = {ts[f]: f for f in st.play_extensions(seat, ())}  # type: ignore[attr-defined]
             self._throw_add = adds
@@ -525,77 +537,73 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
     def _encode(self, p: int) -> None:
         """Write seat ``p``'s observation into the buffer (view facts only)."""
         st = self.state
-        b = self._buf
-        self._obs.fill(0.0)
-        hix = self._hand_ix
+        (b, obs, hix, top_ix, hist_ix, o_color, o_cw, o_phase, o_decision, o_drew, rot,
+         o_table) = self._enc
+        obs.fill(0.0)
         for f in st.hands[p]:
             b[hix[f]] += 1.0
-        acting = p == self._seat and not self._over
-        if acting and self._prefix:
-            tix = self._throw_ix
-            for f in self._prefix:
-                b[hix[f]] -= 1.0
-                b[tix[f]] += 1.0
-            b[self._throw_last_ix[self._prefix[-1]]] = 1.0
+        if p == self._seat and not self._over:
+            prefix = self._prefix
+            if prefix:
+                tix = self._throw_ix
+                for f in prefix:
+                    b[hix[f]] -= 1.0
+                    b[tix[f]] += 1.0
+                b[self._throw_last_ix[prefix[-1]]] = 1.0
+                b[o_decision + 2] = 1.0
+            else:
+                b[o_decision + 1 if self._window else o_decision] = 1.0
         disc = st.discard
-        m = len(disc)
-        if m:
-            b[self._top_ix[disc[-1]]] = 1.0
-            if m > 1:
-                k = 0
-                for ix in self._hist_ix[: m - 1]:
-                    k -= 1
-                    b[ix[disc[k - 1]]] = 1.0
+        if disc:
+            b[top_ix[disc[-1]]] = 1.0
+            k = -1
+            for ix in hist_ix[: len(disc) - 1]:
+                k -= 1
+                b[ix[disc[k]]] = 1.0
         if st.color >= 0:
-            b[self._o_color + st.color] = 1.0
+            b[o_color + st.color] = 1.0
         if st.direction == 1:
-            b[self._o_cw] = 1.0
+            b[o_cw] = 1.0
         phase = st.phase
-        b[self._o_phase + phase] = 1.0
-        if acting:
-            b[self._o_decision + (2 if self._prefix else 1 if self._window else 0)] = 1.0
+        b[o_phase + phase] = 1.0
         if st.drew:
-            b[self._o_drew] = 1.0
+            b[o_drew] = 1.0
         hands = st.hands
         active = st.active
         scores = st.scores
-        cur = st.turn if phase != GAME_OVER else -1
-        dealer = st.dealer
-        uno = st.uno_open
         revealed = st.revealed
-        infections: list[int] | None = getattr(st, "infections", None)
-        for s, base in self._rot[p]:
+        for s, base in rot[p]:
             b[base] = len(hands[s])
             if active[s]:
                 b[base + 1] = 1.0
                 if revealed[s]:
                     self._encode_revealed(p, s, base)
             b[base + 3] = scores[s]
-            if s == cur:
-                b[base + 5] = 1.0
-            if s == dealer:
-                b[base + 6] = 1.0
+        n = self.n
+        o = self._o_seats
+        if phase != GAME_OVER:
+            b[o + 5 + ((st.turn - p) % n) * _NSEAT] = 1.0
+        b[o + 6 + ((st.dealer - p) % n) * _NSEAT] = 1.0
+        uno = st.uno_open
         if uno:
-            o = self._o_seats + 2
-            n = self.n
             for s in uno:
-                b[o + ((s - p) % n) * _NSEAT] = 1.0
-        if infections and any(infections):
-            o = self._o_seats + 4
-            n = self.n
-            for s in range(n):
-                b[o + ((s - p) % n) * _NSEAT] = infections[s]
+                b[o + 2 + ((s - p) % n) * _NSEAT] = 1.0
+        if self._has_infections:
+            infections: list[int] = st.infections  # type: ignore[attr-defined]
+            if any(infections):
+                for s in range(n):
+                    b[o + 4 + ((s - p) % n) * _NSEAT] = infections[s]
+        if self._has_sn:
+            sn: int = st.sn_seat  # type: ignore[attr-defined]
+            if sn >= 0:
+                b[self._o_sn + (sn - p) % n] = 1.0
         if phase == RESPONSE and self._attack_fn is not None:
             info = self._attack_fn()
             if info:
                 self._encode_attack(info, p)
-        sn: int = getattr(st, "sn_seat", -1)
-        if sn >= 0:
-            b[self._o_sn + (sn - p) % self.n] = 1.0
-        t = self._o_table
-        b[t] = len(st.draw_pile)
-        b[t + 1] = st.hand_no
-        b[t + 2] = st.hand_size
+        b[o_table] = len(st.draw_pile)
+        b[o_table + 1] = st.hand_no
+        b[o_table + 2] = st.hand_size
 
     def _encode_revealed(self, p: int, s: int, base: int) -> None:
         b = self._buf
