@@ -384,6 +384,24 @@ async def test_delay_keys_and_skip() -> None:
         assert "Watching" in screen_text(app)
 
 
+@pytest.mark.asyncio
+async def test_bots_with_a_delay_and_a_person_take_turns() -> None:
+    # the realistic mode: bots think in a worker thread and wait a little between moves
+    session = Session("hotdeath", 3, 5, bots=["basic"])
+    app = HotDeathApp(session, delay=0.01, window_seconds=0.05)
+    turns = 0
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(1500):
+            if turns >= 8:
+                break
+            await pilot.pause(0.01)
+            if isinstance(app.screen, (ChoiceScreen, ScoreScreen)) or session.my_turn():
+                turns += session.my_turn() and not isinstance(app.screen, ChoiceScreen)
+                await play_one(app, pilot)
+        assert turns >= 8
+        assert app._thinking is None or app._thinking == app._token
+
+
 def test_rule_text_follows_the_theme() -> None:
     from hotdeath.cards import RET, parse_card
     from hotdeath.rulebook import get_rule

@@ -537,9 +537,10 @@ class HotDeathApp(App[None]):
         self.call_from_thread(self._thought, token, move, started)
 
     def _thought(self, token: int, move: tuple[int, Action] | None, started: float) -> None:
+        if self._thinking == token:
+            self._thinking = None
         if token != self._token:
             return  # the table changed meanwhile: that answer is stale
-        self._thinking = None
         self._pending = move
         if move is None:
             self._prompt_if_needed()
@@ -553,8 +554,9 @@ class HotDeathApp(App[None]):
         self._refresh()
 
     def _bot_failed(self, token: int, error: Exception) -> None:
-        if token == self._token:
+        if self._thinking == token:
             self._thinking = None
+        if token == self._token:
             self._say(f"bot_error: a bot failed: {error}", error=True)
 
     def _apply_pending(self) -> None:
