@@ -24,6 +24,7 @@ from hotdeath.cards import IS_WILD
 from hotdeath.errors import IllegalActionError, OptionError
 from hotdeath.rl import SingleAgentEnv, action_layout, env, observation_layout, raw_env
 from hotdeath.rl.single import ENV_ID
+from hotdeath.state import RESPONSE
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = [v.name for v in hotdeath.all_variants()]
@@ -150,6 +151,71 @@ def test_action_mask_matches_legal_actions(variant: str, preset: str) -> None:
                 elif offered:
                     assert slot >= 0, f"{act} has no slot"
                     assert mask[slot] == 1, f"{act} legal but masked"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_observation_encodes_the_view(variant: str) -> None:
+    """Decode the main sections and compare them with ``state.view(seat)``."""
+    attacks = 0
+    for players in (2, 4):
+        e = raw_env(variant=variant, players=players, max_steps=5000)
+        lay = e.obs_layout
+        faces = lay.faces
+        nf = len(faces)
+        for i, _ in enumerate(_random_decisions(e, 70 + players, 900)):
+            if i % 5 and e.state.phase != RESPONSE:
+                continue
+            seat = e.acting_seat
+            x = e.observe(e.agent_selection)["observation"]
+            view = e.state.view(seat)
+
+            def sec(name: str, x: Any = x, lay: Any = lay) -> Any:
+                off, size = lay.section(name)
+                return x[off:off + size]
+
+            counts = Counter(view.hand or ())
+            for f in e._prefix:
+                counts[f] -= 1
+            assert {faces[j]: int(v) for j, v in enumerate(sec("hand")) if v} == {
+                f: k for f, k in counts.items() if k
+            }
+            top = sec("top")
+            if view.top < 0:
+                assert top.sum() == 0
+            else:
+                assert faces[int(np.argmax(top))] == view.top and top.sum() == 1
+            under = list(reversed(view.discard[:-1]))[:4]
+            hist = sec("history").reshape(4, nf)
+            assert [faces[int(np.argmax(row))] for row in hist[: len(under)]] == under
+            assert hist[len(under):].sum() == 0
+            col = sec("color")
+            assert (int(np.argmax(col)) if col.sum() else -1) == view.color
+            assert sec("clockwise")[0] == (view.direction == 1)
+            rows = sec("seats").reshape(players, -1)
+            for r in range(players):
+                sv = view.seats[(seat + r) % players]
+                assert rows[r][0] == sv.hand_size and rows[r][3] == sv.score
+                assert rows[r][1] == sv.active and rows[r][2] == sv.uno_catchable
+                assert rows[r][5] == (sv.seat == view.current_player)
+                assert rows[r][7] == len(sv.revealed)
+            rev = sec("revealed").reshape(players - 1, nf)
+            for r in range(1, players):
+                sv = view.seats[(seat + r) % players]
+                assert {faces[j]: int(v) for j, v in enumerate(rev[r - 1]) if v} == dict(
+                    Counter(sv.revealed)
+                )
+            table = sec("table")
+            assert list(table) == [view.draw_pile_size, view.hand_no, view.hand_size]
+            att = sec("attack")
+            if view.attack is None:
+                assert att.sum() == 0
+            else:
+                attacks += 1
+                assert att[0] == 1 and att[1] == view.attack.get("count", 0)
+                victim = att[9:9 + players]
+                assert int(np.argmax(victim)) == (view.attack["victim"] - seat) % players
+    if variant in ("hotdeath", "throwdown"):
+        assert attacks > 0
 
 
 def _redeal_hidden(st: hotdeath.GameState, seat: int, rng: random.Random) -> None:
