@@ -33,8 +33,11 @@ from hotdeath.errors import HotDeathError
 from hotdeath.tui.session import CARD_ACTIONS, HandResult, Session, colour_word, face_order
 from hotdeath.view import View
 
-CARD_STYLE: dict[int, str] = {0: "bold red", 1: "bold yellow", 2: "bold green", 3: "bold blue"}
-WILD_STYLE = "bold magenta"
+CARD_STYLE: dict[int, str] = {
+    0: "bold #ff5f5f", 1: "bold #ffd75f", 2: "bold #5fd75f", 3: "bold #5fafff",
+}
+"""Card colours (red, yellow, green, blue), bright enough on a dark background."""
+WILD_STYLE = "bold #d787ff"
 DELAY_STEP = 0.25
 WINDOW_KEYS = {A.UNO: "u", A.CATCH: "k", A.CHALLENGE: "c", A.QUESTION: "c"}
 """The keys of out-of-turn actions (others: ``o``; a jump-in card: Enter on it)."""
@@ -182,6 +185,10 @@ class HelpScreen(ModalScreen[None]):
             yield Static(self.body, id="help-body")
         yield Footer()
 
+    def on_mount(self) -> None:
+        """The arrows and page keys scroll the page."""
+        self.query_one("#help", VerticalScroll).focus()
+
     def action_close(self) -> None:
         """Back to the table."""
         self.dismiss(None)
@@ -203,7 +210,11 @@ class HotDeathApp(App[None]):
     #middle { height: 1fr; }
     #handbox { width: 2fr; min-width: 34; border: round $success; }
     #hand { height: 1fr; border: none; padding: 0; overflow-x: hidden; }
-    #log { width: 3fr; border: round $accent; padding: 0 1; overflow-x: hidden; }
+    #hand > .option-list--option-highlighted { background: #4a4a5a; }
+    #hand:focus > .option-list--option-highlighted { background: #5a5a7a; }
+    #log { width: 3fr; border: round $accent; padding: 0 1; overflow-x: hidden;
+           scrollbar-size-vertical: 1; }
+    #hand, #help { scrollbar-size-vertical: 1; }
     #status { height: auto; min-height: 1; padding: 0 1; background: $boost; }
     #cmd { height: 1; border: none; padding: 0 1; background: $boost; }
     #cmd:focus { background: $primary 30%; }
@@ -408,8 +419,10 @@ class HotDeathApp(App[None]):
         hand.clear_options()
         for i, face in enumerate(faces):
             legal = face in playable
-            label = Text("● " if legal else "  ", style="bold green")
-            label.append(s.card(face), style=card_style(face) if legal else "dim")
+            label = Text()
+            label.append("● " if legal else "  ", style="bold #87ff87")
+            label.append(s.card(face), style=card_style(face) if legal
+                         else card_style(face).replace("bold", "dim"))
             if face == view.drawn:
                 label.append("  (just drawn)", style="italic")
             hand.add_option(Option(label, id=f"c{i}-{face}"))
@@ -940,8 +953,9 @@ class HotDeathApp(App[None]):
         ]
         for entry in s.help_entries():
             head = Text(entry.cards or entry.title, style="bold")
-            head.append(f"  {entry.rule_id} {entry.title}" if entry.cards else
-                        f"  {entry.rule_id}", style="cyan")
+            same = not entry.cards or entry.cards == entry.title
+            head.append(f"  {entry.rule_id}" if same else f"  {entry.rule_id} {entry.title}",
+                        style="cyan")
             parts += [head, Text(entry.text), Text("")]
         parts.append(Text("Keys", style="bold underline"))
         parts.append(Text(

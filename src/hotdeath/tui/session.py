@@ -471,7 +471,7 @@ def _group_names(faces: Sequence[int], theme: str) -> str:
     parts: list[str] = []
     if numbers:
         colors = sorted({FACE_COLOR[f] for f in numbers})
-        parts.append("number cards of " + ", ".join(COLOR_NAMES[c] for c in colors))
+        parts.append("Number cards (" + ", ".join(COLOR_NAMES[c] for c in colors) + ")")
     seen: set[str] = set()
     for f in others:
         name = card_name(f, theme)
