@@ -46,7 +46,10 @@ def run(
     app.run()
     session = app.session
     if session.saved_to is None and save is not None and session.state.history:
-        session.save(save)  # asked for a record: an unfinished game is saved too
+        try:
+            session.save(save)  # asked for a record: an unfinished game is saved too
+        except OSError as e:
+            print(f"file_error: could not save the record to {save}: {e.strerror or e}")
     if session.saved_to is not None:
         print(f"Record saved: {session.saved_to} (hotdeath replay {session.saved_to})")
     elif not session.state.is_terminal():
