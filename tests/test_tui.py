@@ -436,13 +436,15 @@ def test_hotdeath_play_in_tmux_to_the_end_of_a_hand(tmp_path: Path) -> None:
             pytest.fail("tmux is missing in CI (apt-get install tmux)")
         pytest.skip("tmux is not installed")
     sock = f"hotdeath-test-{os.getpid()}"
+    script = Path(sys.executable).parent / "hotdeath"  # the installed command
+    command = str(script) if script.exists() else f"{sys.executable} -m hotdeath.cli"
     env_file = tmp_path / "run.sh"
     save = tmp_path / "game.json"
     env_file.write_text(
         "#!/bin/sh\n"
         f"export PYTHONPATH={ROOT / 'src'}\nexport TERM=xterm-256color\n"
         f"export XDG_DATA_HOME={tmp_path}\n"
-        f"exec {sys.executable} -m hotdeath.cli play --variant cutthroat --players 2 "
+        f"exec {command} play --variant cutthroat --players 2 "
         f"--seed 3 --bots basic --delay 0 --save {save}\n",
         encoding="utf-8",
     )
