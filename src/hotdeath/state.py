@@ -89,6 +89,8 @@ class GameState:
         self._lc_ver = -1
         self._lc_seat = -1
         self._lc: list[Action] = []
+        self._windows = True
+        """False when the options can never open a window (``_has_windows`` is then False)."""
 
     # ------------------------------------------------------------------ public API
 
@@ -120,8 +122,9 @@ class GameState:
         if self._lc_ver == self._ver and self._lc_seat == seat:
             return self._lc
         ph = self.phase
+        acts: list[Action]
         if ph == GAME_OVER or not 0 <= seat < self.n:
-            acts: list[Action] = []
+            acts = []
         else:
             if seat != self.turn:
                 acts = []
@@ -129,7 +132,7 @@ class GameState:
                 acts = self._turn_actions(seat)
             else:
                 acts = self._main_actions(seat)
-            if self.uno_open or self._has_windows():
+            if self.uno_open or (self._windows and self._has_windows()):
                 acts = acts + self._window_actions(seat)
         self._lc_ver = self._ver
         self._lc_seat = seat
@@ -141,7 +144,7 @@ class GameState:
         if self.phase == GAME_OVER:
             return []
         out = [self.turn]
-        if self.uno_open or self._has_windows():
+        if self.uno_open or (self._windows and self._has_windows()):
             out += [
                 s for s in range(self.n) if s != self.turn and self._window_actions(s)
             ]

@@ -165,6 +165,11 @@ class StandardState(GameState):
         self._strict = opts.wild_draw_four_rule == "strict"
         self._may_draw = opts.may_draw_with_playable
         self._max_turns = opts.max_turns
+        self._must_play = opts.drawn_card_play == "must"
+        self._windows = opts.false_uno_call_penalty > 0 or opts.jump_in
+        self._fast = (type(self) is StandardState and self._plain and not self._windows
+                      and opts.draw_rule == "one")
+        """Whether :meth:`step` may take the fused path for plays, draws and passes."""
         self.pot = 0
         self.pot_top = -1
         self.pot_victim = NOBODY
@@ -351,6 +356,8 @@ class StandardState(GameState):
 
     def _turn_actions(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
+        if self._plain and len(hand) > 2:
+            return self._plain_turn(seat, hand)
         o = self.opts
         uno = len(hand) == 2
         acts: list[Action] = []
@@ -367,12 +374,6 @@ class StandardState(GameState):
         top = self.discard[-1]
         m = MATCH[NUM_FACES + self.color if IS_WILD[top] else top]
         strict = self._strict
-        if self._plain and len(hand) > 2 and not strict:
-            # the common case, kept lean: no Uno variants, no colour limits, no 7-0
-            acts = [a for f in sorted(set(hand)) if m[f] for a in _PLAYS[f]]
-            if self._may_draw or not acts:
-                acts.append(A.DRAW_ACTION)
-            return acts
         plain = self._plain and len(hand) > 1
         for f in sorted(set(hand)):
             if m[f] and not (f == WD4 and strict and not self._wd4_honest(seat)):
@@ -385,6 +386,38 @@ class StandardState(GameState):
                     if uno:
                         acts += self._expand(seat, f, True)
         if o.may_draw_with_playable or not acts:
+            acts.append(A.DRAW_ACTION)
+        return acts
+
+    def _plain_turn(self, seat: int, hand: list[int]) -> list[Action]:
+        """Turn actions without Uno variants, colour limits or 7-0 (more than two cards).
+
+        The common case, kept lean: the playable faces in ascending order (filtered at C
+        speed), each with its plays (a wild once per colour), then ``draw``; after a draw,
+        the drawn card's plays and ``pass`` (not ``pass`` when a playable drawn card must
+        be played).
+        """
+        acts: list[Action]
+        if self.drew:
+            f = self.drawn
+            if f >= 0 and f in hand and self.is_playable(seat, f):
+                acts = list(_PLAYS[f])
+                if not self._must_play:
+                    acts.append(A.PASS_ACTION)
+                return acts
+            return [A.PASS_ACTION]
+        top = self.discard[-1]
+        m = MATCH[NUM_FACES + self.color if IS_WILD[top] else top]
+        faces = sorted(set(filter(m.__getitem__, hand)))
+        if self._strict and WD4 in faces and self.color in map(FACE_COLOR.__getitem__, hand):
+            faces.remove(WD4)  # STD-6.1: a Wild Draw Four only without the colour in play
+        if len(faces) == 1:
+            acts = list(_PLAYS[faces[0]])
+        else:
+            acts = []
+            for f in faces:
+                acts += _PLAYS[f]
+        if self._may_draw or not acts:
             acts.append(A.DRAW_ACTION)
         return acts
 
@@ -431,6 +464,99 @@ class StandardState(GameState):
         return acts
 
     # ------------------------------------------------------------------ apply
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Legal actions of ``seat`` (default: the current player), windows included.
+
+        See :meth:`GameState.legal_actions`; the current player's ordinary turn in a
+        plain ruleset is built here without the generic dispatch.
+        """
+        p = self.turn
+        if seat is None or seat == p:
+            if self._lc_ver == self._ver and self._lc_seat == p:
+                return self._lc
+            if self._fast and self.phase == TURN and not self.uno_open:
+                hand = self.hands[p]
+                if len(hand) > 2:
+                    acts = self._plain_turn(p, hand)
+                    self._lc_ver = self._ver
+                    self._lc_seat = p
+                    self._lc = acts
+                    return acts
+        return GameState.legal_actions(self, seat)
+
+    def step(self, action: Action | str, seat: int | None = None) -> None:
+        """Apply ``action`` like :meth:`apply_action` but build no events (fast path).
+
+        The common turn of the plain ruleset (a card played, a card drawn, a pass) is
+        applied here in one piece once the action is found in the legal list cached for
+        the current player; anything else, including every illegal action, goes through
+        :meth:`GameState.step` with its checks and errors.
+        """
+        p = self.turn
+        if isinstance(action, str) or not (
+                (seat is None or seat == p) and self._fast and self._lc_ver == self._ver
+                and self._lc_seat == p and self.phase == TURN and self._events is None
+                and action in self._lc):
+            GameState.step(self, action, seat)
+            return
+        k = action.kind
+        hand = self.hands[p]
+        if k == A.PLAY:
+            self.history.append((p, action))
+            if self.uno_open:  # STD-8.3
+                self.uno_open = [h for h in self.uno_open if h == p]
+            self.turns += 1
+            f = action.cards[0]
+            if FACE_KIND[f] != NUMBER or len(hand) < 2:
+                self._play(p, action)
+            else:  # a number card, not the last one: _play's common case, inlined
+                self.idle = 0
+                hand.remove(f)
+                self.discard.append(f)
+                self.top_player = p
+                self.color = FACE_COLOR[f]
+                if len(hand) == 1 and not action.uno:
+                    self.uno_open.append(p)
+                n = self.n
+                self.turn = (p + self.direction) % n if self.n_active == n else self.next_seat(p)
+                self.drew = False
+                self.drawn = -1
+        elif k == A.DRAW:
+            pile = self.draw_pile
+            if not pile:
+                GameState.step(self, action, seat)
+                return
+            self.history.append((p, action))
+            if self.uno_open:  # STD-8.3; drawing also closes the drawer's own Uno window
+                self.uno_open = [h for h in self.uno_open if h == p]
+                if p in self.uno_open:
+                    self.uno_open.remove(p)
+            self.turns += 1
+            f = pile.pop()  # STD-4: draw one card
+            hand.append(f)
+            self.drew = True
+            self.drawn = f
+            top = self.discard[-1]
+            if not MATCH[NUM_FACES + self.color if IS_WILD[top] else top][f] or (
+                    f == WD4 and self._strict
+                    and self.color in map(FACE_COLOR.__getitem__, hand)):
+                # the drawn card cannot be played: the turn ends at once (STD-4)
+                self.idle = 0
+                self._next(self.next_seat(p))
+        elif k == A.PASS:
+            self.history.append((p, action))
+            if self.uno_open:
+                self.uno_open = [h for h in self.uno_open if h == p]
+            self.turns += 1
+            self._next(self.next_seat(p))
+        else:
+            GameState.step(self, action, seat)
+            return
+        mt = self._max_turns
+        if mt and self.turns >= mt and self.phase != GAME_OVER:
+            self._stop_game()
+        self._ver += 1  # invalidates the cached legal actions
 
     def _apply(self, seat: int, action: Action) -> None:
         k = action.kind
@@ -560,7 +686,8 @@ class StandardState(GameState):
             if events:
                 self.emit("reverse", p, self.r("5.3"))
             if self.n == 2 and o.two_player_rules:
-                self.emit("skip", nxt(p), self.r("7.1"))
+                if events:
+                    self.emit("skip", nxt(p), self.r("7.1"))
                 self._next(p)
             else:
                 self._next(nxt(p))
@@ -601,9 +728,12 @@ class StandardState(GameState):
             self.drew = False
             self.drawn = -1
             return
-        self.draw_cards(v, count, self.r("9.2" if out else ("5.6" if f == WD4 else "5.4")))
+        if self._events is None:
+            self.draw_cards(v, count, "")
+        else:
+            self.draw_cards(v, count, self.r("9.2" if out else ("5.6" if f == WD4 else "5.4")))
+            self.emit("skip", v, self.r("5.4"))
         self.pot = 0
-        self.emit("skip", v, self.r("5.4"))
         self._next(self.next_seat(v))
 
     def _stack(self, p: int, f: int, honest: bool) -> None:

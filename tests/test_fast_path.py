@@ -1,0 +1,117 @@
+"""The standard variant's fused fast path gives exactly the general engine's results.
+
+``StandardState.step`` applies the common turn (a card played, a card drawn, a pass) of a
+plain ruleset in one piece, and ``StandardState.legal_actions`` builds the ordinary turn
+list without the generic dispatch (``docs/performance.md`` §5).  These tests drive the same
+games twice, once through the fast path (``step``) and once through the general path
+(``apply_action``, which collects events and so never takes the fused path), and require
+identical positions and legal lists after every action; the legal lists are also checked
+against the generic builder with the lean branches switched off.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import hotdeath
+from hotdeath import actions as A
+from hotdeath.actions import Action
+from hotdeath.errors import IllegalActionError, NotationError, WrongSeatError
+from hotdeath.notation import to_position
+from hotdeath.state import GameState
+from hotdeath.variants.standard import StandardState
+
+RULESETS: list[dict[str, Any]] = [
+    {},  # official: Wild Draw Four challenge
+    {"wild_draw_four_rule": "strict", "rounds": 1},  # the benchmark's ruleset
+    {"wild_draw_four_rule": "free"},
+    {"may_draw_with_playable": False},
+    {"drawn_card_play": "must"},
+    {"two_player_rules": False, "initial_direction": -1},
+    {"stacking": "flat"},
+    {"draw_rule": "until_playable"},
+    {"false_uno_call_penalty": 2},
+    {"wild_color_must_change": True},
+]
+
+
+def reference_legal(state: GameState, seat: int) -> list[Action]:
+    """The legal list built by the generic code, with the lean branches switched off."""
+    ref = state.clone()
+    assert isinstance(ref, StandardState)
+    ref._plain = False
+    ref._fast = False
+    return GameState.legal_actions(ref, seat)
+
+
+def pick(state: GameState, rnd: random.Random) -> tuple[int, Action]:
+    """Any actor's action, mostly the current player's (Uno calls and catches now and then)."""
+    actors = state.actors()
+    seat = actors[0] if len(actors) == 1 or rnd.random() < 0.8 else rnd.choice(actors)
+    return seat, rnd.choice(state.legal_actions(seat))
+
+
+@pytest.mark.parametrize("options", RULESETS, ids=lambda o: ",".join(o) or "official")
+def test_step_matches_apply_action(options: dict[str, Any]) -> None:
+    for seed in range(12):
+        players = 2 + seed % 4
+        fast = hotdeath.new_game("standard", players=players, seed=seed, options=options)
+        slow = hotdeath.new_game("standard", players=players, seed=seed, options=options)
+        rnd = random.Random(seed)
+        for _ in range(400):
+            if fast.is_terminal():
+                break
+            for s in fast.actors():
+                assert fast.legal_actions(s) == slow.legal_actions(s) == reference_legal(fast, s)
+            seat, action = pick(fast, rnd)
+            # the benchmark's way: the current player's list fetched without a seat
+            if seat == fast.current_player():
+                fast.legal_actions()
+                fast.step(action)
+            else:
+                fast.step(action, seat)
+            slow.apply_action(action, seat)
+            assert to_position(fast) == to_position(slow)
+            assert fast.history == slow.history
+        assert fast.is_terminal() == slow.is_terminal()
+        assert fast.winners == slow.winners and fast.scores == slow.scores
+
+
+def test_fast_path_still_refuses_and_changes_nothing() -> None:
+    g = hotdeath.new_game("standard", players=3, seed=8,
+                          options={"wild_draw_four_rule": "strict"})
+    assert isinstance(g, StandardState) and g._fast
+    p = g.current_player()
+    acts = g.legal_actions()
+    before = to_position(g)
+    other = (p + 1) % 3
+    with pytest.raises(WrongSeatError):
+        g.step(acts[0], other)  # another seat, with the current player's list cached
+    with pytest.raises(WrongSeatError):
+        g.step(acts[0], 9)
+    illegal = next(a for a in (A.PASS_ACTION, A.ACCEPT_ACTION) if a not in acts)
+    with pytest.raises(IllegalActionError):
+        g.step(illegal)
+    g.legal_actions(other)  # the cache now holds another seat's (empty) list
+    with pytest.raises(IllegalActionError):
+        g.step(illegal)
+    with pytest.raises(NotationError):
+        g.step("fly away")
+    assert to_position(g) == before and g.history == []
+    g.legal_actions(other)
+    g.step(str(acts[-1]))  # text is parsed and checked against the right list
+    assert g.history == [(p, acts[-1])]
+
+
+def test_step_accepts_an_equal_action_that_is_not_the_listed_object() -> None:
+    g = hotdeath.new_game("standard", players=2, seed=3, options={"rounds": 1})
+    h = g.clone()
+    a = g.legal_actions()[0]
+    copy = Action(a.kind, tuple(a.cards), a.color, a.target, a.n, a.uno)
+    assert copy is not a
+    g.step(copy)
+    h.apply_action(a)
+    assert to_position(g) == to_position(h)
