@@ -170,6 +170,8 @@ class StandardState(GameState):
         self._fast = (type(self) is StandardState and self._plain and not self._windows
                       and opts.draw_rule == "one")
         """Whether :meth:`step` may take the fused path for plays, draws and passes."""
+        self._fast_ver = -1
+        self._fast_lc: list[Action] = []
         self.pot = 0
         self.pot_top = -1
         self.pot_victim = NOBODY
@@ -468,56 +470,54 @@ class StandardState(GameState):
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Legal actions of ``seat`` (default: the current player), windows included.
 
-        See :meth:`GameState.legal_actions`; the current player's ordinary turn in a
-        plain ruleset is built here without the generic dispatch.
+        See :meth:`GameState.legal_actions`.  The current player's ordinary turn in a
+        plain ruleset (no windows open, more than two cards in hand) is built here
+        without the generic dispatch and cached apart, for :meth:`step`'s fused path.
         """
         p = self.turn
         if seat is None or seat == p:
-            if self._lc_ver == self._ver and self._lc_seat == p:
-                return self._lc
+            if self._fast_ver == self._ver:
+                return self._fast_lc
             if self._fast and self.phase == TURN and not self.uno_open:
                 hand = self.hands[p]
                 if len(hand) > 2:
                     acts = self._plain_turn(p, hand)
-                    self._lc_ver = self._ver
-                    self._lc_seat = p
-                    self._lc = acts
+                    self._fast_ver = self._ver
+                    self._fast_lc = acts
                     return acts
         return GameState.legal_actions(self, seat)
 
     def step(self, action: Action | str, seat: int | None = None) -> None:
         """Apply ``action`` like :meth:`apply_action` but build no events (fast path).
 
-        The common turn of the plain ruleset (a card played, a card drawn, a pass) is
-        applied here in one piece once the action is found in the legal list cached for
-        the current player; anything else, including every illegal action, goes through
-        :meth:`GameState.step` with its checks and errors.
+        When the current player's ordinary turn list was built by :meth:`legal_actions`
+        (plain ruleset, no window open, more than two cards in hand) and ``action`` is in
+        it, a card played, a card drawn or a pass is applied here in one piece; anything
+        else, including every illegal action, goes through :meth:`GameState.step` with
+        its checks and errors.
         """
-        p = self.turn
-        if isinstance(action, str) or not (
-                (seat is None or seat == p) and self._fast and self._lc_ver == self._ver
-                and self._lc_seat == p and self.phase == TURN and self._events is None
-                and action in self._lc):
+        if (self._fast_ver != self._ver or self._events is not None
+                or not (seat is None or seat == self.turn) or action not in self._fast_lc):
             GameState.step(self, action, seat)
             return
-        k = action.kind
+        a: Action = action  # type: ignore[assignment]  # a listed action, not text
+        p = self.turn
+        k = a.kind
         hand = self.hands[p]
+        # Nobody's Uno window is open and the hand keeps at least two cards, so no
+        # window opens or closes here (STD-8).
         if k == A.PLAY:
-            self.history.append((p, action))
-            if self.uno_open:  # STD-8.3
-                self.uno_open = [h for h in self.uno_open if h == p]
+            self.history.append((p, a))
             self.turns += 1
-            f = action.cards[0]
-            if FACE_KIND[f] != NUMBER or len(hand) < 2:
-                self._play(p, action)
-            else:  # a number card, not the last one: _play's common case, inlined
+            f = a.cards[0]
+            if FACE_KIND[f] != NUMBER:
+                self._play(p, a)
+            else:  # a number card: _play's common case, inlined
                 self.idle = 0
                 hand.remove(f)
                 self.discard.append(f)
                 self.top_player = p
                 self.color = FACE_COLOR[f]
-                if len(hand) == 1 and not action.uno:
-                    self.uno_open.append(p)
                 n = self.n
                 self.turn = (p + self.direction) % n if self.n_active == n else self.next_seat(p)
                 self.drew = False
@@ -527,11 +527,7 @@ class StandardState(GameState):
             if not pile:
                 GameState.step(self, action, seat)
                 return
-            self.history.append((p, action))
-            if self.uno_open:  # STD-8.3; drawing also closes the drawer's own Uno window
-                self.uno_open = [h for h in self.uno_open if h == p]
-                if p in self.uno_open:
-                    self.uno_open.remove(p)
+            self.history.append((p, a))
             self.turns += 1
             f = pile.pop()  # STD-4: draw one card
             hand.append(f)
@@ -545,9 +541,7 @@ class StandardState(GameState):
                 self.idle = 0
                 self._next(self.next_seat(p))
         elif k == A.PASS:
-            self.history.append((p, action))
-            if self.uno_open:
-                self.uno_open = [h for h in self.uno_open if h == p]
+            self.history.append((p, a))
             self.turns += 1
             self._next(self.next_seat(p))
         else:
@@ -567,7 +561,7 @@ class StandardState(GameState):
         if k == A.PLAY or k == A.JUMP:
             self._play(seat, action)
         elif k == A.DRAW:
-            had_play = self._lc[0].kind == A.PLAY
+            had_play = self.legal_actions(seat)[0].kind == A.PLAY  # cached
             before = len(self.hands[seat])
             self._turn_draw(seat)
             f = self.drawn
@@ -789,6 +783,9 @@ class StandardState(GameState):
         for s in changed:
             if len(self.hands[s]) == 1:
                 self.uno_open.append(s)
+
+    def _clone_extra(self, new: Any) -> None:
+        new._fast_ver = -1
 
     def _next(self, seat: int) -> None:
         if self.out_order:
