@@ -11,7 +11,7 @@ True
 
 from __future__ import annotations
 
-import random
+from _random import Random  # the C Mersenne Twister of ``random.Random``, same sequence
 from typing import Final
 
 _MASK: Final = (1 << 64) - 1
@@ -45,5 +45,5 @@ class Rng:
         (``random.Random(int)`` and ``random()`` are stable across versions), and about
         three times faster than a Fisher–Yates loop in Python; the state stays one int.
         """
-        key = random.Random(self.next64()).random
+        key = Random(self.next64()).random
         cards.sort(key=lambda _card: key())

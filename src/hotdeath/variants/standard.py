@@ -245,10 +245,15 @@ class StandardState(GameState):
         self.rng.shuffle(pile)
         self.draw_pile = pile
         self.discard = []
-        self.hands = [[] for _ in range(n)]
-        for _ in range(7):
-            for i in range(1, n + 1):
-                self.hands[(self.dealer + i) % n].append(pile.pop())
+        # seven rounds of one card each from the top of the pile (its end), starting
+        # left of the dealer: the k-th card dealt goes to the k-th seat after the dealer
+        dealt = pile[-7 * n:]
+        del pile[-7 * n:]
+        dealt.reverse()
+        hands: list[list[int]] = [[] for _ in range(n)]
+        for i in range(n):
+            hands[(self.dealer + 1 + i) % n] = dealt[i::n]
+        self.hands = hands
         self.hand_size = 7
         self.drew = False
         self.drawn = -1
@@ -500,7 +505,7 @@ class StandardState(GameState):
                 or not (seat is None or seat == self.turn) or action not in self._fast_lc):
             GameState.step(self, action, seat)
             return
-        a: Action = action  # type: ignore[assignment]  # a listed action, not text
+        a = action  # a listed action (text is never in the list)
         p = self.turn
         k = a.kind
         hand = self.hands[p]
