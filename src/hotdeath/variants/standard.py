@@ -120,6 +120,8 @@ _PLAYS_UNO: Final = tuple(
     tuple(play(f, c, uno=True) for c in COLORS) if IS_WILD[f] else (play(f, uno=True),)
     for f in range(NUM_FACES)
 )
+_PLAYS_BOTH: Final = tuple(a + b for a, b in zip(_PLAYS, _PLAYS_UNO, strict=True))
+"""Each face's plays without, then with an Uno call (offered with two cards in hand)."""
 _COLOR_ACTIONS: Final = tuple(make(A.COLOR, color=c) for c in COLORS)
 _DECK: Final = tuple(standard_deck())
 
@@ -363,7 +365,7 @@ class StandardState(GameState):
 
     def _turn_actions(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
-        if self._plain and len(hand) > 2:
+        if self._plain and len(hand) > 1:
             return self._plain_turn(seat, hand)
         o = self.opts
         uno = len(hand) == 2
@@ -397,18 +399,19 @@ class StandardState(GameState):
         return acts
 
     def _plain_turn(self, seat: int, hand: list[int]) -> list[Action]:
-        """Turn actions without Uno variants, colour limits or 7-0 (more than two cards).
+        """Turn actions without colour limits or 7-0, with at least two cards in hand.
 
         The common case, kept lean: the playable faces in ascending order (filtered at C
-        speed), each with its plays (a wild once per colour), then ``draw``; after a draw,
-        the drawn card's plays and ``pass`` (not ``pass`` when a playable drawn card must
-        be played).
+        speed), each with its plays (a wild once per colour; with two cards in hand each
+        play also with an Uno call), then ``draw``; after a draw, the drawn card's plays
+        and ``pass`` (not ``pass`` when a playable drawn card must be played).
         """
+        plays = _PLAYS if len(hand) > 2 else _PLAYS_BOTH
         acts: list[Action]
         if self.drew:
             f = self.drawn
             if f >= 0 and f in hand and self.is_playable(seat, f):
-                acts = list(_PLAYS[f])
+                acts = list(plays[f])
                 if not self._must_play:
                     acts.append(A.PASS_ACTION)
                 return acts
@@ -419,11 +422,11 @@ class StandardState(GameState):
         if self._strict and WD4 in faces and self.color in map(FACE_COLOR.__getitem__, hand):
             faces.remove(WD4)  # STD-6.1: a Wild Draw Four only without the colour in play
         if len(faces) == 1:
-            acts = list(_PLAYS[faces[0]])
+            acts = list(plays[faces[0]])
         else:
             acts = []
             for f in faces:
-                acts += _PLAYS[f]
+                acts += plays[f]
         if self._may_draw or not acts:
             acts.append(A.DRAW_ACTION)
         return acts
@@ -476,17 +479,19 @@ class StandardState(GameState):
         """Legal actions of ``seat`` (default: the current player), windows included.
 
         See :meth:`GameState.legal_actions`.  The current player's ordinary turn in a
-        plain ruleset (no windows open, more than two cards in hand) is built here
+        plain ruleset (at least two cards in hand) is built here
         without the generic dispatch and cached apart, for :meth:`step`'s fused path.
         """
         p = self.turn
         if seat is None or seat == p:
             if self._fast_ver == self._ver:
                 return self._fast_lc
-            if self._fast and self.phase == TURN and not self.uno_open:
+            if self._fast and self.phase == TURN:
                 hand = self.hands[p]
-                if len(hand) > 2:
+                if len(hand) > 1:
                     acts = self._plain_turn(p, hand)
+                    if self.uno_open:  # a missed Uno call may be caught (STD-8)
+                        acts = acts + self._window_actions(p)
                     self._fast_ver = self._ver
                     self._fast_lc = acts
                     return acts
@@ -496,8 +501,8 @@ class StandardState(GameState):
         """Apply ``action`` like :meth:`apply_action` but build no events (fast path).
 
         When the current player's ordinary turn list was built by :meth:`legal_actions`
-        (plain ruleset, no window open, more than two cards in hand) and ``action`` is in
-        it, a card played, a card drawn or a pass is applied here in one piece; anything
+        (plain ruleset, at least two cards in hand) and ``action`` is in it, a card
+        played, a card drawn or a pass is applied here in one piece; anything
         else, including every illegal action, goes through :meth:`GameState.step` with
         its checks and errors.
         """
@@ -509,15 +514,15 @@ class StandardState(GameState):
         p = self.turn
         k = a.kind
         hand = self.hands[p]
-        # Nobody's Uno window is open and the hand keeps at least two cards, so no
-        # window opens or closes here (STD-8).
         if k == A.PLAY:
             self.history.append((p, a))
+            if self.uno_open:  # a turn action closes the others' Uno windows (STD-8.3)
+                self.uno_open = [h for h in self.uno_open if h == p]
             self.turns += 1
             f = a.cards[0]
-            if FACE_KIND[f] != NUMBER:
+            if FACE_KIND[f] != NUMBER or len(hand) < 3:
                 self._play(p, a)
-            else:  # a number card: _play's common case, inlined
+            else:  # a number card, two or more left: _play's common case, inlined
                 self.idle = 0
                 hand.remove(f)
                 self.discard.append(f)
@@ -533,6 +538,10 @@ class StandardState(GameState):
                 GameState.step(self, action, seat)
                 return
             self.history.append((p, a))
+            if self.uno_open:  # STD-8.3; a card drawn also ends the drawer's own window
+                self.uno_open = [h for h in self.uno_open if h == p]
+                if p in self.uno_open:
+                    self.uno_open.remove(p)
             self.turns += 1
             f = pile.pop()  # STD-4: draw one card
             hand.append(f)
@@ -547,6 +556,8 @@ class StandardState(GameState):
                 self._next(self.next_seat(p))
         elif k == A.PASS:
             self.history.append((p, a))
+            if self.uno_open:
+                self.uno_open = [h for h in self.uno_open if h == p]
             self.turns += 1
             self._next(self.next_seat(p))
         else:
