@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from hotdeath import actions as A
-from hotdeath.actions import Action, make, play
+from hotdeath.actions import DRAW, PASS, PLAY, Action, make, play
 from hotdeath.cards import (
     COLORS,
     DRAW_TWO,
@@ -418,15 +418,19 @@ class StandardState(GameState):
             return [A.PASS_ACTION]
         top = self.discard[-1]
         m = MATCH[NUM_FACES + self.color if IS_WILD[top] else top]
-        faces = sorted(set(filter(m.__getitem__, hand)))
+        faces = []
+        for f in hand:  # a hand is short: a list beats a set here
+            if m[f] and f not in faces:
+                faces.append(f)
+        if not faces:
+            return [A.DRAW_ACTION]
+        if len(faces) > 1:
+            faces.sort()
         if self._strict and WD4 in faces and self.color in map(FACE_COLOR.__getitem__, hand):
             faces.remove(WD4)  # STD-6.1: a Wild Draw Four only without the colour in play
-        if len(faces) == 1:
-            acts = list(plays[faces[0]])
-        else:
-            acts = []
-            for f in faces:
-                acts += plays[f]
+        acts = []
+        for f in faces:
+            acts += plays[f]
         if self._may_draw or not acts:
             acts.append(A.DRAW_ACTION)
         return acts
@@ -510,18 +514,17 @@ class StandardState(GameState):
                 or not (seat is None or seat == self.turn) or action not in self._fast_lc):
             GameState.step(self, action, seat)
             return
-        a = action  # a listed action (text is never in the list)
         p = self.turn
-        k = a.kind
+        k = action.kind
         hand = self.hands[p]
-        if k == A.PLAY:
-            self.history.append((p, a))
+        if k == PLAY:
+            self.history.append((p, action))
             if self.uno_open:  # a turn action closes the others' Uno windows (STD-8.3)
                 self.uno_open = [h for h in self.uno_open if h == p]
             self.turns += 1
-            f = a.cards[0]
+            f = action.cards[0]
             if FACE_KIND[f] != NUMBER or len(hand) < 3:
-                self._play(p, a)
+                self._play(p, action)
             else:  # a number card, two or more left: _play's common case, inlined
                 self.idle = 0
                 hand.remove(f)
@@ -532,12 +535,12 @@ class StandardState(GameState):
                 self.turn = (p + self.direction) % n if self.n_active == n else self.next_seat(p)
                 self.drew = False
                 self.drawn = -1
-        elif k == A.DRAW:
+        elif k == DRAW:
             pile = self.draw_pile
             if not pile:
                 GameState.step(self, action, seat)
                 return
-            self.history.append((p, a))
+            self.history.append((p, action))
             if self.uno_open:  # STD-8.3; a card drawn also ends the drawer's own window
                 self.uno_open = [h for h in self.uno_open if h == p]
                 if p in self.uno_open:
@@ -554,8 +557,8 @@ class StandardState(GameState):
                 # the drawn card cannot be played: the turn ends at once (STD-4)
                 self.idle = 0
                 self._next(self.next_seat(p))
-        elif k == A.PASS:
-            self.history.append((p, a))
+        elif k == PASS:
+            self.history.append((p, action))
             if self.uno_open:
                 self.uno_open = [h for h in self.uno_open if h == p]
             self.turns += 1
