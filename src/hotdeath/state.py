@@ -46,8 +46,53 @@ NOBODY: Final = -1
 """No seat: the sender of an up-card attack, a hand without a winner."""
 
 
+_SLOTS: Final = (
+    "variant",
+    "opts",
+    "n",
+    "seed",
+    "rng",
+    "scores",
+    "hand_no",
+    "dealer",
+    "phase",
+    "turn",
+    "direction",
+    "hands",
+    "draw_pile",
+    "discard",
+    "color",
+    "drew",
+    "drawn",
+    "active",
+    "n_active",
+    "out_order",
+    "uno_open",
+    "revealed",
+    "hand_size",
+    "winners",
+    "last_hand",
+    "history",
+    "init_params",
+    "idle",
+    "opening_events",
+    "_events",
+    "_ver",
+    "_lc_ver",
+    "_lc_seat",
+    "_lc",
+    "_windows",
+)
+"""The fields every state keeps in slots (see :class:`GameState`)."""
+
+
 class GameState:
     """Base class of every variant's state: seats, piles, draws, windows, history."""
+
+    # The shared fields live in slots: a state has more attributes than an instance
+    # dictionary keeps in its fast shared-key form, and these are read on every move.
+    # Variants keep their own fields in the instance dictionary.
+    __slots__ = (*_SLOTS, "__dict__")
 
     variant: Variant
     opts: Any
@@ -212,6 +257,8 @@ class GameState:
         if names is None:
             new = cls.__new__(cls)
             new.__dict__.update(self.__dict__)
+            for name in _SLOTS:
+                setattr(new, name, getattr(self, name))
         else:  # compiled with mypyc: native classes have no __dict__
             new = cls(self.variant, self.opts, self.n, self.seed)
             for name in names:
