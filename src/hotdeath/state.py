@@ -383,7 +383,20 @@ class GameState:
         hand = self.hands[seat]
         was_empty = not hand
         pile = self.draw_pile
-        got: list[int] = []
+        got: list[int]
+        if count <= len(pile) and self._events is None:
+            # the common case: every card from the top (the end) of the pile, in one slice
+            got = pile[-count:]
+            del pile[-count:]
+            got.reverse()
+            hand.extend(got)
+            if was_empty and seat in self.out_order:
+                self.out_order.remove(seat)
+            if seat in self.uno_open:
+                self.uno_open.remove(seat)
+            self._on_drawn(seat, got)
+            return count
+        got = []
         for _ in range(count):
             if not pile:
                 if not self._refill(self._reshuffle_rule()):

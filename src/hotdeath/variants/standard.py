@@ -154,6 +154,10 @@ def card_points(face: int) -> int:
     return 20
 
 
+_POINTS: Final = tuple(card_points(f) for f in range(NUM_FACES))
+"""Standard scoring value of every face (STD-9.3), for sums at C speed."""
+
+
 class StandardState(GameState):
     """A game of standard Uno (hands to ``target_score``)."""
 
@@ -717,7 +721,7 @@ class StandardState(GameState):
         """Nobody can play or draw any more: the fewest points in hand win (a ruling)."""
         self.emit("blocked", self.turn, self.r("0.4"))
         order = [(self.turn + self.direction * i) % self.n for i in range(self.n)]
-        winner = min(order, key=lambda s: sum(card_points(f) for f in self.hands[s]))
+        winner = min(order, key=lambda s: sum(map(_POINTS.__getitem__, self.hands[s])))
         self._hand_over(winner)
 
     def _card_rule(self, f: int) -> str:
@@ -810,7 +814,10 @@ class StandardState(GameState):
         if self.out_order:
             self._hand_over(self.out_order[0])
             return
-        self._give_turn(seat)
+        self.phase = TURN  # _give_turn, inlined
+        self.turn = seat
+        self.drew = False
+        self.drawn = -1
 
     # ------------------------------------------------------------------ scoring
 
@@ -823,40 +830,46 @@ class StandardState(GameState):
 
     def _hand_over(self, winner: int) -> None:
         o = self.opts
+        n = self.n
+        events = self._events is not None
         self.hand_winner = winner
         self.uno_open = []
-        self.emit("hand_end", winner, self.r("9.1"))
-        pts = [sum(card_points(f) for f in h) for h in self.hands]
-        result: dict[str, Any] = {"hand": self.hand_no, "winner": winner, "seats": []}
-        gains = [0] * self.n
+        if events:
+            self.emit("hand_end", winner, self.r("9.1"))
+        pts = [sum(map(_POINTS.__getitem__, h)) for h in self.hands]
+        seats: list[dict[str, int]] = []
+        result: dict[str, Any] = {"hand": self.hand_no, "winner": winner, "seats": seats}
         if o.scoring == "winner_takes":
             team = self.team_of(winner)
-            gains[winner] = sum(pts[s] for s in range(self.n) if s not in team)
+            gains = [0] * n
+            gains[winner] = sum(pts[s] for s in range(n) if s not in team)
+            label = "team" if len(team) > 1 else "opponents"
         else:
             gains = pts[:]
-        for s in range(self.n):
-            self.scores[s] += gains[s]
-            result["seats"].append({"seat": s, "hand_value": pts[s], "points": gains[s],
-                                    "total": self.scores[s]})
-            label = "opponents" if o.scoring == "winner_takes" else "cards"
-            if len(self.team_of(winner)) > 1 and o.scoring == "winner_takes":
-                label = "team"
-            self.emit("score", s, self.r("9.3"), tuple(self.hands[s]), n=gains[s],
-                      info=((label, gains[s]),) if gains[s] else ())
+            label = "cards"
+        scores = self.scores
+        for s in range(n):
+            scores[s] += gains[s]
+            seats.append({"seat": s, "hand_value": pts[s], "points": gains[s],
+                          "total": scores[s]})
+            if events:
+                self.emit("score", s, self.r("9.3"), tuple(self.hands[s]), n=gains[s],
+                          info=((label, gains[s]),) if gains[s] else ())
         self.last_hand = result
-        totals = self.team_totals()
         if o.rounds and self.hand_no >= o.rounds:
             self._finish()
             return
-        if max(totals) >= o.target_score:
+        if max(self.team_totals()) >= o.target_score:
             self._finish()
             return
-        if self.opts.dealer_selection != "given":
-            self.dealer = (self.dealer + 1) % self.n
+        if o.dealer_selection != "given":
+            self.dealer = (self.dealer + 1) % n
         self._deal()
 
     def team_totals(self) -> list[int]:
         """Each seat's total, counting a team's points together under partners."""
+        if not (self.opts.partners and self.opts.partners_victory == "team"):
+            return self.scores[:]  # every team is one seat (see team_of)
         return [sum(self.scores[t] for t in self.team_of(s)) for s in range(self.n)]
 
     def _finish(self) -> None:
@@ -873,8 +886,9 @@ class StandardState(GameState):
         self.phase = GAME_OVER
         self.drew = False
         self.drawn = -1
-        for w in winners:
-            self.emit("game_end", w, self.r("9.4"))
+        if self._events is not None:
+            for w in winners:
+                self.emit("game_end", w, self.r("9.4"))
 
     def _stop_game(self) -> None:
         self.emit("hand_end", NOBODY, self.r("9.4"))
