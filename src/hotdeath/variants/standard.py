@@ -142,6 +142,14 @@ def _match(key: int, f: int) -> bool:
 MATCH: Final = tuple(
     tuple(_match(k, f) for f in range(NUM_FACES)) for k in range(NUM_FACES + 4)
 )
+"""``MATCH[key][face]``: whether ``face`` may be played on ``key`` (a face, or
+``NUM_FACES + colour`` for a wild whose colour was named)."""
+_MATCHING: Final = tuple(frozenset(f for f in range(NUM_FACES) if row[f]) for row in MATCH)
+"""The faces playable on each key, as sets (a hand with none is found at C speed)."""
+_OF_COLOR: Final = {
+    c: frozenset(f for f in range(NUM_FACES) if FACE_COLOR[f] == c) for c in (-1, *COLORS)
+}
+"""The faces of each colour (``-1``: no colour, the wilds)."""
 
 
 def card_points(face: int) -> int:
@@ -335,8 +343,7 @@ class StandardState(GameState):
 
     def _wd4_honest(self, seat: int) -> bool:
         """STD-6.1: no card of the current colour in hand."""
-        c = self.color
-        return all(FACE_COLOR[x] != c for x in self.hands[seat])
+        return _OF_COLOR[self.color].isdisjoint(self.hands[seat])
 
     def _colors_for(self, f: int) -> Sequence[int]:
         o = self.opts
@@ -421,16 +428,17 @@ class StandardState(GameState):
                 return acts
             return [A.PASS_ACTION]
         top = self.discard[-1]
-        m = MATCH[NUM_FACES + self.color if IS_WILD[top] else top]
+        key = NUM_FACES + self.color if IS_WILD[top] else top
+        if _MATCHING[key].isdisjoint(hand):
+            return [A.DRAW_ACTION]  # nothing playable: draw (STD-4)
+        m = MATCH[key]
         faces = []
         for f in hand:  # a hand is short: a list beats a set here
             if m[f] and f not in faces:
                 faces.append(f)
-        if not faces:
-            return [A.DRAW_ACTION]
         if len(faces) > 1:
             faces.sort()
-        if self._strict and WD4 in faces and self.color in map(FACE_COLOR.__getitem__, hand):
+        if self._strict and WD4 in faces and not _OF_COLOR[self.color].isdisjoint(hand):
             faces.remove(WD4)  # STD-6.1: a Wild Draw Four only without the colour in play
         acts = []
         for f in faces:
@@ -556,8 +564,7 @@ class StandardState(GameState):
             self.drawn = f
             top = self.discard[-1]
             if not MATCH[NUM_FACES + self.color if IS_WILD[top] else top][f] or (
-                    f == WD4 and self._strict
-                    and self.color in map(FACE_COLOR.__getitem__, hand)):
+                    f == WD4 and self._strict and not _OF_COLOR[self.color].isdisjoint(hand)):
                 # the drawn card cannot be played: the turn ends at once (STD-4)
                 self.idle = 0
                 self._next(self.next_seat(p))
