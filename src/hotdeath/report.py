@@ -497,23 +497,31 @@ def plot_all(sets: Sequence[ResultSet], out_dir: Path, theme: str = "family") ->
     ax.legend(fontsize="small")
     save(fig, "scores.png")
 
-    # Hands per game and turns per hand.
+    # Hands per game and turns per hand (a log scale: a few hands last thousands of turns).
+    from matplotlib.ticker import MaxNLocator
+
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
+    top_turns = max((max(turns_per_hand(s), default=1) for s in sets), default=1)
+    edges = [1.0]
+    while edges[-1] <= top_turns:
+        edges.append(edges[-1] * 1.25)
     for i, s in enumerate(sets):
         hands = hands_per_game(s)
         if hands:
-            top = max(hands)
-            left.hist(hands, bins=[x - 0.5 for x in range(1, top + 2)], histtype="step",
-                      linewidth=2, color=colors[i], density=True, label=s.label)
-        turns = turns_per_hand(s)
+            left.hist(hands, bins=[x - 0.5 for x in range(1, max(hands) + 2)],
+                      histtype="step", linewidth=2, color=colors[i], label=s.label,
+                      weights=[100 / len(hands)] * len(hands))
+        turns = [max(1, t) for t in turns_per_hand(s)]
         if turns:
-            right.hist(turns, bins=min(40, max(5, len(set(turns)))), histtype="step",
-                       linewidth=2, color=colors[i], density=True, label=s.label)
+            right.hist(turns, bins=edges, histtype="step", linewidth=2, color=colors[i],
+                       label=s.label, weights=[100 / len(turns)] * len(turns))
+    left.xaxis.set_major_locator(MaxNLocator(integer=True))
     left.set_xlabel("hands in the game")
-    left.set_ylabel("share of games")
+    left.set_ylabel("games (%)")
     left.set_title("Hands per game")
-    right.set_xlabel("turns in the hand")
-    right.set_ylabel("share of hands per turn (density)")
+    right.set_xscale("log")
+    right.set_xlabel("turns in the hand (log scale)")
+    right.set_ylabel("hands (%)")
     right.set_title("Turns per hand")
     left.legend(fontsize="small")
     right.legend(fontsize="small")
@@ -567,17 +575,20 @@ def plot_all(sets: Sequence[ResultSet], out_dir: Path, theme: str = "family") ->
         ys = [j + (i - (len(sets) - 1) / 2) * h for j in range(len(labels))]
         bars = ax.barh(ys, vals, h, color=colors[i], label=s.label)
         ax.bar_label(bars, fmt="%.2f", fontsize="x-small", padding=2)
-        stacks = [int(g.get("largest_stack", 0)) for g in s.games]
-        if stacks:
-            right.hist(stacks, bins=range(0, max(stacks) + 3, 2), histtype="step",
-                       linewidth=2, color=colors[i], label=s.label,
-                       weights=[100 / len(stacks)] * len(stacks))
     ax.set_yticks(range(len(labels)), labels)
     ax.invert_yaxis()
-    ax.set_xlabel("times per game (mean)")
+    ax.set_xscale("symlog", linthresh=0.1)
+    ax.set_xlabel("times per game (mean; linear below 0.1, logarithmic above)")
     ax.set_title("Event frequencies per game")
     ax.margins(x=0.15)
     ax.legend(fontsize="small", loc="lower right")
+    stacks = [[int(g.get("largest_stack", 0)) for g in s.games] for s in sets]
+    top_stack = max((max(st, default=0) for st in stacks), default=0)
+    keep = [i for i, st in enumerate(stacks) if st]
+    if keep:
+        right.hist([stacks[i] for i in keep], bins=range(0, top_stack + 3, 2),
+                   color=[colors[i] for i in keep], label=[sets[i].label for i in keep],
+                   weights=[[100 / len(stacks[i])] * len(stacks[i]) for i in keep])
     right.set_xlabel("cards (the game's largest pending draw)")
     right.set_ylabel("games (%, in 2-card bins)")
     right.set_title("Largest stacked draw in each game")
