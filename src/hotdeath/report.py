@@ -584,11 +584,11 @@ def plot_all(sets: Sequence[ResultSet], out_dir: Path, theme: str = "family") ->
     ax.legend(fontsize="small", loc="lower right")
     stacks = [[int(g.get("largest_stack", 0)) for g in s.games] for s in sets]
     top_stack = max((max(st, default=0) for st in stacks), default=0)
-    keep = [i for i, st in enumerate(stacks) if st]
-    if keep:
-        right.hist([stacks[i] for i in keep], bins=range(0, top_stack + 3, 2),
-                   color=[colors[i] for i in keep], label=[sets[i].label for i in keep],
-                   weights=[[100 / len(stacks[i])] * len(stacks[i]) for i in keep])
+    shown = [i for i, st in enumerate(stacks) if st]
+    if shown:
+        right.hist([stacks[i] for i in shown], bins=range(0, top_stack + 3, 2),
+                   color=[colors[i] for i in shown], label=[sets[i].label for i in shown],
+                   weights=[[100 / len(stacks[i])] * len(stacks[i]) for i in shown])
     right.set_xlabel("cards (the game's largest pending draw)")
     right.set_ylabel("games (%, in 2-card bins)")
     right.set_title("Largest stacked draw in each game")
