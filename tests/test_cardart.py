@@ -97,7 +97,8 @@ def test_names_are_escaped() -> None:
 
 def test_by_code_and_errors() -> None:
     assert card_svg_for_code("r7") == card_svg(parse_card("R7"))
-    assert card_svg_for_code(BACK) == back_svg()
+    assert card_svg_for_code(BACK) == back_svg() == card_svg("back")
+    assert card_svg("fy", "original") == card_svg(parse_card("RET"), "original")
     ET.fromstring(back_svg())
     with pytest.raises(NotationError) as err:
         card_svg_for_code("Z9")
@@ -106,3 +107,5 @@ def test_by_code_and_errors() -> None:
         card_svg_for_code("R7", "pirate")
     with pytest.raises(ValueError, match="no card face"):
         card_svg(NUM_FACES)
+    with pytest.raises(ValueError, match="no card face"):
+        card_svg(-1)

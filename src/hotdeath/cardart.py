@@ -407,16 +407,28 @@ def _corners(label: str, fg: str, color: int) -> str:
     return tl + br + marks
 
 
-@lru_cache(maxsize=2 * NUM_FACES + 2)
-def card_svg(face: int, theme: str = "family") -> str:
-    """The SVG (a complete document) of card ``face`` with its name in ``theme``.
+def card_svg(face: int | str, theme: str = "family") -> str:
+    """The SVG (a complete document) of a card with its name in ``theme``.
 
-    Raises ``ValueError`` for a face id that does not exist or an unknown theme.
+    ``face`` is a face id (0..80) or a card code (``R7``, ``WD4``, ``HOLY``, any alias
+    :func:`~hotdeath.cards.parse_card` reads) or ``back`` for the card back.  Raises
+    ``ValueError`` for a face id that does not exist or an unknown theme, and
+    :class:`~hotdeath.errors.NotationError` (a ``ValueError``, code ``bad_card``) for an
+    unknown card code.
     """
-    if not isinstance(face, int) or not 0 <= face < NUM_FACES:
-        raise ValueError(f"there is no card face {face!r} (faces are 0..{NUM_FACES - 1})")
     if theme not in THEMES:
         raise ValueError(f"unknown name theme {theme!r} (allowed: {', '.join(THEMES)})")
+    if isinstance(face, str):
+        if face.strip().lower() == BACK:
+            return back_svg()
+        face = parse_card(face)
+    if isinstance(face, bool) or not isinstance(face, int) or not 0 <= face < NUM_FACES:
+        raise ValueError(f"there is no card face {face!r} (faces are 0..{NUM_FACES - 1})")
+    return _face_svg(face, theme)
+
+
+@lru_cache(maxsize=2 * NUM_FACES)
+def _face_svg(face: int, theme: str) -> str:
     kind = FACE_KIND[face]
     color = FACE_COLOR[face]
     name = card_name(face, theme)
@@ -488,11 +500,7 @@ def card_svg_for_code(code: str, theme: str = "family") -> str:
     Raises :class:`~hotdeath.errors.NotationError` (code ``bad_card``) for an unknown card
     and ``ValueError`` for an unknown theme.
     """
-    if theme not in THEMES:
-        raise ValueError(f"unknown name theme {theme!r} (allowed: {', '.join(THEMES)})")
-    if code.strip().lower() == BACK:
-        return back_svg()
-    return card_svg(parse_card(code), theme)
+    return card_svg(code, theme)
 
 
 __all__ = ["BACK", "back_svg", "card_svg", "card_svg_for_code"]
