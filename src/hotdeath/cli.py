@@ -14,6 +14,7 @@ error's stable code, and exits with status 2::
     hotdeath simulate [VARIANT] [--bot SPEC]... [--games N] [--seed S] [--workers W]
                       [--out FILE] [--backend process|ray] ...
     hotdeath report RESULTS... [--out DIR]
+    hotdeath serve [--host H] [--port P] [--database-url URL] [--bot-delay S]
 
 ``docs/notation.md`` documents the action, card and position notations these commands
 read and write, with worked examples.
@@ -808,6 +809,37 @@ def report(
                           + ", ".join(p.name for p in written))
     except HotDeathError as e:
         _fail(e.code, e.message)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port.")] = 8000,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            "--database-url",
+            help="SQLAlchemy URL (sqlite:///file, postgresql+psycopg://...); default: an "
+            "SQLite file in the user's data directory.",
+        ),
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option("--bot-delay", min=0.0, max=10.0, help="Seconds before a bot moves.")
+    ] = 0.6,
+) -> None:
+    """Serve the browser game: tables with friends and bots (see docs/protocol.md)."""
+    import uvicorn
+
+    from hotdeath.server import create_app, default_database_url
+
+    url = database_url or default_database_url()
+    try:
+        application = create_app(url, bot_delay=bot_delay)
+    except Exception as e:  # a bad URL, an unreachable database, a failed migration
+        _fail("database_error", f"cannot open the database {url!r}: {e}")
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    typer.echo(f"hotdeath: open http://{shown}:{port}/ in your browser (database: {url})")
+    uvicorn.run(application, host=host, port=port, log_level="warning")
 
 
 def main() -> None:

@@ -1,0 +1,376 @@
+"""The ASGI application: pages, the REST API for tables and the WebSocket for play.
+
+:func:`create_app` builds it around a :class:`~hotdeath.server.store.Store` (migrated at
+creation) and a :class:`~hotdeath.server.room.Hub` (unfinished games restored at
+start-up).  ``docs/protocol.md`` documents every route and message.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from hotdeath import __version__
+from hotdeath.actions import Action
+from hotdeath.bots import bot_catalog
+from hotdeath.cards import THEMES, card_code
+from hotdeath.events import Event
+from hotdeath.notation import record
+from hotdeath.server.protocol import RATE_BURST, RATE_PER_SECOND, ProtocolError, parse_message
+from hotdeath.server.room import DEFAULT_BOT, ApiError, Conn, Hub, Room, event_json, reveal_json
+from hotdeath.server.store import Store
+from hotdeath.state import GameState
+
+log = logging.getLogger("hotdeath.server")
+
+STATIC = Path(__file__).parent / "static"
+"""The browser UI's files (HTML, CSS, JavaScript modules)."""
+DEFAULT_TAKEOVER = 60.0
+"""Seconds before a bot plays a disconnected person's seat, unless the table says otherwise."""
+
+
+class CreateTable(BaseModel):
+    """A new table."""
+
+    variant: str = Field("hotdeath", description="variant name or alias")
+    preset: str | None = Field(None, description="preset name (default: the variant's first)")
+    options: dict[str, bool | int | str] = Field(
+        default_factory=dict, description="option overrides"
+    )
+    seats: int = Field(4, ge=2, le=10, description="number of seats, 2–10")
+    bots: dict[int, str] = Field(default_factory=dict, description="seat → bot spec")
+    theme: str = Field("family", description="card-name theme: family or original")
+    bot_delay: float | None = Field(None, ge=0, le=10, description="seconds before a bot moves")
+    takeover_timeout: float | None = Field(
+        DEFAULT_TAKEOVER, ge=0, le=3600,
+        description="seconds before a bot plays a disconnected person's seat (null: never)",
+    )
+    takeover_bot: str = Field(DEFAULT_BOT, description="bot spec for disconnected people")
+    name: str | None = Field(None, max_length=80, description="the table's name")
+
+
+class JoinTable(BaseModel):
+    """Take a seat."""
+
+    name: str = Field(..., description="display name, 1–40 characters")
+    seat: int | None = Field(None, description="the seat (default: the first open one)")
+
+
+class SetBot(BaseModel):
+    """Put a bot in a seat."""
+
+    seat: int
+    bot: str = Field(DEFAULT_BOT, description="bot spec, e.g. basic or random")
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"code": code, "message": message}, status_code=status)
+
+
+def replay_steps(
+    row: dict[str, Any], actions: list[tuple[int, str]], seat: int | None, full: bool,
+    theme: str,
+) -> tuple[GameState, list[dict[str, Any]]]:
+    """Every step of a game as ``seat`` may see it (``full``: everything, hands included)."""
+    import hotdeath
+
+    state = hotdeath.new_game(row["variant"], row["players"], int(row["seed"]), row["preset"],
+                              row["options"])
+    names: list[str] = list(row["names"])
+
+    def step(index: int, s: int | None, text: str | None, events: list[Event]) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "index": index, "seat": s, "action": text,
+            "events": [
+                event_json(e, e.seat if full else seat, index, names, theme) for e in events
+            ],
+            "view": state.view(None if full else seat).to_json(),
+        }
+        if full:
+            out["hands"] = [[card_code(c) for c in h] for h in state.hands]
+        return out
+
+    steps = [step(0, None, None, list(state.opening_events))]
+    for i, (s, text) in enumerate(actions, 1):
+        events = state.apply_action(Action.parse(text), s)
+        steps.append(step(i, s, text, events))
+    return state, steps
+
+
+def create_app(
+    database_url: str,
+    bot_delay: float = 0.6,
+    rate_limit: tuple[float, float] = (RATE_BURST, RATE_PER_SECOND),
+) -> FastAPI:
+    """The server application on the database at ``database_url`` (migrated now).
+
+    ``bot_delay`` is the default delay of new tables' bots; ``rate_limit`` each
+    connection's token bucket (burst, messages per second).
+    """
+    store = Store(database_url)
+    hub = Hub(store, bot_delay)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        restored = hub.restore()
+        if restored:
+            log.info("restored %d unfinished game(s)", restored)
+        yield
+        await hub.close()
+        store.close()
+
+    app = FastAPI(
+        title="hotdeath",
+        version=__version__,
+        description=(
+            "Hot Death Uno in the browser: tables with friends and bots. The WebSocket "
+            "protocol for play (`/ws/{table_id}`) is documented in docs/protocol.md."
+        ),
+        lifespan=lifespan,
+    )
+    app.state.hub = hub
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return _error(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = [
+            f"{'.'.join(str(p) for p in err.get('loc', ()))}: {err.get('msg', '')}"
+            for err in exc.errors()
+        ]
+        return _error(400, "bad_request", "; ".join(parts) or "the request is not valid")
+
+    # ---------------------------------------------------------------- pages
+
+    def page(name: str) -> Response:
+        path = STATIC / name
+        if not path.is_file():
+            return _error(404, "no_page", f"the page {name} is not installed")
+        return FileResponse(path, media_type="text/html")
+
+    @app.get("/", include_in_schema=False)
+    def lobby_page() -> Response:
+        return page("index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    def table_page(table_id: str) -> Response:
+        return page("table.html")
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    def replay_page(game_id: str) -> Response:
+        return page("replay.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+
+    @app.get("/cards/{code}.svg", tags=["cards"])
+    def card_svg(code: str, theme: str = "family") -> Response:
+        """One card (or ``back``) as SVG, drawn from the card data."""
+        try:
+            art: Any = importlib.import_module("hotdeath.cardart")
+            svg = str(art.card_svg(code, theme))
+        except (ImportError, AttributeError):
+            raise ApiError(404, "unknown_card", "card art is not installed") from None
+        except (ValueError, KeyError) as e:
+            raise ApiError(404, "unknown_card", str(e)) from None
+        return Response(
+            svg, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"}
+        )
+
+    # ---------------------------------------------------------------- REST
+
+    @app.get("/api/variants", tags=["lobby"])
+    async def variants() -> dict[str, Any]:
+        """Every variant with its presets and options, every bot, the name themes."""
+        import hotdeath
+
+        return {
+            "variants": [v.to_json() for v in hotdeath.all_variants()],
+            "bots": [
+                {
+                    "name": b.name,
+                    "description": b.description,
+                    "params": [
+                        {"name": p.name, "type": p.kind.__name__, "default": p.default,
+                         "help": p.help, "choices": list(p.choices)}
+                        for p in b.params
+                    ],
+                }
+                for b in bot_catalog()
+            ],
+            "themes": list(THEMES),
+            "defaults": {"bot": DEFAULT_BOT, "bot_delay": hub.bot_delay,
+                         "takeover_timeout": DEFAULT_TAKEOVER, "theme": "family"},
+        }
+
+    def links(room: Room) -> dict[str, Any]:
+        return {
+            "seat_links": {
+                str(s.seat): f"/t/{room.table_id}?seat={s.seat}"
+                for s in room.seats if s.kind == "open"
+            },
+            "spectator_link": f"/t/{room.table_id}?spectate=1",
+        }
+
+    @app.post("/api/tables", status_code=201, tags=["tables"])
+    async def create_table(req: CreateTable) -> dict[str, Any]:
+        """Create a table; the answer carries the host token (keep it) and the links."""
+        room, host = hub.create_table(
+            req.variant, req.preset, req.options, req.seats, req.bots, req.theme,
+            req.bot_delay, req.takeover_timeout, req.takeover_bot, req.name,
+        )
+        return {"table_id": room.table_id, "host_token": host, "table": room.summary(),
+                **links(room)}
+
+    @app.get("/api/tables/{table_id}", tags=["tables"])
+    async def get_table(table_id: str) -> dict[str, Any]:
+        """The public summary of a table (no tokens, no cards)."""
+        return hub.room(table_id).summary()
+
+    @app.post("/api/tables/{table_id}/join", tags=["tables"])
+    async def join(table_id: str, req: JoinTable) -> dict[str, Any]:
+        """Take a seat: the answer's token is the only way back into it."""
+        room = hub.room(table_id)
+        seat, token = room.join(req.name, req.seat)
+        return {"seat": seat, "token": token, "table": room.summary()}
+
+    @app.post("/api/tables/{table_id}/bots", tags=["tables"])
+    async def add_bot(
+        table_id: str, req: SetBot, x_token: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Host: put a bot in an open seat (or change a bot)."""
+        room = hub.room(table_id)
+        room.require_host(x_token)
+        room.set_bot(req.seat, req.bot)
+        return room.summary()
+
+    @app.delete("/api/tables/{table_id}/bots/{seat}", tags=["tables"])
+    async def remove_bot(
+        table_id: str, seat: int, x_token: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Host: make a bot's seat open again."""
+        room = hub.room(table_id)
+        room.require_host(x_token)
+        room.set_bot(seat, None)
+        return room.summary()
+
+    @app.post("/api/tables/{table_id}/start", tags=["tables"])
+    async def start(table_id: str, x_token: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        """Host: start the game (every seat needs a person or a bot)."""
+        room = hub.room(table_id)
+        room.require_host(x_token)
+        room.start()
+        return room.summary()
+
+    @app.post("/api/tables/{table_id}/rematch", tags=["tables"])
+    async def rematch(
+        table_id: str, x_token: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Host: a new game at the table once the game is over."""
+        room = hub.room(table_id)
+        room.require_host(x_token)
+        try:
+            room.rematch()
+        except ProtocolError as e:
+            raise ApiError(409, e.code, e.message) from None
+        return room.summary()
+
+    @app.get("/api/games/{game_id}/replay", tags=["games"])
+    async def replay(
+        game_id: str, x_token: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """A finished game step by step with everything; a running one as the caller sees it."""
+        loaded = store.load_game(game_id) if len(game_id) <= 32 else None
+        if loaded is None:
+            raise ApiError(404, "unknown_game", f"there is no game {game_id!r}")
+        row, actions, deals = loaded
+        room = hub.room(row["table_id"])
+        full = row["status"] == "finished"
+        seat: int | None = None
+        if not full and x_token is not None:
+            from hotdeath.server.room import token_hash
+
+            h = token_hash(x_token)
+            found = [s.seat for s in room.seats if s.token_hash == h]
+            if not found:
+                raise ApiError(403, "bad_token", "this token is not a seat's at this table")
+            seat = found[0]
+        state, steps = replay_steps(row, actions, seat, full, room.theme)
+        out: dict[str, Any] = {
+            "game_id": game_id, "table_id": row["table_id"], "status": row["status"],
+            "variant": row["variant"], "preset": row["preset"], "options": row["options"],
+            "players": row["players"], "names": row["names"], "seat": seat, "steps": steps,
+        }
+        if full:
+            out.update(
+                seed=int(row["seed"]), seed_salt=row["seed_salt"], record=record(state),
+                commitments=[reveal_json(deals[h]) for h in sorted(deals)],
+            )
+            out["record"]["preset"] = row["preset"]
+        return out
+
+    # ---------------------------------------------------------------- WebSocket
+
+    @app.websocket("/ws/{table_id}")
+    async def play(ws: WebSocket, table_id: str) -> None:
+        await ws.accept()
+        room = hub.get(table_id)
+        if room is None:
+            await ws.send_text(json.dumps(
+                {"type": "error", "code": "unknown_table",
+                 "message": f"there is no table {table_id!r}", "id": None}
+            ))
+            await ws.close(code=4404)
+            return
+        conn = Conn(*rate_limit)
+
+        async def sender() -> None:
+            while True:
+                text = await conn.outbox.get()
+                if text is None:
+                    return
+                await ws.send_text(text)
+
+        import asyncio
+
+        task = asyncio.get_running_loop().create_task(sender())
+        try:
+            while not conn.closed:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                data = message.get("text")
+                if data is None:
+                    data = message.get("bytes") or b""
+                if not conn.bucket.take():
+                    conn.send_json(ProtocolError(
+                        "rate_limited", "too many messages: slow down"
+                    ).to_json())
+                    continue
+                try:
+                    room.handle(conn, parse_message(data))
+                except ProtocolError as e:
+                    conn.send_json(e.to_json())
+        except WebSocketDisconnect:
+            pass
+        finally:
+            room.detach(conn)
+            conn.close()
+            try:
+                await task
+            except Exception:  # the socket may already be gone
+                task.cancel()
+
+    return app

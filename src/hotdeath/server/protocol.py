@@ -1,0 +1,106 @@
+"""The WebSocket protocol's pieces that need no game: limits, errors, message checks.
+
+``docs/protocol.md`` documents every message and error code.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any, Final
+
+MAX_MESSAGE_BYTES: Final = 4096
+"""A client message longer than this (in UTF-8) is refused with ``too_large``."""
+RATE_BURST: Final = 20.0
+"""Token-bucket size: messages a connection may send at once."""
+RATE_PER_SECOND: Final = 10.0
+"""Token-bucket refill rate: messages per second a connection may keep sending."""
+MAX_ID_LENGTH: Final = 64
+"""Longest client message id."""
+MAX_ACTION_LENGTH: Final = 200
+"""Longest action text."""
+CLIENT_TYPES: Final = ("hello", "action", "rematch", "ping")
+"""The message types a client may send."""
+
+
+class ProtocolError(Exception):
+    """A refused client message: a stable ``code`` and a ``message`` for people."""
+
+    def __init__(self, code: str, message: str, msg_id: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.msg_id = msg_id
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``error`` message sent back."""
+        return {"type": "error", "code": self.code, "message": self.message, "id": self.msg_id}
+
+
+@dataclass(slots=True)
+class TokenBucket:
+    """A token bucket: ``burst`` messages at once, refilled at ``rate`` per second."""
+
+    burst: float = RATE_BURST
+    rate: float = RATE_PER_SECOND
+    tokens: float = RATE_BURST
+    stamp: float = 0.0
+
+    def take(self, now: float | None = None) -> bool:
+        """Spend one token if there is one; False means over the limit."""
+        t = time.monotonic() if now is None else now
+        if self.stamp:
+            self.tokens = min(self.burst, self.tokens + (t - self.stamp) * self.rate)
+        self.stamp = t
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+def parse_message(text: str | bytes) -> dict[str, Any]:
+    """Decode and check one client message; raise :class:`ProtocolError` if it is bad."""
+    raw = text.encode() if isinstance(text, str) else text
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(
+            "too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes (got {len(raw)})"
+        )
+    try:
+        msg = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise ProtocolError("bad_json", f"the message is not JSON: {e}") from None
+    if not isinstance(msg, dict):
+        raise ProtocolError("bad_json", "the message must be a JSON object")
+    raw_id = msg.get("id")
+    msg_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= MAX_ID_LENGTH else None
+    kind = msg.get("type")
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError(
+            "unknown_type",
+            f"unknown message type {kind!r} (types: {', '.join(CLIENT_TYPES)})",
+            msg_id,
+        )
+    if kind == "hello":
+        token = msg.get("token")
+        if token is not None and not (isinstance(token, str) and 0 < len(token) <= 200):
+            raise ProtocolError("bad_message", "'token' must be a string or null", msg_id)
+    elif kind == "action":
+        if not isinstance(raw_id, str) or not 0 < len(raw_id) <= MAX_ID_LENGTH:
+            raise ProtocolError(
+                "bad_message", f"an action needs an 'id' string of 1 to {MAX_ID_LENGTH} characters"
+            )
+        act = msg.get("action")
+        if not isinstance(act, str) or not 0 < len(act) <= MAX_ACTION_LENGTH:
+            raise ProtocolError(
+                "bad_message", "'action' must be action notation, e.g. \"play R7\"", msg_id
+            )
+        version = msg.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise ProtocolError("bad_message", "'version' must be an integer", msg_id)
+        seat = msg.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise ProtocolError("bad_message", "'seat' must be an integer", msg_id)
+    elif kind == "ping" and raw_id is not None and msg_id is None:
+        raise ProtocolError("bad_message", f"'id' must be a string of at most {MAX_ID_LENGTH}")
+    return msg

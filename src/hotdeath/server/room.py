@@ -1,0 +1,809 @@
+"""The game authority: one :class:`Room` per table, all of them in one :class:`Hub`.
+
+A room holds its table's seats, connections and running game in memory, backed by the
+:class:`~hotdeath.server.store.Store`.  Everything that changes a game runs synchronously
+on the event loop, so actions are applied one at a time without locks: an action is
+checked and applied by the engine, written to the database in one transaction, and only
+then sent to the connections, each getting its own seat's view (computed and serialised
+once per seat and version).  Bots move from one background task per room
+(:func:`hotdeath.bots.arena.next_bot_move`), after the table's delay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import random
+import secrets
+import time
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import hotdeath
+from hotdeath.actions import Action
+from hotdeath.bots import Bot, make_bot, parse_spec
+from hotdeath.bots.arena import next_bot_move, seat_rngs
+from hotdeath.cards import THEMES
+from hotdeath.errors import HotDeathError
+from hotdeath.events import Event, describe
+from hotdeath.rulebook import RULES
+from hotdeath.server.commitment import (
+    commit_deck,
+    install,
+    new_salt,
+    opening_deck,
+    seed_digest,
+    take_deal_shuffle,
+)
+from hotdeath.server.protocol import RATE_BURST, RATE_PER_SECOND, ProtocolError, TokenBucket
+from hotdeath.server.store import DealRow, Store
+from hotdeath.state import GameState
+from hotdeath.variants import get_variant
+
+log = logging.getLogger("hotdeath.server")
+
+LOG_TAIL = 300
+"""Events sent with the first ``state`` after ``welcome``."""
+SEEN_IDS = 512
+"""Client message ids remembered per seat (a reused one is ``replayed``)."""
+OUTBOX_LIMIT = 2000
+"""Messages queued for one connection before it is dropped as too slow."""
+DEFAULT_BOT = "basic"
+"""The bot the lobby proposes and the default takeover bot."""
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a token (SHA-256 hex)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+class ApiError(Exception):
+    """A refused REST request: HTTP status, stable code, message."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+class Conn:
+    """One WebSocket connection: its seat (None: spectator) and its outgoing queue."""
+
+    def __init__(self, burst: float = RATE_BURST, rate: float = RATE_PER_SECOND) -> None:
+        self.seat: int | None = None
+        self.greeted = False
+        self.bucket = TokenBucket(burst, rate, burst)
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+
+    def send(self, text: str) -> None:
+        """Queue ``text``; a connection that falls too far behind is closed."""
+        if self.closed:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            self.close()
+            return
+        self.outbox.put_nowait(text)
+
+    def send_json(self, obj: Mapping[str, Any]) -> None:
+        """Queue a JSON message."""
+        self.send(_dumps(obj))
+
+    def close(self) -> None:
+        """Stop sending (the sender task ends at the ``None`` mark)."""
+        if not self.closed:
+            self.closed = True
+            self.outbox.put_nowait(None)
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    """A seat of a table: a person (name + token hash), a bot, or open."""
+
+    seat: int
+    name: str | None = None
+    token_hash: str | None = None
+    bot: str | None = None
+    conns: int = 0
+    since: float = field(default_factory=time.monotonic)
+    """When the person last left (or joined, or the server started)."""
+
+    @property
+    def kind(self) -> str:
+        """``human``, ``bot`` or ``open``."""
+        return "human" if self.token_hash else "bot" if self.bot else "open"
+
+
+@dataclass(slots=True)
+class GameRun:
+    """A game in memory: the state, its record's bookkeeping and the message cache."""
+
+    game_id: str
+    state: GameState
+    seed: int
+    seed_salt: str
+    preset: str
+    names: list[str]
+    bots: dict[int, Bot]
+    rngs: list[random.Random]
+    deals: dict[int, DealRow]
+    version: int = 0
+    log: list[tuple[int, Event]] = field(default_factory=list)
+    events_now: list[Event] = field(default_factory=list)
+    last_action: tuple[int, str] | None = None
+    revealed: set[int] = field(default_factory=set)
+    reveals_now: list[dict[str, Any]] = field(default_factory=list)
+    seen: dict[int, tuple[deque[str], set[str]]] = field(default_factory=dict)
+    cache: dict[int | None, str] = field(default_factory=dict)
+    cache_version: int = -1
+    taken: dict[int, Bot] = field(default_factory=dict)
+
+    def id_seen(self, seat: int, msg_id: str) -> bool:
+        """Whether ``seat`` already used ``msg_id``."""
+        entry = self.seen.get(seat)
+        return entry is not None and msg_id in entry[1]
+
+    def remember(self, seat: int, msg_id: str) -> None:
+        """Remember an accepted message id of ``seat`` (the last ``SEEN_IDS``)."""
+        order, ids = self.seen.setdefault(seat, (deque(), set()))
+        order.append(msg_id)
+        ids.add(msg_id)
+        if len(order) > SEEN_IDS:
+            ids.discard(order.popleft())
+
+
+_RULE_CACHE: dict[str, tuple[str, str]] = {}
+
+
+def _rule(rule_id: str) -> tuple[str, str]:
+    got = _RULE_CACHE.get(rule_id)
+    if got is None:
+        r = RULES.get(rule_id)
+        got = (r.title, r.text) if r is not None else ("", "")
+        _RULE_CACHE[rule_id] = got
+    return got
+
+
+def event_json(
+    event: Event, seat: int | None, version: int, names: list[str], theme: str
+) -> dict[str, Any]:
+    """An event as ``seat`` may see it, in words, with its rule's title and text."""
+    d = event.for_seat(seat).to_json()
+    title, text = _rule(event.rule)
+    d["version"] = version
+    d["text"] = describe(event, theme, names, viewer=seat)
+    d["rule_title"] = title
+    d["rule_text"] = text
+    return d
+
+
+def reveal_json(deal: DealRow) -> dict[str, Any]:
+    """The reveal of a deal commitment."""
+    return {"hand_no": deal.hand_no, "salt": deal.salt, "deck": list(deal.deck),
+            "digest": deal.digest}
+
+
+class Room:
+    """One table: seats, connections, the running game and its bot driver."""
+
+    def __init__(self, hub: Hub, row: Mapping[str, Any], seats: list[SeatInfo]) -> None:
+        self.hub = hub
+        self.store = hub.store
+        self.table_id: str = row["id"]
+        self.name: str = row["name"]
+        self.variant: str = row["variant"]
+        self.preset: str = row["preset"]
+        self.options: dict[str, Any] = dict(row["options"])
+        self.players: int = row["players"]
+        self.theme: str = row["theme"]
+        self.bot_delay: float = row["bot_delay"]
+        self.takeover_timeout: float | None = row["takeover_timeout"]
+        self.takeover_bot: str = row["takeover_bot"]
+        self.host_hash: str = row["host_token_hash"]
+        self.status: str = row["status"]
+        self.seats = seats
+        self.games: list[str] = []
+        self.run: GameRun | None = None
+        self.conns: set[Conn] = set()
+        self._wake = asyncio.Event()
+        self._driver: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ summaries
+
+    def summary(self) -> dict[str, Any]:
+        """The public table summary (no tokens, no cards)."""
+        run = self.run
+        taken = run.taken if run is not None else {}
+        return {
+            "table_id": self.table_id,
+            "name": self.name,
+            "variant": self.variant,
+            "preset": self.preset,
+            "options": self.options,
+            "players": self.players,
+            "theme": self.theme,
+            "bot_delay": self.bot_delay,
+            "takeover_timeout": self.takeover_timeout,
+            "status": self.status,
+            "game_id": run.game_id if run is not None else None,
+            "games": list(self.games),
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "kind": s.kind,
+                    "bot": s.bot,
+                    "connected": s.conns > 0 or s.kind == "bot",
+                    "played_by_bot": s.seat in taken,
+                }
+                for s in self.seats
+            ],
+        }
+
+    def _broadcast_table(self) -> None:
+        text = _dumps({"type": "table", "table": self.summary()})
+        for c in self.conns:
+            c.send(text)
+
+    # ------------------------------------------------------------------ lobby
+
+    def is_host(self, token: str | None) -> bool:
+        """Whether ``token`` is this table's host token."""
+        return token is not None and secrets.compare_digest(token_hash(token), self.host_hash)
+
+    def require_host(self, token: str | None) -> None:
+        """Raise ``not_host`` unless ``token`` is the host token."""
+        if not self.is_host(token):
+            raise ApiError(403, "not_host", "only the table's host (its host token) may do this")
+
+    def _require_waiting(self) -> None:
+        if self.status != "waiting":
+            raise ApiError(409, "already_started", "the game at this table has started")
+
+    def _seat_arg(self, seat: object) -> int:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise ApiError(
+                400, "bad_seat", f"seat must be a number from 0 to {self.players - 1}"
+            )
+        return seat
+
+    def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        """Seat a person; returns the seat and its new token."""
+        self._require_waiting()
+        name = name.strip()
+        if not 1 <= len(name) <= 40:
+            raise ApiError(400, "bad_name", "a name has 1 to 40 characters")
+        if seat is None:
+            free = [s.seat for s in self.seats if s.kind == "open"]
+            if not free:
+                raise ApiError(409, "table_full", "every seat is taken")
+            seat = free[0]
+        seat = self._seat_arg(seat)
+        info = self.seats[seat]
+        if info.kind != "open":
+            raise ApiError(409, "seat_taken", f"seat {seat} is taken")
+        token = secrets.token_urlsafe(24)
+        info.name, info.token_hash, info.since = name, token_hash(token), time.monotonic()
+        self.store.update_seat(self.table_id, seat, name=name, token_hash=info.token_hash)
+        self._broadcast_table()
+        return seat, token
+
+    def set_bot(self, seat: int, spec: str | None) -> None:
+        """Put a bot in an open (or bot) seat, or open a bot's seat (``spec=None``)."""
+        self._require_waiting()
+        seat = self._seat_arg(seat)
+        info = self.seats[seat]
+        if info.kind == "human":
+            raise ApiError(409, "seat_taken", f"seat {seat} has a person")
+        if spec is not None:
+            spec = check_bot(spec)
+        elif info.kind != "bot":
+            raise ApiError(400, "bad_seat", f"seat {seat} has no bot")
+        info.bot = spec
+        info.name = bot_name(seat, spec) if spec else None
+        self.store.update_seat(self.table_id, seat, bot=spec, name=info.name)
+        self._broadcast_table()
+
+    def start(self) -> None:
+        """Start the first game (every seat must have a person or a bot)."""
+        self._require_waiting()
+        open_seats = [s.seat for s in self.seats if s.kind == "open"]
+        if open_seats:
+            raise ApiError(
+                409, "seats_open",
+                f"seats {', '.join(map(str, open_seats))} need a person or a bot",
+            )
+        self._new_game()
+
+    def rematch(self) -> None:
+        """A new game at this table once the last one is over."""
+        if self.run is None or not self.run.state.is_terminal():
+            raise ProtocolError("not_over", "a rematch needs the game to be over")
+        self._new_game()
+
+    # ------------------------------------------------------------------ games
+
+    def _new_game(self) -> None:
+        seed = secrets.randbits(62)
+        state = hotdeath.new_game(self.variant, self.players, seed, self.preset, self.options)
+        deck = opening_deck(state)
+        install(state)
+        deals = {1: commit_deck(1, deck)} if deck is not None else {}
+        names = [s.name or f"P{s.seat}" for s in self.seats]
+        bot_specs = {s.seat: s.bot for s in self.seats if s.bot}
+        game_id = secrets.token_urlsafe(9)
+        run = GameRun(
+            game_id=game_id, state=state, seed=seed, seed_salt=new_salt(),
+            preset=self.preset, names=names,
+            bots={s: make_bot(spec) for s, spec in bot_specs.items()},
+            rngs=seat_rngs(seed, self.players), deals=deals,
+        )
+        self.store.start_game(
+            {"id": game_id, "table_id": self.table_id, "variant": self.variant,
+             "preset": self.preset, "options": self.options, "players": self.players,
+             "seed": seed, "seed_salt": run.seed_salt, "names": names,
+             "bots": {str(k): v for k, v in bot_specs.items()}},
+            deals.values(),
+        )
+        run.events_now = list(state.opening_events)
+        run.log = [(0, e) for e in state.opening_events]
+        self.run = run
+        self.games.append(game_id)
+        self.status = "playing"
+        self._broadcast_table()
+        self._broadcast_state()
+        self.start_driver()
+
+    def load_game(self, game_id: str) -> None:
+        """Rebuild a game from its record in the database (replaying every action)."""
+        loaded = self.store.load_game(game_id)
+        if loaded is None:
+            raise RuntimeError(f"game {game_id} is not in the database")
+        row, actions, deals = loaded
+        seed = int(row["seed"])
+        state = hotdeath.new_game(row["variant"], row["players"], seed, row["preset"],
+                                  row["options"])
+        install(state)
+        run = GameRun(
+            game_id=game_id, state=state, seed=seed, seed_salt=row["seed_salt"],
+            preset=row["preset"], names=list(row["names"]),
+            bots={int(s): make_bot(spec) for s, spec in dict(row["bots"]).items()},
+            rngs=seat_rngs(seed, row["players"]), deals=deals,
+        )
+        run.events_now = list(state.opening_events)
+        run.log = [(0, e) for e in state.opening_events]
+        for seat, text in actions:
+            events = state.apply_action(Action.parse(text), seat)
+            run.version += 1
+            self._process(run, events, create=False)
+            run.events_now = events
+            run.last_action = (seat, text)
+            run.log.extend((run.version, e) for e in events)
+        self.run = run
+        if state.is_terminal():
+            self.status = "finished"
+
+    def _process(self, run: GameRun, events: list[Event], create: bool) -> list[DealRow]:
+        """Deal commitments and reveals after ``events``; returns the new commitments."""
+        state = run.state
+        new: list[DealRow] = []
+        deck = take_deal_shuffle(state)
+        last_deal = last_end = -1
+        for i, e in enumerate(events):
+            if e.kind == "deal":
+                last_deal = i
+            elif e.kind == "hand_end":
+                last_end = i
+        if last_deal >= 0 and create and deck is not None:
+            row = commit_deck(state.hand_no, deck)
+            run.deals[state.hand_no] = row
+            new.append(row)
+        current_over = state.is_terminal() or last_end > last_deal
+        run.reveals_now = []
+        for h in sorted(run.deals):
+            if h in run.revealed:
+                continue
+            if h < state.hand_no or (h == state.hand_no and current_over):
+                run.revealed.add(h)
+                run.reveals_now.append(reveal_json(run.deals[h]))
+        return new
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply, record, then tell everyone; raises the engine's error if illegal."""
+        run = self.run
+        if run is None:
+            raise ProtocolError("not_started", "no game is running at this table")
+        state = run.state
+        events = state.apply_action(action, seat)
+        text = str(state.history[-1][1])
+        saved = (run.deals.copy(), set(run.revealed), run.reveals_now)
+        new = self._process(run, events, create=True)
+        result = (
+            (self.table_id, list(state.scores), list(state.winners))
+            if state.is_terminal() else None
+        )
+        try:
+            self.store.record_action(run.game_id, run.version + 1, seat, text, new, result)
+        except Exception:
+            log.exception("could not save an action of table %s; restoring", self.table_id)
+            run.deals, run.revealed, run.reveals_now = saved
+            self.load_game(run.game_id)
+            raise ProtocolError(
+                "internal", "the action could not be saved; nothing changed"
+            ) from None
+        run.version += 1
+        run.events_now = events
+        run.last_action = (seat, text)
+        run.log.extend((run.version, e) for e in events)
+        if result is not None:
+            self.status = "finished"
+            self._broadcast_table()
+        self._broadcast_state()
+        self._wake.set()
+
+    # ------------------------------------------------------------------ messages
+
+    def state_message(self, seat: int | None, with_log: bool = False) -> dict[str, Any]:
+        """The ``state`` message for ``seat`` (None: spectator) at the current version."""
+        run = self.run
+        assert run is not None
+        state = run.state
+        v = run.version
+        names, theme = run.names, self.theme
+        last = None
+        if run.last_action is not None:
+            s, text = run.last_action
+            last = {"seat": s, "action": text, "text": f"{names[s]}: {text}"}
+        current = run.deals.get(state.hand_no)
+        msg: dict[str, Any] = {
+            "type": "state",
+            "game_id": run.game_id,
+            "version": v,
+            "view": state.view(seat).to_json(),
+            "names": names,
+            "theme": theme,
+            "last_action": last,
+            "events": [event_json(e, seat, v, names, theme) for e in run.events_now],
+            "commitment": (
+                {"hand_no": current.hand_no, "digest": current.digest}
+                if current is not None and current.hand_no not in run.revealed else None
+            ),
+            "reveals": run.reveals_now,
+            "seed_commitment": seed_digest(run.seed_salt, run.seed),
+            "seed_reveal": (
+                {"seed": run.seed, "salt": run.seed_salt} if state.is_terminal() else None
+            ),
+        }
+        if with_log:
+            msg["log"] = [
+                event_json(e, seat, ver, names, theme) for ver, e in run.log[-LOG_TAIL:]
+            ]
+        return msg
+
+    def state_text(self, seat: int | None) -> str:
+        """The serialised ``state`` message for ``seat``, cached per version."""
+        run = self.run
+        assert run is not None
+        if run.cache_version != run.version:
+            run.cache.clear()
+            run.cache_version = run.version
+        text = run.cache.get(seat)
+        if text is None:
+            text = run.cache[seat] = _dumps(self.state_message(seat))
+        return text
+
+    def _broadcast_state(self) -> None:
+        for c in self.conns:
+            if c.greeted:
+                c.send(self.state_text(c.seat))
+
+    # ------------------------------------------------------------------ connections
+
+    def handle(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """Handle one checked client message; raises :class:`ProtocolError` if refused."""
+        kind = msg["type"]
+        if kind == "hello":
+            self.hello(conn, msg.get("token"))
+        elif kind == "ping":
+            conn.send_json({"type": "pong", "id": msg.get("id")})
+        elif not conn.greeted:
+            raise ProtocolError("hello_required", "send a hello first", msg.get("id"))
+        elif kind == "action":
+            self.act(conn, msg)
+        elif kind == "rematch":
+            if conn.seat is None:
+                raise ProtocolError("spectator", "spectators cannot ask for a rematch")
+            self.rematch()
+
+    def hello(self, conn: Conn, token: str | None) -> None:
+        """Attach ``conn`` to a seat (or as a spectator); send welcome and the state."""
+        seat: int | None = None
+        if token is not None:
+            h = token_hash(token)
+            found = [s.seat for s in self.seats if s.token_hash == h]
+            if not found:
+                raise ProtocolError("bad_token", "this token is not a seat's at this table")
+            seat = found[0]
+        self.detach(conn)
+        conn.seat = seat
+        conn.greeted = True
+        self.conns.add(conn)
+        first = False
+        if seat is not None:
+            info = self.seats[seat]
+            info.conns += 1
+            first = info.conns == 1
+        conn.send_json({
+            "type": "welcome", "seat": seat,
+            "name": self.seats[seat].name if seat is not None else None,
+            "table": self.summary(),
+        })
+        if self.run is not None:
+            conn.send_json(self.state_message(seat, with_log=True))
+        if first and seat is not None:
+            self._connected(self.seats[seat], True)
+
+    def detach(self, conn: Conn) -> None:
+        """Forget ``conn`` (it closed, or said hello again)."""
+        if conn not in self.conns:
+            return
+        self.conns.discard(conn)
+        if conn.seat is not None:
+            info = self.seats[conn.seat]
+            info.conns -= 1
+            if info.conns == 0:
+                info.since = time.monotonic()
+                self._connected(info, False)
+
+    def _connected(self, info: SeatInfo, on: bool) -> None:
+        self.store.update_seat(self.table_id, info.seat, connected=on)
+        if on and self.run is not None:
+            self.run.taken.pop(info.seat, None)
+        self._broadcast_table()
+        self._wake.set()
+
+    def act(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """A person's action message: every check, then :meth:`apply`."""
+        msg_id: str = msg["id"]
+        seat = conn.seat
+        if seat is None:
+            raise ProtocolError("spectator", "spectators cannot act", msg_id)
+        if msg.get("seat") is not None and msg["seat"] != seat:
+            raise ProtocolError(
+                "not_your_seat", f"you hold seat {seat}, not seat {msg['seat']}", msg_id
+            )
+        run = self.run
+        if run is None:
+            raise ProtocolError("not_started", "no game is running at this table", msg_id)
+        if run.state.is_terminal():
+            raise ProtocolError("game_over", "the game is over", msg_id)
+        if run.id_seen(seat, msg_id):
+            raise ProtocolError("replayed", f"message id {msg_id!r} was already used", msg_id)
+        if msg["version"] != run.version:
+            err = ProtocolError(
+                "stale",
+                f"version {msg['version']} is not the current version {run.version}",
+                msg_id,
+            )
+            conn.send_json(err.to_json())
+            conn.send(self.state_text(seat))
+            return
+        try:
+            action = Action.parse(msg["action"])
+            self.apply(seat, action)
+        except HotDeathError as e:
+            raise ProtocolError(e.code, e.message, msg_id) from None
+        run.remember(seat, msg_id)
+
+    # ------------------------------------------------------------------ bots
+
+    def _bot_seats(self, run: GameRun) -> dict[int, Bot]:
+        """Bots of the table plus takeover bots for people gone longer than the timeout."""
+        timeout = self.takeover_timeout
+        if timeout is None:
+            return run.bots
+        now = time.monotonic()
+        out = dict(run.bots)
+        changed = False
+        for info in self.seats:
+            if info.kind != "human" or info.conns > 0:
+                continue
+            if now - info.since >= timeout:
+                bot = run.taken.get(info.seat)
+                if bot is None:
+                    bot = run.taken[info.seat] = make_bot(self.takeover_bot)
+                    changed = True
+                out[info.seat] = bot
+        if changed:
+            self._broadcast_table()
+        return out
+
+    def _next_takeover(self) -> float | None:
+        timeout = self.takeover_timeout
+        run = self.run
+        if timeout is None or run is None:
+            return None
+        now = time.monotonic()
+        waits = [
+            info.since + timeout - now
+            for info in self.seats
+            if info.kind == "human" and info.conns == 0 and info.seat not in run.taken
+        ]
+        return max(0.01, min(waits)) if waits else None
+
+    def start_driver(self) -> None:
+        """Start (or restart) the background task that moves the bots."""
+        if self._driver is not None and not self._driver.done():
+            self._wake.set()
+            return
+        self._driver = asyncio.get_running_loop().create_task(self._drive())
+
+    async def stop_driver(self) -> None:
+        """Cancel the bot task."""
+        task = self._driver
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _drive(self) -> None:
+        while True:
+            run = self.run
+            if run is None or run.state.is_terminal():
+                return
+            self._wake.clear()
+            bots = self._bot_seats(run)
+            move = next_bot_move(run.state, bots, run.rngs) if bots else None
+            if move is None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), self._next_takeover())
+                continue
+            version = run.version
+            await asyncio.sleep(self.bot_delay)
+            if self.run is not run or run.version != version:
+                continue
+            seat, action = move
+            try:
+                self.apply(seat, action)
+            except (HotDeathError, ProtocolError):
+                log.exception("a bot move failed at table %s", self.table_id)
+                return
+
+
+def bot_name(seat: int, spec: str) -> str:
+    """The display name of a bot seat."""
+    return f"Bot {seat} ({spec})"
+
+
+def check_bot(spec: object) -> str:
+    """A valid bot spec (``bad_bot`` otherwise)."""
+    if not isinstance(spec, str) or not 0 < len(spec) <= 200:
+        raise ApiError(400, "bad_bot", "a bot is a spec such as 'basic' or 'random'")
+    try:
+        parse_spec(spec)
+    except ValueError as e:
+        raise ApiError(400, "bad_bot", str(e)) from None
+    return spec.strip()
+
+
+class Hub:
+    """Every room of the server, loaded from the store on first use."""
+
+    def __init__(self, store: Store, bot_delay: float = 0.6) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.rooms: dict[str, Room] = {}
+
+    def create_table(
+        self,
+        variant: str,
+        preset: str | None,
+        options: Mapping[str, object],
+        seats: int,
+        bots: Mapping[int, str],
+        theme: str,
+        bot_delay: float | None,
+        takeover_timeout: float | None,
+        takeover_bot: str | None,
+        name: str | None,
+    ) -> tuple[Room, str]:
+        """Validate and create a table; returns the room and the host token."""
+        try:
+            v = get_variant(variant)
+            preset = preset or v.default_preset
+            opts = v.resolve_options(preset, options)
+            v.check_players(seats, opts)
+        except HotDeathError as e:
+            raise ApiError(400, e.code, e.message) from None
+        if theme not in THEMES:
+            raise ApiError(400, "bad_theme", f"theme must be one of {', '.join(THEMES)}")
+        specs = {}
+        for seat, spec in bots.items():
+            if not 0 <= seat < seats:
+                raise ApiError(400, "bad_seat", f"seat must be a number from 0 to {seats - 1}")
+            specs[seat] = check_bot(spec)
+        host = secrets.token_urlsafe(24)
+        table_id = secrets.token_urlsafe(9)
+        title = (name or "").strip()[:80] or f"{v.title} table"
+        row = {
+            "id": table_id, "name": title, "variant": v.name, "preset": preset,
+            "options": {k: opts_value(val) for k, val in options.items()},
+            "players": seats, "theme": theme,
+            "bot_delay": self.bot_delay if bot_delay is None else bot_delay,
+            "takeover_timeout": takeover_timeout,
+            "takeover_bot": check_bot(takeover_bot or DEFAULT_BOT),
+            "host_token_hash": token_hash(host), "status": "waiting", "game_id": None,
+        }
+        seat_rows: list[dict[str, Any]] = [
+            {"seat": s, "bot": specs.get(s),
+             "name": bot_name(s, specs[s]) if s in specs else None,
+             "token_hash": None, "connected": False}
+            for s in range(seats)
+        ]
+        self.store.create_table(row, seat_rows)
+        room = Room(self, row, [SeatInfo(s["seat"], s["name"], None, s["bot"]) for s in seat_rows])
+        self.rooms[table_id] = room
+        return room, host
+
+    def get(self, table_id: str) -> Room | None:
+        """The room of ``table_id`` (loaded from the database if needed), or None."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            return room
+        if len(table_id) > 32:
+            return None
+        loaded = self.store.load_table(table_id)
+        if loaded is None:
+            return None
+        row, seat_rows = loaded
+        seats = [
+            SeatInfo(int(s["seat"]), s["name"], s["token_hash"], s["bot"]) for s in seat_rows
+        ]
+        room = Room(self, row, seats)
+        room.games = self.store.table_games(table_id)
+        if row["game_id"] is not None:
+            room.load_game(row["game_id"])
+        self.rooms[table_id] = room
+        return room
+
+    def room(self, table_id: str) -> Room:
+        """Like :meth:`get`, but ``unknown_table`` (404) if there is no such table."""
+        room = self.get(table_id)
+        if room is None:
+            raise ApiError(404, "unknown_table", f"there is no table {table_id!r}")
+        return room
+
+    def restore(self) -> int:
+        """Load every table with a running game and start its bots; returns how many."""
+        self.store.reset_connected()
+        ids = self.store.playing_tables()
+        for table_id in ids:
+            room = self.get(table_id)
+            if room is not None and room.run is not None and not room.run.state.is_terminal():
+                room.start_driver()
+        return len(ids)
+
+    async def close(self) -> None:
+        """Stop every bot task and close every connection."""
+        for room in list(self.rooms.values()):
+            await room.stop_driver()
+            for c in list(room.conns):
+                c.close()
+
+
+def opts_value(value: object) -> object:
+    """An option value as stored (JSON scalars only)."""
+    if isinstance(value, bool | int | str):
+        return value
+    raise ApiError(400, "bad_option_value", f"option values are booleans, numbers or text: "
+                   f"{value!r}")
