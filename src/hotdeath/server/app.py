@@ -67,6 +67,12 @@ class JoinTable(BaseModel):
     seat: int | None = Field(None, description="the seat (default: the first open one)")
 
 
+class TableSettings(BaseModel):
+    """Settings the host may change at any time."""
+
+    bot_delay: float = Field(..., ge=0, le=10, description="seconds before a bot moves")
+
+
 class SetBot(BaseModel):
     """Put a bot in a seat."""
 
@@ -239,6 +245,16 @@ def create_app(
         """The public summary of a table (no tokens, no cards)."""
         return hub.room(table_id).summary()
 
+    @app.patch("/api/tables/{table_id}", tags=["tables"])
+    async def change_table(
+        table_id: str, req: TableSettings, x_token: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Host: change the table's settings (the bots' delay), at any time."""
+        room = hub.room(table_id)
+        room.require_host(x_token)
+        room.set_bot_delay(req.bot_delay)
+        return room.summary()
+
     @app.post("/api/tables/{table_id}/join", tags=["tables"])
     async def join(table_id: str, req: JoinTable) -> dict[str, Any]:
         """Take a seat: the answer's token is the only way back into it."""
@@ -267,7 +283,9 @@ def create_app(
         return room.summary()
 
     @app.post("/api/tables/{table_id}/start", tags=["tables"])
-    async def start(table_id: str, x_token: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    async def start(
+        table_id: str, x_token: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
         """Host: start the game (every seat needs a person or a bot)."""
         room = hub.room(table_id)
         room.require_host(x_token)

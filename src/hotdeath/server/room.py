@@ -314,6 +314,13 @@ class Room:
         self.store.update_seat(self.table_id, seat, bot=spec, name=info.name)
         self._broadcast_table()
 
+    def set_bot_delay(self, delay: float) -> None:
+        """Change how long bots wait before they move (at any time)."""
+        self.bot_delay = delay
+        self.store.update_table(self.table_id, bot_delay=delay)
+        self._broadcast_table()
+        self._wake.set()
+
     def start(self) -> None:
         """Start the first game (every seat must have a person or a bot)."""
         self._require_waiting()

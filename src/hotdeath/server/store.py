@@ -168,6 +168,11 @@ class Store:
                 .values(**values)
             )
 
+    def update_table(self, table_id: str, **values: Any) -> None:
+        """Change a table's settings (``bot_delay`` …)."""
+        with self.engine.begin() as c:
+            c.execute(tables_t.update().where(tables_t.c.id == table_id).values(**values))
+
     def load_table(self, table_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         """A table row and its seat rows (by seat), or None."""
         with self.engine.connect() as c:
