@@ -1,0 +1,204 @@
+// Shared helpers of the lobby, the table and the replay: card names, card images,
+// the action notation, REST calls and small DOM helpers.
+
+export const COLORS = ["red", "yellow", "green", "blue"];
+export const COLOR_LETTER = { red: "R", yellow: "Y", green: "G", blue: "B" };
+const LETTER_COLOR = { R: "red", Y: "yellow", G: "green", B: "blue" };
+
+// Names of cards, as in hotdeath.cards.card_name (family and original themes).
+const SPECIAL_NAMES = {
+  W: "Wild", WD4: "Wild Draw Four", HOT: "Hot Death", DB: "Delayed Blast",
+  HOS: "Harvester of Sorrows", MYS: "Mystery Draw", HOLY: "Holy Defender",
+  RET: "Retaliation", QUIT: "Quitter", BB: "Big Brother", GLAS: "Glasnost",
+  M5: "Magic Red 5", VIR: "Virus", LOI: "Luck o' the Irish", SHIELD: "Blue Shield",
+  MAD: "M.A.D.", 69: "69",
+};
+const ORIGINAL_NAMES = { RET: "Fuck You", BB: "Shitter", VIR: "AIDS" };
+const SPECIAL_COLORS = {
+  HOLY: "red", RET: "blue", QUIT: "green", BB: "yellow", GLAS: "red", M5: "red",
+  VIR: "green", LOI: "green", SHIELD: "blue", MAD: "yellow", 69: "yellow",
+};
+const ACTION_NAMES = {
+  S: "Skip", R: "Reverse", "+2": "Draw Two", SS: "Double Skip", RS: "Reverse Skip",
+  SP: "Spreader",
+};
+const COLOR_ORDER = { red: 0, yellow: 1, green: 2, blue: 3 };
+
+/** The printed colour of a card code ("red" …) or null for a wild. */
+export function cardColor(code) {
+  if (code in SPECIAL_NAMES) return SPECIAL_COLORS[code] || null;
+  return LETTER_COLOR[code[0]] || null;
+}
+
+/** The name of a card code in a name theme ("family" or "original"). */
+export function cardName(code, theme = "family") {
+  if (theme === "original" && code in ORIGINAL_NAMES) return ORIGINAL_NAMES[code];
+  if (code in SPECIAL_NAMES) return SPECIAL_NAMES[code];
+  const color = LETTER_COLOR[code[0]];
+  const rest = code.slice(1);
+  if (!color) return code;
+  const word = color[0].toUpperCase() + color.slice(1);
+  return /^\d$/.test(rest) ? `${word} ${rest}` : `${word} ${ACTION_NAMES[rest] || rest}`;
+}
+
+/** A key that sorts a hand by colour, then by code (wilds last). */
+export function cardSortKey(code) {
+  const c = cardColor(code);
+  const order = c === null ? 9 : COLOR_ORDER[c];
+  const rest = code in SPECIAL_NAMES ? `z${code}` : code.slice(1).padStart(3, "0");
+  return `${order}:${rest}`;
+}
+
+/** The URL of a card's SVG (code "back" for the card back). */
+export function cardUrl(code, theme = "family") {
+  return `/cards/${encodeURIComponent(code)}.svg?theme=${encodeURIComponent(theme)}`;
+}
+
+/** An <img> of a card with its name as alternative text. */
+export function cardImg(code, theme = "family", cls = "") {
+  const img = document.createElement("img");
+  img.src = cardUrl(code, theme);
+  img.alt = code === "back" ? "a card, face down" : cardName(code, theme);
+  img.draggable = false;
+  if (cls) img.className = cls;
+  return img;
+}
+
+/** The SVG of a colour's shape (diamond, circle, triangle, square) for colour-blind play. */
+export function colorShape(color, size = 26) {
+  const fill = "#fffdf7";
+  const stroke = "#1d1d24";
+  const shapes = {
+    red: '<polygon points="13,1 25,13 13,25 1,13"/>',
+    yellow: '<circle cx="13" cy="13" r="11"/>',
+    green: '<polygon points="13,2 25,23 1,23"/>',
+    blue: '<rect x="3" y="3" width="20" height="20" rx="3"/>',
+  };
+  const letter = COLOR_LETTER[color] || "?";
+  const dy = color === "green" ? 20 : 17.5;
+  return `<svg class="shape" viewBox="0 0 26 26" width="${size}" height="${size}" aria-hidden="true">` +
+    `<g fill="${fill}" stroke="${stroke}" stroke-width="1.5">${shapes[color] || ""}</g>` +
+    `<text x="13" y="${dy}" font-size="${color === "green" ? 10 : 12}" font-weight="800" ` +
+    `text-anchor="middle" fill="${stroke}">${letter}</text></svg>`;
+}
+
+/**
+ * Parse an action in the notation of docs/notation.md into its parts:
+ * {text, kind, cards, color, target, n, uno}.
+ */
+export function parseAction(text) {
+  const tokens = text.trim().split(/\s+/);
+  const kind = tokens[0].toLowerCase();
+  const a = { text, kind, cards: [], color: null, target: null, n: null, uno: false };
+  for (const tok of tokens.slice(1)) {
+    const low = tok.toLowerCase();
+    if (kind === "play" || kind === "jump") {
+      if (low === "uno") a.uno = true;
+      else if (tok.startsWith("@")) a.target = Number(tok.slice(1));
+      else if (COLORS.includes(low)) a.color = low;
+      else a.cards.push(tok);
+    } else if (kind === "deal") a.n = Number(tok);
+    else if (kind === "direction") a.n = low;
+    else if (kind === "color" || kind === "colour") a.color = low;
+    else a.target = Number(tok.replace("@", ""));
+  }
+  return a;
+}
+
+/** Call the REST API; throws an Error with .code and .message on a 4xx/5xx answer. */
+export async function api(path, { method = "GET", body = undefined, token = undefined } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["X-Token"] = token;
+  const resp = await fetch(path, {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = null;
+  try { data = await resp.json(); } catch { data = null; }
+  if (!resp.ok) {
+    const detail = data && (data.detail && typeof data.detail === "object" ? data.detail : data);
+    const err = new Error((detail && detail.message) || `request failed (${resp.status})`);
+    err.code = (detail && detail.code) || `http_${resp.status}`;
+    throw err;
+  }
+  return data;
+}
+
+/** Create an element: el("div", {class: "x", onclick: f}, child, "text"). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "class") node.className = v;
+    else if (k === "html") node.innerHTML = v;
+    else if (v === true) node.setAttribute(k, "");
+    else node.setAttribute(k, String(v));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+let toastTimer = null;
+
+/** Show a short message at the bottom of the screen. */
+export function toast(message, kind = "error") {
+  let box = document.getElementById("toast");
+  if (!box) {
+    box = el("div", { id: "toast", role: "status", "aria-live": "polite" });
+    document.body.append(box);
+  }
+  box.className = `toast ${kind}`;
+  box.textContent = message;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.hidden = true; }, 4200);
+}
+
+// What each scoring step means (hotdeath.events._SCORE_LABELS).
+export const SCORE_LABELS = {
+  winner: "won the hand",
+  last_standing: "last player standing",
+  all_bastards: "all four bastard cards",
+  cards: "cards in hand",
+  combo_1000: "Quitter + Retaliation",
+  sixty_nine: "the 69",
+  magic_red_5: "Magic Red 5",
+  retaliation: "doubled by Retaliation",
+  holy_defender: "halved by the Holy Defender",
+  big_brother: "Big Brother takes the highest hand",
+  virus: "Virus infections",
+  team: "points of the opposing team",
+  opponents: "points in the opponents' hands",
+};
+
+/** A log line: without the "  [RULE]" of hotdeath.events.describe, capitalised. */
+export function plainText(text) {
+  const plain = (text || "").replace(/\s+\[[A-Za-z0-9.\-]+\]\s*$/, "");
+  return plain.charAt(0).toUpperCase() + plain.slice(1);
+}
+
+/** A colour for a seat's avatar. */
+export function seatColor(seat) {
+  const palette = ["#ffd23f", "#7dd3fc", "#fca5a5", "#86efac", "#c4b5fd", "#fdba74",
+    "#f9a8d4", "#a5b4fc", "#fde68a", "#99f6e4"];
+  return palette[seat % palette.length];
+}
+
+/** sha256 hex of a string (null where the browser offers no Web Crypto). */
+export async function sha256Hex(text) {
+  if (!window.crypto || !window.crypto.subtle) return null;
+  const digest = await window.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** An inline SVG trophy (no emoji font needed). */
+export const TROPHY_SVG = '<svg viewBox="0 0 64 64" aria-hidden="true">' +
+  '<path d="M18 8h28v14c0 10-6 18-14 18s-14-8-14-18z" fill="#ffd23f" stroke="#7a5800" stroke-width="2"/>' +
+  '<path d="M18 12H8c0 10 5 15 11 16M46 12h10c0 10-5 15-11 16" fill="none" stroke="#ffd23f" stroke-width="4"/>' +
+  '<rect x="28" y="40" width="8" height="10" fill="#d39a00"/>' +
+  '<rect x="18" y="50" width="28" height="7" rx="2" fill="#ffd23f" stroke="#7a5800" stroke-width="2"/>' +
+  '<path d="M32 15l2.6 5.3 5.8.8-4.2 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.2-4.1 5.8-.8z" fill="#fffdf7"/></svg>';

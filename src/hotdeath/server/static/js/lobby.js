@@ -1,0 +1,241 @@
+// The lobby: create a table (game, preset, house rules, seats, bots, names) and join it.
+
+import { api, cardImg, el } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+let catalog = null;
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message;
+  box.classList.toggle("hidden", !message);
+  if (message) box.scrollIntoView({ behavior: "smooth", block: "center" });
+}
+
+function currentVariant() {
+  return catalog.variants.find((v) => v.name === $("variant").value);
+}
+
+function presetOptions() {
+  const v = currentVariant();
+  const p = v.presets[$("preset").value];
+  return (p && p.options) || {};
+}
+
+function botChoices() {
+  // one entry per bot and level: the first parameter with a list of choices is the level
+  const out = [];
+  for (const bot of catalog.bots) {
+    const level = (bot.params || []).find((p) => p.choices && p.choices.length);
+    if (level) {
+      for (const choice of level.choices) {
+        out.push({ spec: `${bot.name}:${choice}`, label: `Bot: ${bot.name} (${choice})`, help: bot.description });
+      }
+    } else {
+      out.push({ spec: bot.name, label: `Bot: ${bot.name}`, help: bot.description });
+    }
+  }
+  return out;
+}
+
+function renderFan() {
+  const fan = $("fan");
+  ["HOT", "RET", "R7", "SHIELD", "WD4"].forEach((code, i) => {
+    const img = cardImg(code);
+    img.style.transform = `rotate(${(i - 2) * 13}deg)`;
+    fan.append(img);
+  });
+}
+
+function renderVariants() {
+  const sel = $("variant");
+  sel.replaceChildren(...catalog.variants.map((v) => el("option", { value: v.name }, v.title)));
+  sel.value = catalog.variants.some((v) => v.name === "hotdeath") ? "hotdeath" : catalog.variants[0].name;
+  onVariant();
+}
+
+function onVariant() {
+  const v = currentVariant();
+  $("variant-desc").textContent = v.description || "";
+  const presets = Object.entries(v.presets);
+  $("preset").replaceChildren(
+    ...presets.map(([name]) => el("option", { value: name }, name.replaceAll("_", " "))),
+  );
+  $("preset").value = v.default_preset || presets[0][0];
+  const seats = $("seats");
+  seats.min = String(v.players.min);
+  seats.max = String(Math.min(10, v.players.max));
+  if (Number(seats.value) < v.players.min || Number(seats.value) > v.players.max) {
+    seats.value = String(v.players.default);
+  }
+  onPreset();
+  renderSeats();
+}
+
+function onPreset() {
+  const v = currentVariant();
+  const p = v.presets[$("preset").value];
+  $("preset-desc").textContent = (p && p.description) || "";
+  renderOptions();
+}
+
+function optionControl(opt, value) {
+  const id = `opt-${opt.name}`;
+  let input;
+  if (opt.type === "bool") {
+    input = el("select", { id, "data-type": "bool" },
+      el("option", { value: "true" }, "yes"), el("option", { value: "false" }, "no"));
+    input.value = value ? "true" : "false";
+  } else if (opt.type === "int") {
+    input = el("input", { id, type: "number", min: opt.values[0], max: opt.values[1], "data-type": "int" });
+    input.value = String(value);
+  } else {
+    input = el("select", { id, "data-type": "choice" },
+      ...opt.values.map((val) => el("option", { value: String(val) }, String(val).replaceAll("_", " "))));
+    input.value = String(value);
+  }
+  input.dataset.option = opt.name;
+  return input;
+}
+
+function readControl(input) {
+  if (input.dataset.type === "bool") return input.value === "true";
+  if (input.dataset.type === "int") return Number(input.value);
+  return input.value;
+}
+
+function renderOptions() {
+  const v = currentVariant();
+  const base = presetOptions();
+  const list = $("options");
+  list.replaceChildren();
+  for (const opt of v.options) {
+    const value = opt.name in base ? base[opt.name] : opt.default;
+    const control = optionControl(opt, value);
+    const box = el("div", { class: "option" },
+      el("label", { class: "name", for: control.id }, opt.name),
+      el("div", { class: "desc" }, opt.description),
+      control,
+      el("div", { class: "rule" }, `rule ${opt.rule} · preset value: ${String(value)}`));
+    control.addEventListener("change", () => {
+      box.classList.toggle("changed", readControl(control) !== value);
+      countChanged();
+    });
+    list.append(box);
+  }
+  countChanged();
+}
+
+function changedOptions() {
+  const v = currentVariant();
+  const base = presetOptions();
+  const out = {};
+  for (const input of $("options").querySelectorAll("[data-option]")) {
+    const spec = v.options.find((o) => o.name === input.dataset.option);
+    const preset = spec.name in base ? base[spec.name] : spec.default;
+    const value = readControl(input);
+    if (value !== preset) out[spec.name] = value;
+  }
+  return out;
+}
+
+function countChanged() {
+  $("changed-count").textContent = String(Object.keys(changedOptions()).length);
+}
+
+function renderSeats() {
+  const n = Number($("seats").value);
+  $("seats-out").textContent = String(n);
+  const list = $("seat-list");
+  const previous = Array.from(list.querySelectorAll("select"), (s) => s.value);
+  const choices = botChoices();
+  const defaultBot = choices.find((c) => c.spec.startsWith(catalog.defaults.bot)) || choices[0];
+  list.replaceChildren(el("div", { class: "seat-cfg" },
+    el("span", { class: "num" }, "1"), el("strong", {}, "You (the host)")));
+  for (let seat = 1; seat < n; seat += 1) {
+    const sel = el("select", { "aria-label": `Seat ${seat + 1}`, "data-seat": seat },
+      el("option", { value: "open" }, "Open seat (a friend)"),
+      ...choices.map((c) => el("option", { value: c.spec, title: c.help }, c.label)));
+    sel.value = previous[seat - 1] || defaultBot.spec;
+    list.append(el("div", { class: "seat-cfg" }, el("span", { class: "num" }, String(seat + 1)), sel));
+  }
+}
+
+async function onCreate(event) {
+  event.preventDefault();
+  showError("");
+  const name = $("name").value.trim();
+  if (!name) {
+    showError("Please enter your display name: the others see it at the table.");
+    $("name").focus();
+    return;
+  }
+  const bots = {};
+  for (const sel of $("seat-list").querySelectorAll("select")) {
+    if (sel.value !== "open") bots[sel.dataset.seat] = sel.value;
+  }
+  const takeover = $("takeover").value;
+  const body = {
+    variant: $("variant").value,
+    preset: $("preset").value,
+    options: changedOptions(),
+    seats: Number($("seats").value),
+    bots,
+    theme: document.querySelector("input[name=theme]:checked").value,
+    bot_delay: Number($("bot-delay").value),
+    takeover_timeout: takeover === "never" ? null : Number(takeover),
+  };
+  const tableName = $("table-name").value.trim();
+  if (tableName) body.name = tableName;
+  const button = $("create-btn");
+  button.disabled = true;
+  try {
+    const created = await api("/api/tables", { method: "POST", body });
+    const id = created.table_id;
+    localStorage.setItem(`hotdeath.host.${id}`, created.host_token);
+    const joined = await api(`/api/tables/${id}/join`, { method: "POST", body: { name, seat: 0 } });
+    localStorage.setItem(`hotdeath.token.${id}`, joined.token);
+    localStorage.setItem("hotdeath.name", name);
+    window.location.href = `/t/${id}`;
+  } catch (err) {
+    showError(`${err.message} (${err.code})`);
+    button.disabled = false;
+  }
+}
+
+function onJoin(event) {
+  event.preventDefault();
+  const text = $("join-link").value.trim();
+  if (!text) return;
+  const match = text.match(/\/t\/([^/?#\s]+)/);
+  const id = match ? match[1] : text.replace(/[^A-Za-z0-9_-]/g, "");
+  const query = text.includes("?") ? text.slice(text.indexOf("?")) : "";
+  if (id) window.location.href = `/t/${id}${query}`;
+}
+
+async function main() {
+  renderFan();
+  $("name").value = localStorage.getItem("hotdeath.name") || "";
+  $("seats").addEventListener("input", renderSeats);
+  $("variant").addEventListener("change", onVariant);
+  $("preset").addEventListener("change", onPreset);
+  $("bot-delay").addEventListener("input", () => {
+    $("bot-delay-out").textContent = `${Number($("bot-delay").value).toFixed(1)} s`;
+  });
+  $("create").addEventListener("submit", onCreate);
+  $("join").addEventListener("submit", onJoin);
+  try {
+    catalog = await api("/api/variants");
+  } catch (err) {
+    showError(`Cannot reach the server: ${err.message}`);
+    return;
+  }
+  if (catalog.defaults && catalog.defaults.bot_delay !== undefined) {
+    $("bot-delay").value = String(catalog.defaults.bot_delay);
+    $("bot-delay-out").textContent = `${Number(catalog.defaults.bot_delay).toFixed(1)} s`;
+  }
+  renderVariants();
+  document.body.dataset.ready = "1";
+}
+
+main();

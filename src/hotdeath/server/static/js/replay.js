@@ -1,0 +1,117 @@
+// Step through a finished game: every hand face up, the events of each step, and a check
+// of every deal against the commitment the server published before the hand.
+
+import {
+  COLOR_LETTER, api, cardImg, cardName, cardSortKey, colorShape, el, plainText, sha256Hex,
+} from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
+const R = { data: null, index: 0, timer: null, theme: "family" };
+
+function nameOf(seat) {
+  const names = (R.data && R.data.names) || [];
+  return seat === null || seat === undefined || seat < 0 ? "nobody" : names[seat] || `Seat ${seat + 1}`;
+}
+
+function render() {
+  const steps = R.data.steps;
+  const step = steps[R.index];
+  const v = step.view;
+  $("slider").value = String(R.index);
+  $("counter").textContent = `${R.index} / ${steps.length - 1}`;
+  const first = (step.events || [])[0];
+  $("step-title").textContent = step.action === null
+    ? "The opening: the dealer deals and turns up the first card"
+    : `Step ${R.index}: ${first && first.text ? plainText(first.text) : `${nameOf(step.seat)}: ${step.action}`}`;
+  $("step-events").replaceChildren(...(step.events || []).map((ev) => el("li", {},
+    plainText(ev.text || ev.kind), ev.rule ? el("span", { class: "rule-id", title: ev.rule_text || ev.rule }, ev.rule) : null)));
+  const shown = (v.discard || []).slice(-3);
+  $("discard").replaceChildren(...shown.map((code, i) => {
+    const img = cardImg(code, R.theme);
+    img.style.transform = `rotate(${((v.discard.length - shown.length + i) * 37) % 17 - 8}deg)`;
+    return img;
+  }));
+  $("top-name").textContent = v.top ? `On top: ${cardName(v.top, R.theme)}` : "";
+  const pill = $("color-pill");
+  pill.className = `color-pill ${v.color || "none"}`;
+  pill.innerHTML = v.color ? `${colorShape(v.color)}<span>${v.color} (${COLOR_LETTER[v.color]})</span>` : "<span>no colour yet</span>";
+  $("direction").className = `direction ${v.direction}`;
+  $("direction-text").textContent = v.direction === "cw" ? "clockwise" : "counter-clockwise";
+  const attack = $("attack");
+  attack.classList.toggle("hidden", !v.attack);
+  if (v.attack) attack.textContent = `⚠ ${nameOf(v.attack.victim)} must answer${v.attack.count ? `: draw ${v.attack.count}` : ""}`;
+  const hands = step.hands || [];
+  $("hands").replaceChildren(...v.seats.map((s) => {
+    const cards = (hands[s.seat] || []).slice().sort((a, b) => cardSortKey(a).localeCompare(cardSortKey(b)));
+    return el("div", { class: `seat-box${v.current_player === s.seat && v.phase !== "game_over" ? " turn" : ""}` },
+      el("strong", {}, nameOf(s.seat)), el("span", { class: "muted" }, ` · ${s.hand_size} cards · ${s.score} pts${s.active ? "" : " · out"}`),
+      el("div", { class: "hand-row" }, ...cards.map((c) => cardImg(c, R.theme))));
+  }));
+}
+
+function go(index) {
+  R.index = Math.max(0, Math.min(R.data.steps.length - 1, index));
+  render();
+}
+
+function togglePlay() {
+  if (R.timer) {
+    clearInterval(R.timer);
+    R.timer = null;
+    $("play").textContent = "▶ Play";
+    return;
+  }
+  $("play").textContent = "⏸ Pause";
+  R.timer = setInterval(() => {
+    if (R.index >= R.data.steps.length - 1) togglePlay();
+    else go(R.index + 1);
+  }, 700);
+}
+
+async function verify() {
+  const list = $("verify");
+  const commitments = R.data.commitments || [];
+  if (!commitments.length) return;
+  $("verify-box").classList.remove("hidden");
+  for (const r of commitments) {
+    const digest = await sha256Hex(`${r.salt}:${r.deck.join(" ")}`);
+    const ok = digest === null ? null : digest === r.digest;
+    list.append(el("li", { class: `verify ${ok === null ? "" : ok ? "ok" : "bad"}` },
+      `Hand ${r.hand_no}: ${ok === null ? "cannot check in this browser" : ok ? "✓ the deck matches its commitment" : "✗ the deck does not match"} (${r.digest.slice(0, 24)}…)`));
+  }
+}
+
+async function main() {
+  try {
+    R.data = await api(`/api/games/${encodeURIComponent(gameId)}/replay`);
+  } catch (err) {
+    const box = $("error");
+    box.textContent = `${err.message} (${err.code})`;
+    box.classList.remove("hidden");
+    return;
+  }
+  R.theme = R.data.theme || "family";
+  $("title").textContent = `${R.data.variant} · ${(R.data.names || []).join(", ")}`;
+  $("json-link").href = `/api/games/${encodeURIComponent(gameId)}/replay`;
+  $("slider").max = String(R.data.steps.length - 1);
+  $("slider").addEventListener("input", () => go(Number($("slider").value)));
+  $("first").addEventListener("click", () => go(0));
+  $("prev").addEventListener("click", () => go(R.index - 1));
+  $("next").addEventListener("click", () => go(R.index + 1));
+  $("last").addEventListener("click", () => go(R.data.steps.length - 1));
+  $("play").addEventListener("click", togglePlay);
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest("input")) return;
+    if (e.key === "ArrowRight") go(R.index + 1);
+    else if (e.key === "ArrowLeft") go(R.index - 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(R.data.steps.length - 1);
+    else if (e.key === " ") { e.preventDefault(); togglePlay(); }
+  });
+  go(0);
+  verify();
+  document.body.dataset.ready = "1";
+}
+
+main();

@@ -1,0 +1,1002 @@
+// The table: joins a seat (or watches), talks to the server over the WebSocket of
+// docs/protocol.md and draws what this seat may know. Only legal actions are clickable.
+
+import {
+  COLOR_LETTER, SCORE_LABELS, TROPHY_SVG, api, cardImg, cardName, cardSortKey, colorShape, el,
+  parseAction, plainText, seatColor, sha256Hex, toast,
+} from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const tableId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
+const params = new URLSearchParams(window.location.search);
+const TOKEN_KEY = `hotdeath.token.${tableId}`;
+const HOST_KEY = `hotdeath.host.${tableId}`;
+
+const S = {
+  token: null,
+  host: localStorage.getItem(HOST_KEY),
+  spectate: params.get("spectate") === "1",
+  seat: null,
+  name: null,
+  table: null,
+  gameId: null,
+  version: -1,
+  view: null,
+  names: [],
+  theme: "family",
+  log: [],
+  commitment: null,
+  seedCommitment: null,
+  reveals: {},
+  ws: null,
+  retry: 0,
+  closing: false,
+  pending: null,
+  unoArmed: false,
+  selected: [],
+  chooserKey: null,
+  dialogKind: null,
+  lastTop: null,
+  msgCounter: 0,
+  handHistory: [],
+};
+
+// ------------------------------------------------------------------ names and helpers
+
+function nameOf(seat) {
+  if (seat === null || seat === undefined || seat < 0) return "nobody";
+  if (S.names && S.names[seat]) return S.names[seat];
+  const info = S.table && S.table.seats && S.table.seats[seat];
+  if (info && info.name) return info.name;
+  return `Seat ${seat + 1}`;
+}
+
+function youOr(seat) {
+  return seat === S.seat ? "You" : nameOf(seat);
+}
+
+function legal() {
+  return S.view && S.view.legal_actions ? S.view.legal_actions.map(parseAction) : [];
+}
+
+function isMyTurn() {
+  return S.view && S.seat !== null && S.view.current_player === S.seat && S.view.phase !== "game_over";
+}
+
+// ------------------------------------------------------------------ connection
+
+function setConn(text, online) {
+  const c = $("conn");
+  c.textContent = text;
+  c.classList.toggle("online", online);
+  c.classList.toggle("offline", !online);
+}
+
+function connect() {
+  const proto = window.location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${window.location.host}/ws/${encodeURIComponent(tableId)}`);
+  S.ws = ws;
+  setConn(S.retry ? "reconnecting…" : "connecting…", false);
+  ws.addEventListener("open", () => {
+    S.retry = 0;
+    ws.send(JSON.stringify({ type: "hello", token: S.spectate ? null : S.token }));
+  });
+  ws.addEventListener("message", (e) => {
+    let msg;
+    try { msg = JSON.parse(e.data); } catch { return; }
+    onMessage(msg);
+  });
+  ws.addEventListener("close", () => {
+    if (S.ws !== ws) return;
+    S.pending = null;
+    setConn("offline — reconnecting…", false);
+    document.body.dataset.connected = "0";
+    if (S.closing) return;
+    S.retry += 1;
+    const delay = Math.min(5000, 300 * 2 ** Math.min(S.retry, 5));
+    setTimeout(connect, delay);
+  });
+}
+
+function send(obj) {
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) {
+    toast("Not connected: trying again in a moment.");
+    return false;
+  }
+  S.ws.send(JSON.stringify(obj));
+  return true;
+}
+
+function act(text) {
+  if (S.pending) return;
+  S.msgCounter += 1;
+  const id = `c-${Date.now().toString(36)}-${S.msgCounter}`;
+  if (send({ type: "action", action: text, version: S.version, id })) {
+    S.pending = id;
+    S.unoArmed = false;
+    S.selected = [];
+    closeDialog("chooser");
+    document.body.dataset.pending = "1";
+  }
+}
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case "welcome":
+      S.seat = msg.seat;
+      S.name = msg.name;
+      S.table = msg.table;
+      setConn(S.seat === null ? "watching" : "online", true);
+      document.body.dataset.connected = "1";
+      document.body.dataset.seat = S.seat === null ? "spectator" : String(S.seat);
+      renderTable();
+      break;
+    case "table":
+      S.table = msg.table;
+      renderTable();
+      if (S.view) renderGame();
+      break;
+    case "state":
+      onState(msg);
+      break;
+    case "error":
+      onError(msg);
+      break;
+    default:
+      break;
+  }
+}
+
+function onError(msg) {
+  if (msg.id && msg.id === S.pending) {
+    S.pending = null;
+    document.body.dataset.pending = "0";
+  }
+  if (msg.code === "stale") return; // the current state follows
+  if (msg.code === "bad_token") {
+    localStorage.removeItem(TOKEN_KEY);
+    S.token = null;
+    toast("This seat link is no longer valid: join again or watch.");
+    showJoin();
+    return;
+  }
+  toast(`${msg.message || "That did not work"} (${msg.code})`);
+}
+
+function onState(msg) {
+  const newGame = msg.game_id !== S.gameId;
+  if (newGame) {
+    S.gameId = msg.game_id;
+    S.log = [];
+    S.handHistory = [];
+    S.lastTop = null;
+    closeDialog("score");
+    closeDialog("over");
+  }
+  S.version = msg.version;
+  S.view = msg.view;
+  S.names = msg.names || S.names;
+  S.theme = msg.theme || (S.table && S.table.theme) || "family";
+  S.commitment = msg.commitment || S.commitment;
+  S.seedCommitment = msg.seed_commitment || S.seedCommitment;
+  for (const r of msg.reveals || []) S.reveals[r.hand_no] = r;
+  if (msg.seed_reveal) S.seedReveal = msg.seed_reveal;
+  if (msg.log) {
+    S.log = msg.log.slice();
+    renderLog(true);
+  } else if (msg.events && msg.events.length) {
+    S.log.push(...msg.events);
+    renderLog(false, msg.events.length);
+  }
+  S.pending = null;
+  document.body.dataset.pending = "0";
+  document.body.dataset.version = String(S.version);
+  document.body.dataset.legal = (S.view.legal_actions || []).join("|");
+  if (S.table && S.table.status === "waiting") S.table.status = "playing";
+  const key = (S.view.legal_actions || []).join("|");
+  if (S.chooserKey !== null && S.chooserKey !== key) closeDialog("chooser");
+  S.selected = S.selected.filter(() => key === S.lastKey);
+  S.lastKey = key;
+  showGame();
+  renderGame();
+  maybeShowScoring();
+  autoChooser();
+}
+
+// ------------------------------------------------------------------ joining
+
+function showJoin() {
+  const summary = S.table;
+  const open = summary ? summary.seats.filter((s) => s.kind === "open") : [];
+  const wanted = params.has("seat") ? Number(params.get("seat")) : null;
+  const seat = open.find((s) => s.seat === wanted) || open[0];
+  const nameInput = el("input", {
+    type: "text", id: "join-name", maxlength: 40, required: true, placeholder: "Your name",
+    value: localStorage.getItem("hotdeath.name") || "",
+  });
+  const body = [];
+  if (summary && summary.status === "waiting" && seat) {
+    body.push(el("p", {}, `Take seat ${seat.seat + 1} at ${summary.name || "this table"}: `,
+      "the others will see your name."));
+    body.push(el("div", { class: "field" }, el("label", { for: "join-name" }, "Display name"), nameInput));
+  } else {
+    body.push(el("p", {}, summary && summary.status !== "waiting"
+      ? "The game has started: you can watch it."
+      : "Every seat is taken: you can watch the game."));
+  }
+  const join = async () => {
+    const name = nameInput.value.trim();
+    if (!name) { nameInput.focus(); return; }
+    try {
+      const res = await api(`/api/tables/${tableId}/join`, { method: "POST", body: { name, seat: seat.seat } });
+      localStorage.setItem(TOKEN_KEY, res.token);
+      localStorage.setItem("hotdeath.name", name);
+      S.token = res.token;
+      S.spectate = false;
+      closeDialog("join");
+      restart();
+    } catch (err) {
+      toast(`${err.message} (${err.code})`);
+    }
+  };
+  const watch = () => {
+    S.spectate = true;
+    closeDialog("join");
+    restart();
+  };
+  const buttons = [el("button", { class: "btn ghost", type: "button", onclick: watch, id: "watch-btn" }, "Just watch")];
+  if (summary && summary.status === "waiting" && seat) {
+    buttons.push(el("button", { class: "btn primary", type: "submit", id: "join-btn" }, "Take the seat"));
+  }
+  const form = el("form", { onsubmit: (e) => { e.preventDefault(); join(); } },
+    ...body, el("div", { class: "footer" }, ...buttons));
+  openDialog("join", "Join the table", [form], { closable: false });
+  setTimeout(() => nameInput.focus(), 30);
+}
+
+function restart() {
+  if (S.ws) {
+    const old = S.ws;
+    S.ws = null;
+    old.close();
+  }
+  connect();
+}
+
+// ------------------------------------------------------------------ waiting room
+
+function renderTable() {
+  const t = S.table;
+  if (!t) return;
+  $("table-title").textContent = `${t.name || t.variant}${t.preset ? ` · ${t.preset.replaceAll("_", " ")} rules` : ""}`;
+  document.title = `Hot Death — ${t.name || t.variant}`;
+  renderSpeed();
+  if (t.status === "waiting" && !S.view) showWaiting();
+}
+
+function showWaiting() {
+  const t = S.table;
+  $("waiting").classList.remove("hidden");
+  $("game").classList.add("hidden");
+  const isHost = Boolean(S.host);
+  const open = t.seats.filter((s) => s.kind === "open").length;
+  $("waiting-title").textContent = open ? `Waiting for ${open} more player${open > 1 ? "s" : ""}` : "Everyone is here";
+  $("waiting-hint").textContent = isHost
+    ? "Send the links below to your friends, or put bots in the open seats, then start."
+    : "The host starts the game when every seat is filled.";
+  const list = $("seats-wait");
+  list.replaceChildren();
+  for (const s of t.seats) {
+    const editable = isHost && s.kind !== "human";
+    let label = s.kind === "open" ? "Open seat" : s.kind === "bot" ? `Bot (${s.bot})` : s.name;
+    if (editable) label = s.kind === "open" ? "Open" : "Bot";
+    const row = el("div", { class: "seat-cfg", "data-seat": s.seat, "data-kind": s.kind },
+      el("span", { class: "num" }, String(s.seat + 1)),
+      el("span", { style: editable ? "" : "flex:1" }, label, s.seat === S.seat ? " (you)" : ""),
+      s.kind === "human" && !s.connected ? el("span", { class: "tag away" }, "away") : null);
+    if (editable) {
+      const sel = el("select", { "aria-label": `Seat ${s.seat + 1}` },
+        el("option", { value: "open" }, "nobody yet (share the link)"),
+        ...botSpecs().map((spec) => el("option", { value: spec }, spec)));
+      sel.value = s.kind === "bot" ? s.bot : "open";
+      sel.addEventListener("change", () => changeSeat(s.seat, sel.value));
+      row.append(sel);
+    }
+    list.append(row);
+  }
+  renderShareLinks($("share-links"));
+  const start = $("start-btn");
+  start.classList.toggle("hidden", !isHost);
+  start.disabled = open > 0;
+}
+
+let botCatalog = null;
+
+function botSpecs() {
+  if (!botCatalog) return ["basic", "random"];
+  const out = [];
+  for (const bot of botCatalog) {
+    const level = (bot.params || []).find((p) => p.choices && p.choices.length);
+    if (level) level.choices.forEach((c) => out.push(`${bot.name}:${c}`));
+    else out.push(bot.name);
+  }
+  return out;
+}
+
+async function changeSeat(seat, value) {
+  try {
+    if (value === "open") {
+      S.table = await api(`/api/tables/${tableId}/bots/${seat}`, { method: "DELETE", token: S.host });
+    } else {
+      S.table = await api(`/api/tables/${tableId}/bots`, { method: "POST", token: S.host, body: { seat, bot: value } });
+    }
+    renderTable();
+  } catch (err) {
+    toast(`${err.message} (${err.code})`);
+  }
+}
+
+async function startGame() {
+  try {
+    S.table = await api(`/api/tables/${tableId}/start`, { method: "POST", token: S.host });
+  } catch (err) {
+    toast(`${err.message} (${err.code})`);
+  }
+}
+
+function renderShareLinks(box) {
+  const t = S.table;
+  const origin = window.location.origin;
+  const rows = [];
+  for (const s of t.seats.filter((x) => x.kind === "open")) {
+    rows.push([`Seat ${s.seat + 1}`, `${origin}/t/${tableId}?seat=${s.seat}`]);
+  }
+  rows.push(["Watchers", `${origin}/t/${tableId}?spectate=1`]);
+  box.replaceChildren(el("h3", {}, "Links to share"), ...rows.map(([label, url]) => {
+    const input = el("input", { type: "text", readonly: true, value: url, "aria-label": `${label} link` });
+    const copy = el("button", {
+      class: "btn small", type: "button",
+      onclick: async () => {
+        try { await navigator.clipboard.writeText(url); toast("Link copied", "info"); } catch {
+          input.select();
+          document.execCommand("copy");
+          toast("Link copied", "info");
+        }
+      },
+    }, "Copy");
+    return el("div", { class: "link-box" }, el("strong", { style: "min-width:80px" }, label), input, copy);
+  }));
+}
+
+// ------------------------------------------------------------------ the game
+
+function showGame() {
+  $("waiting").classList.add("hidden");
+  $("game").classList.remove("hidden");
+  closeDialog("join");
+}
+
+function seatTags(seat, sv) {
+  const tags = [];
+  const info = S.table && S.table.seats ? S.table.seats[seat] : null;
+  if (seat === S.seat) tags.push(el("span", { class: "tag you" }, "you"));
+  if (S.view.dealer === seat) tags.push(el("span", { class: "tag dealer", title: "dealer" }, "dealer"));
+  if (info && info.kind === "bot") tags.push(el("span", { class: "tag bot", title: `bot: ${info.bot}` }, "bot"));
+  if (info && info.kind === "human" && !info.connected) tags.push(el("span", { class: "tag away" }, "away"));
+  if (info && info.played_by_bot) tags.push(el("span", { class: "tag bot" }, "bot plays"));
+  if (sv.uno_catchable) tags.push(el("span", { class: "tag uno" }, "no Uno call!"));
+  else if (sv.active && sv.hand_size === 1) tags.push(el("span", { class: "tag uno" }, "Uno"));
+  if (!sv.active) tags.push(el("span", { class: "tag" }, "out"));
+  if (sv.infections) tags.push(el("span", { class: "tag away" }, `virus ×${sv.infections}`));
+  return tags;
+}
+
+function renderSeat(sv) {
+  const seat = sv.seat;
+  const backs = el("div", { class: "backs", "aria-hidden": "true" });
+  for (let i = 0; i < Math.min(sv.hand_size, 8); i += 1) backs.append(cardImg("back", S.theme));
+  const box = el("div", {
+    class: `seat${S.view.current_player === seat && S.view.phase !== "game_over" ? " turn" : ""}${sv.active ? "" : " out"}`,
+    "data-seat": seat,
+  },
+  el("div", { class: "who" },
+    el("span", { class: "avatar", style: `background:${seatColor(seat)}` }, nameOf(seat).slice(0, 1).toUpperCase()),
+    el("span", { class: "name", title: nameOf(seat) }, nameOf(seat)),
+    el("span", { class: "score", title: "total points" }, `${sv.score} pts`)),
+  el("div", { class: "count" }, backs,
+    el("span", { class: "n", "data-count": sv.hand_size }, String(sv.hand_size)),
+    el("span", { class: "muted" }, sv.hand_size === 1 ? "card" : "cards")),
+  el("div", { class: "tags" }, ...seatTags(seat, sv)));
+  if (sv.revealed && sv.revealed.length) {
+    box.append(el("div", { class: "revealed", "aria-label": "cards shown" },
+      ...sv.revealed.map((c) => cardImg(c, S.theme))));
+  }
+  return box;
+}
+
+function renderGame() {
+  const v = S.view;
+  if (!v) return;
+  document.body.dataset.phase = v.phase;
+  document.body.dataset.turn = String(v.current_player);
+  $("hand-info").textContent = `hand ${Math.max(1, v.hand_no)}`;
+  // the others, in playing order after me
+  const others = [];
+  for (let i = 1; i <= v.players; i += 1) {
+    const seat = S.seat === null ? (i - 1) : (S.seat + i) % v.players;
+    if (seat !== S.seat) others.push(v.seats[seat]);
+  }
+  $("opponents").replaceChildren(...others.map(renderSeat));
+  renderCenter();
+  renderActions();
+  renderMe();
+  renderScores();
+}
+
+function renderCenter() {
+  const v = S.view;
+  const acts = legal();
+  const drawPile = $("draw-pile");
+  const canDraw = acts.some((a) => a.kind === "draw");
+  drawPile.disabled = !canDraw;
+  drawPile.classList.toggle("legal", canDraw);
+  drawPile.setAttribute("aria-label", `Draw pile, ${v.draw_pile_size} cards${canDraw ? ": draw a card" : ""}`);
+  $("draw-count").textContent = String(v.draw_pile_size);
+  const discard = $("discard");
+  const shown = (v.discard || []).slice(-3);
+  const changed = v.top !== S.lastTop;
+  discard.replaceChildren(...shown.map((code, i) => {
+    const img = cardImg(code, S.theme, i === shown.length - 1 && changed ? "top" : "");
+    const tilt = ((v.discard.length - shown.length + i) * 37) % 17 - 8;
+    img.style.transform = `rotate(${tilt}deg)`;
+    return img;
+  }));
+  S.lastTop = v.top;
+  $("top-name").textContent = v.top ? `On top: ${cardName(v.top, S.theme)}` : "Discard pile";
+  const pill = $("color-pill");
+  pill.className = `color-pill ${v.color || "none"}`;
+  pill.innerHTML = v.color
+    ? `${colorShape(v.color)}<span>${v.color[0].toUpperCase()}${v.color.slice(1)} (${COLOR_LETTER[v.color]})</span>`
+    : "<span>no colour yet</span>";
+  pill.setAttribute("aria-label", v.color ? `current colour: ${v.color}` : "no current colour");
+  const dir = $("direction");
+  dir.className = `direction ${v.direction}`;
+  $("direction-text").textContent = v.direction === "cw" ? "clockwise" : "counter-clockwise";
+  const attack = $("attack");
+  const a = v.attack;
+  if (a) {
+    const victim = youOr(a.victim);
+    let text;
+    if (a.kind === "draw") text = `${victim} must answer: draw`;
+    else if (a.kind === "eject") text = `${victim} must answer an ejection`;
+    else if (a.kind === "reveal") text = `${victim} must answer a Glasnost reveal`;
+    else text = `${victim} must answer the attack`;
+    attack.replaceChildren(el("span", {}, `⚠ ${text}`),
+      a.count ? el("span", { class: "count" }, String(a.count)) : null,
+      a.last_card ? el("span", { class: "muted" }, ` · ${cardName(a.last_card, S.theme)} from ${youOr(a.sender)}`) : null);
+    attack.classList.remove("hidden");
+  } else {
+    attack.classList.add("hidden");
+  }
+  renderPrompt();
+}
+
+function renderPrompt() {
+  const v = S.view;
+  const p = $("prompt");
+  const acts = legal();
+  const mine = isMyTurn();
+  let text;
+  if (v.phase === "game_over") {
+    text = `Game over: ${(v.winners || []).map(youOr).join(" and ")} win${v.winners.length === 1 && v.winners[0] !== S.seat ? "s" : ""}`;
+  } else if (mine && v.phase === "deal") {
+    text = "You deal: choose how many cards each player gets";
+  } else if (mine && v.phase === "choose_color") {
+    text = "Name a colour";
+  } else if (mine && v.phase === "choose_victim") {
+    text = "Choose a victim";
+  } else if (mine && v.phase === "response") {
+    text = "You are under attack: answer with a card or accept";
+  } else if (mine) {
+    text = v.drew ? "Play the card you drew, or pass" : "Your turn: play a card or draw";
+  } else {
+    const who = nameOf(v.current_player);
+    const doing = { deal: "deals", response: "is answering an attack", choose_color: "is naming a colour", choose_victim: "is choosing a victim" }[v.phase] || "is playing";
+    text = `${who} ${doing}…`;
+    if (acts.length) text += " — you may act now";
+  }
+  p.textContent = text;
+  p.classList.toggle("you", mine || acts.length > 0);
+}
+
+function actionLabel(a) {
+  const attack = S.view.attack;
+  switch (a.kind) {
+    case "draw": return ["Draw a card", "D"];
+    case "pass": return ["Pass", "P"];
+    case "accept":
+      return [attack && attack.count ? `Accept: draw ${attack.count}` : "Accept", "A"];
+    case "uno":
+      return [a.target !== null ? `Uno! ${nameOf(a.target)} draws` : "Call Uno!", "U"];
+    case "catch": return [`Catch ${nameOf(a.target)}!`, "C"];
+    case "challenge":
+      return [a.target !== null ? `Challenge ${nameOf(a.target)}` : "Challenge the Wild Draw Four", "X"];
+    case "question": return ["Question the Wild Draw Four", "Q"];
+    case "leave": return ["Leave the hand", ""];
+    case "decline": return ["Stay out", ""];
+    default: return [a.text, ""];
+  }
+}
+
+const CHOOSER_KINDS = new Set(["deal", "color", "colour", "victim", "direction"]);
+const CARD_KINDS = new Set(["play", "jump"]);
+
+function renderActions() {
+  const box = $("actions");
+  box.replaceChildren();
+  const acts = legal();
+  const unoPlays = acts.some((a) => CARD_KINDS.has(a.kind) && a.uno);
+  const plainUno = acts.filter((a) => a.kind === "uno");
+  if (unoPlays && !plainUno.length) {
+    box.append(el("button", {
+      class: `btn hot${S.unoArmed ? " uno-armed" : ""}`, type: "button", id: "uno-toggle",
+      "aria-pressed": S.unoArmed ? "true" : "false",
+      title: "Call Uno as you play your next-to-last card",
+      onclick: () => { S.unoArmed = !S.unoArmed; renderActions(); },
+    }, S.unoArmed ? "Uno! (armed)" : "Say Uno with my card", el("kbd", {}, "U")));
+  }
+  for (const a of acts) {
+    if (CARD_KINDS.has(a.kind) || CHOOSER_KINDS.has(a.kind)) continue;
+    const [label, key] = actionLabel(a);
+    const cls = ["uno", "catch", "challenge", "question"].includes(a.kind) ? "btn hot" : "btn";
+    box.append(el("button", {
+      class: cls, type: "button", "data-action": a.text, onclick: () => act(a.text),
+    }, label, key ? el("kbd", {}, key) : null));
+  }
+  const multi = multiPlays();
+  if (multi) {
+    const match = selectionActions();
+    box.append(el("button", {
+      class: "btn primary", type: "button", id: "throw-btn", disabled: !match.length,
+      onclick: () => playSelection(),
+    }, S.selected.length > 1 ? `Throw ${S.selected.length} cards` : "Play the selected card"));
+  }
+  const chooser = acts.find((a) => CHOOSER_KINDS.has(a.kind));
+  if (chooser && !S.dialogKind) {
+    box.append(el("button", { class: "btn primary", type: "button", onclick: () => autoChooser(true) }, "Choose…"));
+  }
+}
+
+function multiPlays() {
+  return legal().some((a) => CARD_KINDS.has(a.kind) && a.cards.length > 1);
+}
+
+function sameMultiset(a, b) {
+  if (a.length !== b.length) return false;
+  const x = a.slice().sort();
+  const y = b.slice().sort();
+  return x.every((c, i) => c === y[i]);
+}
+
+function selectionActions() {
+  const codes = S.selected.map((s) => s.code);
+  if (!codes.length) return [];
+  const acts = legal().filter((a) => CARD_KINDS.has(a.kind) && a.uno === S.unoArmed);
+  const exact = acts.filter((a) => a.cards.join(" ") === codes.join(" "));
+  return exact.length ? exact : acts.filter((a) => sameMultiset(a.cards, codes));
+}
+
+function playSelection() {
+  const options = selectionActions();
+  if (options.length) chooseAmong(options);
+}
+
+function playableCodes() {
+  const set = new Set();
+  for (const a of legal()) if (CARD_KINDS.has(a.kind)) a.cards.forEach((c) => set.add(c));
+  return set;
+}
+
+function renderMe() {
+  const me = $("me");
+  const head = $("me-head");
+  const hand = $("hand");
+  const v = S.view;
+  if (S.seat === null || v.hand === null) {
+    head.replaceChildren(el("span", { class: "name" }, "You are watching"));
+    hand.replaceChildren(el("p", { class: "spectating", id: "spectator-note" },
+      "Spectators see the table but nobody's hand."));
+    $("keys-hint").classList.add("hidden");
+    me.dataset.spectator = "1";
+    return;
+  }
+  const sv = v.seats[S.seat];
+  head.replaceChildren(
+    el("span", { class: "avatar", style: `background:${seatColor(S.seat)}` }, nameOf(S.seat).slice(0, 1).toUpperCase()),
+    el("span", { class: "name" }, `${nameOf(S.seat)} (you)`),
+    el("span", { class: "muted" }, `${v.hand.length} card${v.hand.length === 1 ? "" : "s"} · ${sv.score} pts`),
+    ...seatTags(S.seat, sv).filter((t) => !t.classList.contains("you")));
+  const playable = playableCodes();
+  const multi = multiPlays();
+  const cards = v.hand.map((code, i) => ({ code, i })).sort((a, b) =>
+    cardSortKey(a.code).localeCompare(cardSortKey(b.code)) || a.i - b.i);
+  let n = 0;
+  const selectedIdx = new Set(S.selected.map((s) => s.i));
+  hand.replaceChildren(...cards.map(({ code, i }) => {
+    const ok = playable.has(code);
+    const name = cardName(code, S.theme);
+    const btn = el("button", {
+      class: `card ${ok ? "legal" : "dim"}${selectedIdx.has(i) ? " selected" : ""}`,
+      type: "button", disabled: !ok, "data-code": code,
+      "aria-label": ok ? `${name}, playable` : `${name}, cannot be played now`,
+      title: name,
+    }, cardImg(code, S.theme));
+    if (ok) {
+      n += 1;
+      btn.dataset.index = String(n);
+      if (n <= 9) btn.append(el("span", { class: "key", "aria-hidden": "true" }, String(n)));
+      btn.addEventListener("click", () => (multi ? toggleSelect(code, i) : clickCard(code)));
+    }
+    if (v.drawn === code && v.drew && ok) btn.title = `${name} (just drawn)`;
+    return btn;
+  }));
+  $("keys-hint").classList.remove("hidden");
+  me.dataset.spectator = "0";
+}
+
+function toggleSelect(code, i) {
+  const at = S.selected.findIndex((s) => s.i === i);
+  if (at >= 0) S.selected.splice(at, 1);
+  else S.selected.push({ code, i });
+  renderMe();
+  renderActions();
+}
+
+function clickCard(code) {
+  const acts = legal().filter((a) => CARD_KINDS.has(a.kind) && a.cards.length === 1 && a.cards[0] === code);
+  if (!acts.length) return;
+  const withUno = acts.filter((a) => a.uno === S.unoArmed);
+  chooseAmong(withUno.length ? withUno : acts);
+}
+
+/** Several actions differ only in a colour or a victim: ask; one: play it. */
+function chooseAmong(options) {
+  if (options.length === 1) { act(options[0].text); return; }
+  if (options.every((a) => a.color !== null)) {
+    openColorChooser(options.map((a) => [a.color, a.text]), `Play ${cardName(options[0].cards[0], S.theme)}: name a colour`, true);
+    return;
+  }
+  if (options.every((a) => a.target !== null)) {
+    openVictimChooser(options.map((a) => [a.target, a.text]), `Play ${cardName(options[0].cards[0], S.theme)}: choose a victim`, true);
+    return;
+  }
+  act(options[0].text);
+}
+
+// ------------------------------------------------------------------ dialogs
+
+function openDialog(kind, title, children, { closable = true, onclose = null } = {}) {
+  closeDialog(kind);
+  const box = el("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-label": title },
+    el("h2", {}, title), ...children);
+  const overlay = el("div", { class: "overlay", "data-dialog": kind }, box);
+  overlay.dataset.closable = closable ? "1" : "0";
+  overlay.onclose = onclose;
+  if (closable) overlay.addEventListener("click", (e) => { if (e.target === overlay) closeDialog(kind); });
+  $("dialogs").append(overlay);
+  S.dialogKind = kind;
+  const first = box.querySelector("button:not([disabled]), input");
+  if (first) setTimeout(() => first.focus(), 20);
+  return overlay;
+}
+
+function closeDialog(kind) {
+  for (const node of $("dialogs").querySelectorAll(`[data-dialog="${kind}"]`)) {
+    node.remove();
+    if (node.onclose) node.onclose();
+  }
+  if (kind === "chooser") S.chooserKey = null;
+  const top = $("dialogs").lastElementChild;
+  S.dialogKind = top ? top.dataset.dialog : null;
+}
+
+function cancelButton() {
+  return el("div", { class: "footer" },
+    el("button", { class: "btn ghost", type: "button", onclick: () => closeDialog("chooser") }, "Cancel", el("kbd", {}, "Esc")));
+}
+
+function openColorChooser(pairs, title, closable) {
+  const choices = el("div", { class: "choices" }, ...pairs.map(([color, text]) =>
+    el("button", {
+      class: `choice-color ${color}`, type: "button", "data-choice": text, "data-color": color,
+      html: `${colorShape(color, 40)}<span>${color[0].toUpperCase()}${color.slice(1)}</span><kbd>${COLOR_LETTER[color]}</kbd>`,
+      onclick: () => act(text),
+    })));
+  openDialog("chooser", title, [choices, closable ? cancelButton() : null], { closable });
+  S.chooserKey = (S.view.legal_actions || []).join("|");
+}
+
+function openVictimChooser(pairs, title, closable) {
+  const choices = el("div", { class: "choices" }, ...pairs.map(([seat, text]) =>
+    el("button", { class: "btn big", type: "button", "data-choice": text, onclick: () => act(text) },
+      `${nameOf(seat)} · ${S.view.seats[seat].hand_size} cards`)));
+  openDialog("chooser", title, [choices, closable ? cancelButton() : null], { closable });
+  S.chooserKey = (S.view.legal_actions || []).join("|");
+}
+
+function autoChooser(force = false) {
+  const acts = legal();
+  if (!acts.length || (S.dialogKind && !force)) return;
+  const kinds = new Set(acts.map((a) => a.kind));
+  if (kinds.has("deal")) {
+    const deals = acts.filter((a) => a.kind === "deal");
+    const choices = el("div", { class: "choices nums" }, ...deals.map((a) =>
+      el("button", { class: "btn big choice-num", type: "button", "data-choice": a.text, onclick: () => act(a.text) }, String(a.n))));
+    openDialog("chooser", "You deal: how many cards each?", [
+      el("p", { class: "muted" }, "The dealer chooses the size of the hand."), choices,
+    ], { closable: false });
+    S.chooserKey = (S.view.legal_actions || []).join("|");
+  } else if (kinds.has("color") || kinds.has("colour")) {
+    openColorChooser(acts.filter((a) => a.kind === "color" || a.kind === "colour").map((a) => [a.color, a.text]), "Name the colour", false);
+  } else if (kinds.has("victim")) {
+    openVictimChooser(acts.filter((a) => a.kind === "victim").map((a) => [a.target, a.text]), "Choose a victim", false);
+  } else if (kinds.has("direction")) {
+    const choices = el("div", { class: "choices" }, ...acts.filter((a) => a.kind === "direction").map((a) =>
+      el("button", { class: "btn big", type: "button", "data-choice": a.text, onclick: () => act(a.text) },
+        a.n === "cw" ? "↻ Clockwise" : "↺ Counter-clockwise")));
+    openDialog("chooser", "Choose the direction of play", [choices], { closable: false });
+    S.chooserKey = (S.view.legal_actions || []).join("|");
+  }
+}
+
+// ------------------------------------------------------------------ scoring and game over
+
+function stepsText(steps) {
+  return steps.map(([label, value]) => {
+    const words = SCORE_LABELS[label] || label.replaceAll("_", " ");
+    let cls = "step";
+    if (["retaliation", "big_brother", "virus", "sixty_nine"].includes(label)) cls += " up";
+    if (["holy_defender", "magic_red_5", "winner"].includes(label)) cls += " down";
+    return el("span", { class: cls }, label === "virus" ? `${words} +${value}` : `${words}: ${value}`);
+  });
+}
+
+function scoreTable(last) {
+  const rows = last.seats.map((s) => el("tr", { class: s.seat === last.winner ? "winner" : "", "data-seat": s.seat },
+    el("td", {}, youOr(s.seat)),
+    el("td", { class: "why" }, ...(s.steps && s.steps.length ? stepsText(s.steps) : ["—"])),
+    el("td", { class: "num" }, String(s.points)),
+    el("td", { class: "num" }, String(s.total))));
+  return el("table", { class: "score-table", id: "score-table" },
+    el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Why"), el("th", { class: "num" }, "Points"), el("th", { class: "num" }, "Total"))),
+    el("tbody", {}, ...rows));
+}
+
+async function verifyReveal(handNo, box) {
+  const r = S.reveals[handNo];
+  if (!r) { box.textContent = ""; return; }
+  const digest = await sha256Hex(`${r.salt}:${r.deck.join(" ")}`);
+  if (digest === null) {
+    box.textContent = `Deal commitment ${r.digest.slice(0, 16)}… (this browser cannot check it).`;
+  } else if (digest === r.digest) {
+    box.textContent = `✓ The deal matched the commitment published before the hand (${r.digest.slice(0, 16)}…).`;
+    box.classList.add("ok");
+  } else {
+    box.textContent = "✗ The revealed deck does not match the commitment!";
+    box.classList.add("bad");
+  }
+}
+
+function maybeShowScoring() {
+  const v = S.view;
+  const last = v.last_hand;
+  if (v.phase === "game_over") {
+    showGameOver();
+    return;
+  }
+  if (!last) return;
+  const key = `hotdeath.seen.${S.gameId}`;
+  const seen = Number(sessionStorage.getItem(key) || "-1");
+  if (!S.handHistory.some((h) => h.hand === last.hand)) S.handHistory.push(last);
+  if (last.hand <= seen) return;
+  sessionStorage.setItem(key, String(last.hand));
+  const winner = last.winner !== null && last.winner !== undefined && last.winner >= 0 ? youOr(last.winner) : null;
+  const verify = el("p", { class: "verify" });
+  const handNo = last.hand;
+  openDialog("score", `Hand ${handNo} is over`, [
+    el("p", { class: "muted" }, winner ? `${winner} won the hand.` : "Nobody won the hand.",
+      " Each line shows how a player's points were counted."),
+    scoreTable(last), verify,
+    el("div", { class: "footer" }, el("button", {
+      class: "btn primary", type: "button", id: "continue-btn",
+      onclick: () => { closeDialog("score"); autoChooser(); },
+    }, "Next hand")),
+  ], { closable: true, onclose: () => setTimeout(() => autoChooser(), 0) });
+  verifyReveal(handNo, verify);
+}
+
+function showGameOver() {
+  if (document.querySelector('[data-dialog="over"]')) return;
+  const v = S.view;
+  closeDialog("chooser");
+  closeDialog("score");
+  const last = v.last_hand;
+  const totals = v.seats.map((s) => ({ seat: s.seat, score: s.score })).sort((a, b) => a.score - b.score);
+  const winners = (v.winners || []).map(youOr).join(" and ");
+  const verify = el("p", { class: "verify" });
+  const children = [
+    el("div", { class: "trophy", html: TROPHY_SVG }),
+    el("p", { style: "text-align:center;font-size:1.2rem;font-weight:800", id: "winner-line" },
+      `${winners || "Nobody"} win${v.winners && v.winners.length === 1 && v.winners[0] !== S.seat ? "s" : ""} the game`),
+  ];
+  if (last) children.push(el("h3", {}, `Last hand (hand ${last.hand})`), scoreTable(last), verify);
+  children.push(el("h3", {}, "Final totals"), el("table", { class: "scores-table" },
+    el("tbody", {}, ...totals.map((t) => el("tr", {}, el("td", {}, youOr(t.seat)), el("td", { class: "num" }, String(t.score)))))));
+  const buttons = [el("a", { class: "btn ghost", href: `/replay/${S.gameId}`, id: "replay-link" }, "Watch the replay")];
+  if (S.seat !== null) {
+    buttons.push(el("button", {
+      class: "btn primary", type: "button", id: "rematch-btn",
+      onclick: () => { if (send({ type: "rematch" })) toast("Asking for a rematch…", "info"); },
+    }, "Rematch"));
+  }
+  children.push(el("div", { class: "footer" }, ...buttons));
+  openDialog("over", "Game over", children, { closable: true });
+  if (last) verifyReveal(last.hand, verify);
+}
+
+// ------------------------------------------------------------------ log, scores, speed
+
+function renderLog(full, fresh = 0) {
+  const list = $("log");
+  const items = S.log.slice(-400);
+  const make = (ev, isFresh) => {
+    const text = plainText(ev.text || ev.kind);
+    const li = el("li", { class: `${isFresh ? "fresh" : ""}${ev.kind === "deal" ? " hand-start" : ""}`, "data-kind": ev.kind });
+    if (ev.rule) {
+      const title = ev.rule_title ? `${ev.rule} — ${ev.rule_title}` : ev.rule;
+      li.append(el("details", {},
+        el("summary", { title: ev.rule_text || title }, text, el("span", { class: "rule-id" }, ev.rule)),
+        el("div", { class: "rule-text" }, el("strong", {}, title), el("br"), ev.rule_text || "")));
+    } else {
+      li.textContent = text;
+    }
+    return li;
+  };
+  if (full) {
+    list.replaceChildren(...items.map((ev) => make(ev, false)));
+  } else {
+    const start = Math.max(0, S.log.length - fresh);
+    for (const ev of S.log.slice(start)) list.append(make(ev, true));
+    while (list.children.length > 400) list.firstElementChild.remove();
+  }
+  const pane = $("pane-log");
+  pane.scrollTop = pane.scrollHeight;
+}
+
+function renderScores() {
+  const v = S.view;
+  const pane = $("pane-scores");
+  const rows = v.seats.map((s) => el("tr", {}, el("td", {}, youOr(s.seat)),
+    el("td", { class: "num" }, String(s.hand_size)), el("td", { class: "num" }, String(s.score))));
+  const children = [el("table", { class: "scores-table" },
+    el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", { class: "num" }, "Cards"), el("th", { class: "num" }, "Points"))),
+    el("tbody", {}, ...rows))];
+  for (const h of S.handHistory.slice().reverse()) {
+    children.push(el("h4", {}, `Hand ${h.hand}`), scoreTable(h));
+  }
+  pane.replaceChildren(...children);
+  pane.querySelectorAll("#score-table").forEach((t) => t.removeAttribute("id"));
+  const c = $("commitment");
+  c.textContent = S.commitment ? `Deal commitment: ${S.commitment.digest.slice(0, 20)}…` : "";
+  c.title = S.commitment ? `sha256 of the shuffled deck of hand ${S.commitment.hand_no}: ${S.commitment.digest}` : "";
+}
+
+function renderSpeed() {
+  const t = S.table;
+  const input = $("speed");
+  const value = Number(t.bot_delay ?? 0.6);
+  if (document.activeElement !== input) input.value = String(value);
+  $("speed-out").textContent = `${value.toFixed(1)} s`;
+  input.disabled = !S.host;
+  $("speed-hint").textContent = S.host ? "" : "The host sets the bots' speed.";
+}
+
+async function changeSpeed() {
+  const value = Number($("speed").value);
+  $("speed-out").textContent = `${value.toFixed(1)} s`;
+  try {
+    S.table = await api(`/api/tables/${tableId}`, { method: "PATCH", token: S.host, body: { bot_delay: value } });
+    renderSpeed();
+  } catch (err) {
+    toast(`${err.message} (${err.code})`);
+  }
+}
+
+// ------------------------------------------------------------------ keyboard
+
+function onKey(e) {
+  if (e.target.closest && e.target.closest("input, select, textarea")) return;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const key = e.key.toLowerCase();
+  const dialog = $("dialogs").lastElementChild;
+  if (dialog) {
+    if (key === "escape" && dialog.dataset.closable === "1") closeDialog(dialog.dataset.dialog);
+    const byColor = { r: "red", y: "yellow", g: "green", b: "blue" }[key];
+    if (byColor) dialog.querySelector(`[data-color="${byColor}"]`)?.click();
+    return;
+  }
+  const click = (selector) => {
+    const node = document.querySelector(selector);
+    if (node && !node.disabled) { node.click(); e.preventDefault(); }
+  };
+  if (/^[1-9]$/.test(key)) click(`#hand .card[data-index="${key}"]`);
+  else if (key === "d") click('[data-action="draw"]');
+  else if (key === "p") click('[data-action="pass"]');
+  else if (key === "a") click('[data-action="accept"]');
+  else if (key === "q") click('[data-action="question"]');
+  else if (key === "u") {
+    const uno = document.querySelector('[data-action^="uno"]');
+    if (uno) click('[data-action^="uno"]'); else click("#uno-toggle");
+  } else if (key === "c") click('[data-action^="catch"]');
+  else if (key === "x") click('[data-action^="challenge"]');
+  else if (key === "l") { $("tab-log").click(); $("tab-log").focus(); }
+}
+
+function selectTab(which) {
+  const log = which === "log";
+  $("tab-log").setAttribute("aria-selected", String(log));
+  $("tab-scores").setAttribute("aria-selected", String(!log));
+  $("pane-log").classList.toggle("hidden", !log);
+  $("pane-scores").classList.toggle("hidden", log);
+}
+
+function openShare() {
+  if (!S.table) return;
+  const box = el("div");
+  renderShareLinks(box);
+  openDialog("share", "Invite people", [box, el("div", { class: "footer" },
+    el("button", { class: "btn", type: "button", onclick: () => closeDialog("share") }, "Close"))]);
+}
+
+// ------------------------------------------------------------------ start
+
+async function main() {
+  if (!tableId) { toast("No table in this address."); return; }
+  const fromUrl = params.get("token");
+  if (fromUrl) {
+    localStorage.setItem(TOKEN_KEY, fromUrl);
+    params.delete("token");
+    const rest = params.toString();
+    history.replaceState(null, "", `${window.location.pathname}${rest ? `?${rest}` : ""}`);
+  }
+  S.token = localStorage.getItem(TOKEN_KEY);
+  document.addEventListener("keydown", onKey);
+  $("draw-pile").addEventListener("click", () => {
+    const draw = legal().find((a) => a.kind === "draw");
+    if (draw) act(draw.text);
+  });
+  $("start-btn").addEventListener("click", startGame);
+  $("share-btn").addEventListener("click", openShare);
+  $("tab-log").addEventListener("click", () => selectTab("log"));
+  $("tab-scores").addEventListener("click", () => selectTab("scores"));
+  $("speed").addEventListener("change", changeSpeed);
+  $("speed").addEventListener("input", () => { $("speed-out").textContent = `${Number($("speed").value).toFixed(1)} s`; });
+  api("/api/variants").then((c) => { botCatalog = c.bots; if (S.table && !S.view) renderTable(); }).catch(() => {});
+  try {
+    S.table = await api(`/api/tables/${tableId}`);
+  } catch (err) {
+    $("waiting").classList.remove("hidden");
+    $("waiting-title").textContent = "No such table";
+    $("waiting-hint").textContent = `${err.message} — open a new one from the lobby.`;
+    setConn("offline", false);
+    return;
+  }
+  renderTable();
+  if (!S.token && !S.spectate) {
+    showJoin();
+    return;
+  }
+  connect();
+}
+
+main();

@@ -1,0 +1,503 @@
+"""The browser game as a person sees it: Playwright driving Chromium against a real server.
+
+The server runs as a real ``hotdeath serve`` subprocess (uvicorn) on a free port with a
+temporary SQLite file.  Screenshots of the main screens go to ``artifacts/screenshots/``.
+Without Chromium the tests skip locally and fail in CI (``CI`` set): CI must run them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = ROOT / "artifacts" / "screenshots"
+WILDS = {"W", "WD4", "HOT", "DB", "HOS", "MYS"}
+VICTIM_CARDS = {"GLAS", "MAD"}
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, Locator, Page, sync_playwright
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+except ImportError:  # pragma: no cover - the test extra installs it
+    sync_playwright = None  # type: ignore[assignment]
+
+
+def _chromium() -> str | None:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found:
+        return found
+    debian = Path("/usr/bin/chromium")
+    return str(debian) if debian.exists() else None
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"browser tests must run in CI: {reason}")
+    pytest.skip(reason)
+
+
+# --------------------------------------------------------------------------- the server
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """A ``hotdeath serve`` subprocess that can be killed and started again."""
+
+    def __init__(self, db: Path, port: int | None = None) -> None:
+        self.db = db
+        self.port = port or _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = db.with_suffix(".log")
+
+    def start(self) -> None:
+        cmd = [
+            sys.executable, "-m", "hotdeath.cli", "serve", "--port", str(self.port),
+            "--database-url", f"sqlite:///{self.db}", "--bot-delay", "0.02",
+        ]
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.base}/api/variants", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"the server did not start: {self.log.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+    def api(self, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["X-Token"] = token
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(
+            self.base + path, data=data, headers=headers, method="GET" if body is None else "POST"
+        )
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    path = _chromium()
+    if sync_playwright is None:
+        _unavailable("the playwright package is not installed")
+    if path is None:
+        _unavailable("chromium is not installed (apt-get install chromium)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=path, args=["--headless", "--no-sandbox", "--disable-gpu"]
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, browser: Browser) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("web") / "games.sqlite3")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _shots_folder() -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+class Player:
+    """One browser page at the table, with every WebSocket message it received."""
+
+    def __init__(self, context: BrowserContext) -> None:
+        self.context = context
+        self.page: Page = context.new_page()
+        self.frames: list[dict[str, Any]] = []
+        self.errors: list[str] = []
+        self.page.on("websocket", self._on_ws)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def _on_ws(self, ws: Any) -> None:
+        def got(payload: str | bytes) -> None:
+            if isinstance(payload, str):
+                self.frames.append(json.loads(payload))
+
+        ws.on("framereceived", got)
+
+    def states(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f.get("type") == "state"]
+
+    def version(self) -> int:
+        return int(self.page.get_attribute("body", "data-version") or "-1")
+
+    def hand(self) -> list[str]:
+        codes = self.page.eval_on_selector_all(
+            "#hand .card", "nodes => nodes.map(n => n.dataset.code)"
+        )
+        return sorted(str(c) for c in codes)
+
+    def legal(self) -> list[str]:
+        text = self.page.get_attribute("body", "data-legal") or ""
+        return [a for a in text.split("|") if a]
+
+    def idle(self, timeout: float = 15) -> None:
+        """Wait until no action of ours is waiting for the server's answer."""
+        self.page.wait_for_selector("body:not([data-pending='1'])", timeout=timeout * 1000)
+
+    def step(
+        self, prefer_choosers: bool = False, shot: Callable[[str], None] | None = None
+    ) -> bool:
+        """Do one legal thing a person could click; False when there is nothing to do."""
+        page = self.page
+        busy = "body[data-pending='1'], [data-dialog='score'], [data-dialog='over']"
+        if page.locator(busy).count():
+            return False
+        choice = page.locator('[data-dialog="chooser"] [data-choice]')
+        if choice.count():
+            if shot is not None:
+                page.wait_for_timeout(350)  # let the dialog finish fading in
+                shot("chooser")
+            return _click(choice.first)
+        cards = page.locator("#hand .card.legal")
+        if cards.count():
+            target = cards.first
+            if prefer_choosers:
+                for i in range(cards.count()):
+                    code = cards.nth(i).get_attribute("data-code") or ""
+                    if code in WILDS or code in VICTIM_CARDS:
+                        target = cards.nth(i)
+                        break
+            return _click(target)
+        button = page.locator("#actions [data-action]")
+        if button.count():
+            return _click(button.first)
+        return False
+
+
+def _click(target: Locator) -> bool:
+    """Click, unless the page changed under us (a new state, a dialog): then False."""
+    try:
+        target.click(timeout=3000)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+def _player(browser: Browser, **kw: Any) -> Player:
+    return Player(browser.new_context(viewport={"width": 1360, "height": 900}, **kw))
+
+
+def _create_in_lobby(
+    p: Player, server: Server, variant: str = "hotdeath", seats: int = 4,
+    open_seats: tuple[int, ...] = (), name: str = "Ann", shot: bool = False,
+) -> str:
+    page = p.page
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.fill("#name", name)
+    page.select_option("#variant", variant)
+    page.eval_on_selector(
+        "#seats", "(n, v) => { n.value = v; n.dispatchEvent(new Event('input')); }", str(seats)
+    )
+    for seat in open_seats:
+        page.select_option(f'#seat-list select[data-seat="{seat}"]', "open")
+    if shot:
+        page.screenshot(path=str(SHOTS / "lobby.png"), full_page=True)
+    page.click("#create-btn")
+    page.wait_for_selector("#waiting:not(.hidden)")
+    return page.url.split("/t/")[1].split("?")[0]
+
+
+def _start(p: Player) -> None:
+    p.page.click("#start-btn")
+    p.page.wait_for_selector("#game:not(.hidden)")
+    p.page.wait_for_selector("body[data-version]")
+
+
+def _until_my_turn(p: Player, timeout: float = 20) -> None:
+    """Play (clicking legal things) until this seat holds a playable card or a button."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        p.idle()
+        if p.page.locator('[data-dialog="score"]').count():
+            p.page.click("#continue-btn")
+            continue
+        has_choice = p.page.locator('[data-dialog="chooser"] [data-choice]').count()
+        if not has_choice and (
+            p.page.locator("#hand .card.legal").count()
+            or p.page.locator("#actions [data-action]").count()
+        ):
+            return
+        if not p.step():
+            time.sleep(0.05)
+    raise AssertionError("it never became this seat's turn")
+
+
+def _play_moves(p: Player, moves: int) -> None:
+    """Make ``moves`` moves of this seat (a card and its colour are one move)."""
+    for _ in range(moves):
+        _until_my_turn(p)
+        before = p.version()
+        deadline = time.monotonic() + 15
+        while p.version() <= before:
+            assert time.monotonic() < deadline, "the move was not accepted"
+            if not p.step():
+                time.sleep(0.05)
+
+
+# --------------------------------------------------------------------------- tests
+
+
+def test_a_full_hand_against_three_bots_by_clicking_legal_cards(
+    browser: Browser, server: Server
+) -> None:
+    ann = _player(browser)
+    _create_in_lobby(ann, server, "hotdeath", shot=True)
+    ann.page.screenshot(path=str(SHOTS / "waiting_room.png"))
+    _start(ann)
+    page = ann.page
+    shots: set[str] = set()
+
+    def shot(name: str) -> None:
+        if name not in shots:
+            shots.add(name)
+            page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+    checked = 0
+    deadline = time.monotonic() + 60
+    while not page.locator('[data-dialog="score"], [data-dialog="over"]').count():
+        assert time.monotonic() < deadline, "the hand did not end within a minute"
+        ann.idle()
+        cards = page.locator("#hand .card.legal")
+        if cards.count() and not page.locator("[data-dialog]").count() and checked < 5:
+            # only legal cards are clickable: the enabled cards are exactly the playable ones
+            plays = {
+                code for a in ann.legal() if a.split()[0] in ("play", "jump")
+                for code in a.split()[1:] if code.upper() == code and not code.startswith("@")
+            }
+            enabled = set(page.eval_on_selector_all(
+                "#hand .card:not([disabled])", "ns => ns.map(n => n.dataset.code)"))
+            assert enabled == plays, (enabled, ann.legal())
+            assert page.locator("#hand .card.dim:not([disabled])").count() == 0
+            shot("table")
+            checked += 1
+        if not ann.step(prefer_choosers="chooser" not in shots, shot=shot):
+            time.sleep(0.05)
+    assert checked, "this seat never had a playable card"
+    dialog = page.locator('[data-dialog="score"], [data-dialog="over"]')
+    dialog.locator("#score-table").wait_for()
+    rows = dialog.locator("#score-table tbody tr")
+    assert rows.count() == 4
+    why = dialog.locator("#score-table").inner_text()
+    assert "won the hand" in why or "last player standing" in why
+    # the totals in the scoring table are the totals on the seats
+    last = ann.states()[-1]["view"]
+    totals = [int(rows.nth(i).locator("td").nth(3).inner_text()) for i in range(4)]
+    assert totals == [s["score"] for s in last["seats"]]
+    page.wait_for_selector(".verify.ok")  # the deal matched its commitment
+    page.screenshot(path=str(SHOTS / "scoring.png"))
+    assert not ann.errors
+    ann.context.close()
+
+
+def test_b_two_people_each_see_only_their_own_hand(browser: Browser, server: Server) -> None:
+    ann = _player(browser)
+    table = _create_in_lobby(ann, server, "standard", seats=3, open_seats=(1,))
+    bob = _player(browser)
+    bob.page.goto(f"{server.base}/t/{table}?seat=1")
+    bob.page.fill("#join-name", "Bob")
+    bob.page.screenshot(path=str(SHOTS / "join.png"))
+    bob.page.click("#join-btn")
+    ann.page.wait_for_selector('#seats-wait [data-seat="1"][data-kind="human"]')
+    _start(ann)
+    bob.page.wait_for_selector("#game:not(.hidden)")
+    for p in (ann, bob):
+        p.page.wait_for_function("document.querySelectorAll('#hand .card').length > 0")
+    ann_hand, bob_hand = ann.hand(), bob.hand()
+    ann_state, bob_state = ann.states()[-1]["view"], bob.states()[-1]["view"]
+    assert ann_state["seat"] == 0 and bob_state["seat"] == 1
+    assert ann_hand == sorted(ann_state["hand"]) and bob_hand == sorted(bob_state["hand"])
+    # every message to a seat carries that seat's view only, and no other hand
+    for p, seat in ((ann, 0), (bob, 1)):
+        for f in p.states():
+            assert f["view"]["seat"] == seat
+            assert "hands" not in f
+    # each page shows the other's card count, face down
+    bob_pod = ann.page.locator('#opponents .seat[data-seat="1"]')
+    assert bob_pod.locator(".n").inner_text() == str(len(bob_hand))
+    faces = bob_pod.locator("img").evaluate_all("ns => ns.map(n => n.getAttribute('src'))")
+    assert all(src.startswith("/cards/back.svg") for src in faces)
+    ann_pod = bob.page.locator('#opponents .seat[data-seat="0"]')
+    assert ann_pod.locator(".n").inner_text() == str(len(ann_hand))
+    ann.context.close()
+    bob.context.close()
+
+
+def test_c_reload_mid_hand_and_continue(browser: Browser, server: Server) -> None:
+    ann = _player(browser)
+    table = _create_in_lobby(ann, server, "hotdeath")
+    _start(ann)
+    _play_moves(ann, 2)
+    _until_my_turn(ann)
+    hand, version = ann.hand(), ann.version()
+    ann.page.reload()
+    ann.page.wait_for_selector(f"body[data-version='{version}']")
+    assert ann.hand() == hand
+    assert ann.page.locator("#log li").count() > 0  # the log came back too
+    _play_moves(ann, 1)
+    assert ann.version() > version
+    # the phone-sized table
+    phone = Player(browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True))
+    token = ann.page.evaluate(f"localStorage.getItem('hotdeath.token.{table}')")
+    phone.page.goto(f"{server.base}/t/{table}?token={token}")
+    phone.page.wait_for_selector("#game:not(.hidden)")
+    phone.page.wait_for_function("document.querySelectorAll('#hand .card').length > 0")
+    assert "token=" not in phone.page.url  # the token leaves the address bar
+    phone.page.screenshot(path=str(SHOTS / "phone_table.png"), full_page=True)
+    width = phone.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, "the table must fit a phone's width"
+    phone.page.goto(server.base + "/")
+    phone.page.wait_for_selector("body[data-ready='1']")
+    phone.page.screenshot(path=str(SHOTS / "phone_lobby.png"), full_page=True)
+    assert phone.page.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.context.close()
+    ann.context.close()
+
+
+def test_d_server_killed_mid_hand_comes_back_with_the_game(
+    browser: Browser, tmp_path: Path
+) -> None:
+    srv = Server(tmp_path / "killed.sqlite3")
+    srv.start()
+    try:
+        ann = _player(browser)
+        _create_in_lobby(ann, srv, "hotdeath")
+        _start(ann)
+        _play_moves(ann, 2)
+        _until_my_turn(ann)
+        hand, version = ann.hand(), ann.version()
+        srv.kill()
+        ann.page.wait_for_selector("#conn.offline")
+        srv.start()  # same port, same database
+        ann.page.wait_for_selector("body[data-connected='1']", timeout=20_000)
+        ann.page.wait_for_selector(f"body[data-version='{version}']")
+        assert ann.hand() == hand
+        _play_moves(ann, 1)
+        assert ann.version() > version
+        ann.context.close()
+    finally:
+        srv.stop()
+
+
+def test_e_a_spectator_sees_no_hand(browser: Browser, server: Server) -> None:
+    ann = _player(browser)
+    table = _create_in_lobby(ann, server, "hotdeath")
+    _start(ann)
+    _play_moves(ann, 1)
+    watcher = _player(browser)
+    watcher.page.goto(f"{server.base}/t/{table}?spectate=1")
+    watcher.page.wait_for_selector("#game:not(.hidden)")
+    watcher.page.wait_for_selector("#spectator-note")
+    assert watcher.page.locator("#hand .card").count() == 0
+    assert watcher.states() and all(f["view"]["hand"] is None for f in watcher.states())
+    assert all(f["view"]["legal_actions"] == [] for f in watcher.states())
+    # four seats shown face down, none of them "you"
+    assert watcher.page.locator("#opponents .seat").count() == 4
+    assert watcher.page.locator(".tag.you").count() == 0
+    watcher.page.screenshot(path=str(SHOTS / "spectator.png"))
+    watcher.context.close()
+    ann.context.close()
+
+
+def test_replay_of_a_finished_game(browser: Browser, server: Server) -> None:
+    made = server.api("/api/tables", {
+        "variant": "hotdeath", "seats": 3, "bot_delay": 0,
+        "bots": {"0": "basic", "1": "basic", "2": "random"},
+        "options": {"game_end_score": 1},
+    })
+    table, host = made["table_id"], made["host_token"]
+    server.api(f"/api/tables/{table}/start", {}, token=host)
+    deadline = time.monotonic() + 30
+    while (summary := server.api(f"/api/tables/{table}"))["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.2)
+    watcher = _player(browser)
+    watcher.page.goto(f"{server.base}/t/{table}?spectate=1")
+    watcher.page.wait_for_selector('[data-dialog="over"] #winner-line')
+    watcher.page.screenshot(path=str(SHOTS / "game_over.png"))
+    watcher.page.goto(f"{server.base}/replay/{summary['game_id']}")
+    page = watcher.page
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("#counter").inner_text().startswith("0 / ")
+    assert page.locator(".replay-hands .seat-box").count() == 3
+    for _ in range(3):
+        page.click("#next")
+    assert page.locator("#counter").inner_text().startswith("3 / ")
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#counter").inner_text().startswith("4 / ")
+    # every hand face up, and the deals checked against their commitments
+    assert page.locator(".replay-hands img").count() > 0
+    page.wait_for_selector("#verify .verify.ok")
+    assert page.locator("#verify .verify.bad").count() == 0
+    page.screenshot(path=str(SHOTS / "replay.png"), full_page=True)
+    watcher.context.close()
+
+
+def test_keyboard_plays_a_card(browser: Browser, server: Server) -> None:
+    ann = _player(browser)
+    _create_in_lobby(ann, server, "standard")
+    _start(ann)
+    _until_my_turn(ann)
+    page = ann.page
+    before = ann.version()
+    cards = page.locator("#hand .card.legal")
+    if cards.count():
+        code = cards.first.get_attribute("data-code")
+        cards.first.focus()
+        page.keyboard.press("Enter")
+        if any(a.startswith(f"play {code} red") for a in ann.legal()):
+            page.locator('[data-dialog="chooser"] [data-color="red"]').wait_for()
+            page.keyboard.press("r")  # a wild: name red by its letter
+    else:
+        page.keyboard.press("d")
+    page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+    ann.context.close()
