@@ -162,6 +162,11 @@ class Player:
 
         ws.on("framereceived", got)
 
+    def close(self) -> None:
+        """Close the page's browser context; no script on it may have failed."""
+        self.context.close()
+        assert not self.errors, self.errors
+
     def states(self) -> list[dict[str, Any]]:
         return [f for f in self.frames if f.get("type") == "state"]
 
@@ -334,8 +339,7 @@ def test_a_full_hand_against_three_bots_by_clicking_legal_cards(
     assert totals == [s["score"] for s in last["seats"]]
     page.wait_for_selector(".verify.ok")  # the deal matched its commitment
     page.screenshot(path=str(SHOTS / "scoring.png"))
-    assert not ann.errors
-    ann.context.close()
+    ann.close()
 
 
 def test_b_two_people_each_see_only_their_own_hand(browser: Browser, server: Server) -> None:
@@ -367,8 +371,8 @@ def test_b_two_people_each_see_only_their_own_hand(browser: Browser, server: Ser
     assert all(src.startswith("/cards/back.svg") for src in faces)
     ann_pod = bob.page.locator('#opponents .seat[data-seat="0"]')
     assert ann_pod.locator(".n").inner_text() == str(len(ann_hand))
-    ann.context.close()
-    bob.context.close()
+    ann.close()
+    bob.close()
 
 
 def test_c_reload_mid_hand_and_continue(browser: Browser, server: Server) -> None:
@@ -399,8 +403,8 @@ def test_c_reload_mid_hand_and_continue(browser: Browser, server: Server) -> Non
     phone.page.wait_for_selector("body[data-ready='1']")
     phone.page.screenshot(path=str(SHOTS / "phone_lobby.png"), full_page=True)
     assert phone.page.evaluate("document.documentElement.scrollWidth") <= 390
-    phone.context.close()
-    ann.context.close()
+    phone.close()
+    ann.close()
 
 
 def test_d_server_killed_mid_hand_comes_back_with_the_game(
@@ -423,7 +427,7 @@ def test_d_server_killed_mid_hand_comes_back_with_the_game(
         assert ann.hand() == hand
         _play_moves(ann, 1)
         assert ann.version() > version
-        ann.context.close()
+        ann.close()
     finally:
         srv.stop()
 
@@ -444,8 +448,8 @@ def test_e_a_spectator_sees_no_hand(browser: Browser, server: Server) -> None:
     assert watcher.page.locator("#opponents .seat").count() == 4
     assert watcher.page.locator(".tag.you").count() == 0
     watcher.page.screenshot(path=str(SHOTS / "spectator.png"))
-    watcher.context.close()
-    ann.context.close()
+    watcher.close()
+    ann.close()
 
 
 def test_replay_of_a_finished_game(browser: Browser, server: Server) -> None:
@@ -479,7 +483,7 @@ def test_replay_of_a_finished_game(browser: Browser, server: Server) -> None:
     page.wait_for_selector("#verify .verify.ok")
     assert page.locator("#verify .verify.bad").count() == 0
     page.screenshot(path=str(SHOTS / "replay.png"), full_page=True)
-    watcher.context.close()
+    watcher.close()
 
 
 def test_keyboard_plays_a_card(browser: Browser, server: Server) -> None:
@@ -500,4 +504,4 @@ def test_keyboard_plays_a_card(browser: Browser, server: Server) -> None:
     else:
         page.keyboard.press("d")
     page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
-    ann.context.close()
+    ann.close()

@@ -175,6 +175,9 @@ function onState(msg) {
   }
   S.version = msg.version;
   S.view = msg.view;
+  const said = (msg.events && msg.events.length ? msg.events : (msg.log || []).slice(-1))
+    .slice(0, 2).map((ev) => plainText(ev.text || ev.kind));
+  if (said.length) S.lastAction = said.join(" · ");
   S.names = msg.names || S.names;
   S.theme = msg.theme || (S.table && S.table.theme) || "family";
   S.commitment = msg.commitment || S.commitment;
@@ -408,8 +411,9 @@ function renderSeat(sv) {
     el("span", { class: "muted" }, sv.hand_size === 1 ? "card" : "cards")),
   el("div", { class: "tags" }, ...seatTags(seat, sv)));
   if (sv.revealed && sv.revealed.length) {
-    box.append(el("div", { class: "revealed", "aria-label": "cards shown" },
-      ...sv.revealed.map((c) => cardImg(c, S.theme))));
+    box.append(el("div", { class: "revealed", "aria-label": "cards shown to everyone" },
+      el("span", { class: "label" }, "shown"),
+      ...sv.revealed.map((c) => { const img = cardImg(c, S.theme); img.title = cardName(c, S.theme); return img; })));
   }
   return box;
 }
@@ -479,6 +483,7 @@ function renderCenter() {
     attack.classList.add("hidden");
   }
   renderPrompt();
+  $("last-action").textContent = S.lastAction ? `Last: ${S.lastAction}` : "";
 }
 
 function renderPrompt() {
@@ -642,6 +647,24 @@ function renderMe() {
   }));
   $("keys-hint").classList.remove("hidden");
   me.dataset.spectator = "0";
+  fitHand();
+}
+
+/** Overlap the cards of a big hand so that it stays on one row when it can. */
+function fitHand() {
+  const hand = $("hand");
+  const cards = hand.querySelectorAll(".card");
+  hand.classList.remove("fanned");
+  if (cards.length < 2) return;
+  const cardW = cards[0].getBoundingClientRect().width;
+  const width = hand.clientWidth - 16;
+  const gap = 8;
+  const needed = cards.length * cardW + (cards.length - 1) * gap;
+  if (needed <= width) return;
+  const overlap = (cards.length * cardW - width) / (cards.length - 1);
+  if (overlap > cardW * 0.62) return; // too many to fan: let them wrap
+  hand.style.setProperty("--overlap", `${Math.ceil(overlap)}px`);
+  hand.classList.add("fanned");
 }
 
 function toggleSelect(code, i) {
@@ -971,6 +994,7 @@ async function main() {
   }
   S.token = localStorage.getItem(TOKEN_KEY);
   document.addEventListener("keydown", onKey);
+  window.addEventListener("resize", () => { if (S.view) fitHand(); });
   $("draw-pile").addEventListener("click", () => {
     const draw = legal().find((a) => a.kind === "draw");
     if (draw) act(draw.text);
