@@ -486,6 +486,57 @@ def test_replay_of_a_finished_game(browser: Browser, server: Server) -> None:
     watcher.close()
 
 
+def _wait_for(check: Callable[[], bool], what: str, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.1)
+
+
+def test_game_over_rematch_original_names_and_bot_speed(
+    browser: Browser, server: Server
+) -> None:
+    made = server.api("/api/tables", {
+        "variant": "standard", "seats": 4, "bots": {"1": "basic", "2": "basic", "3": "random"},
+        "theme": "original", "options": {"rounds": 1}, "bot_delay": 0,
+    })
+    table, host = made["table_id"], made["host_token"]
+    joined = server.api(f"/api/tables/{table}/join", {"name": "Ann", "seat": 0})
+    ann = _player(browser)
+    page = ann.page
+    page.goto(server.base + "/")
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"hotdeath.host.{table}", host])
+    page.goto(f"{server.base}/t/{table}?token={joined['token']}")
+    page.wait_for_selector("#waiting:not(.hidden)")
+    # the host's bot-speed control changes the table's bot delay on the server
+    set_speed = "(n, v) => { n.value = v; n.dispatchEvent(new Event('change')); }"
+    page.eval_on_selector("#speed", set_speed, "1.5")
+    _wait_for(lambda: server.api(f"/api/tables/{table}")["bot_delay"] == 1.5, "speed not set")
+    page.eval_on_selector("#speed", set_speed, "0")
+    _wait_for(lambda: server.api(f"/api/tables/{table}")["bot_delay"] == 0, "speed not set")
+    _start(ann)
+    page.wait_for_function("document.querySelectorAll('#hand .card').length > 0")
+    # the table's name theme reaches the cards
+    assert page.locator('#hand img[src*="theme=original"]').count() > 0
+    assert page.locator('#hand img[src*="theme=family"]').count() == 0
+    first_game = page.get_attribute("body", "data-game")
+    deadline = time.monotonic() + 60
+    while not page.locator('[data-dialog="over"]').count():
+        assert time.monotonic() < deadline, "the game did not end"
+        ann.idle()
+        if not ann.step():
+            time.sleep(0.05)
+    over = page.locator('[data-dialog="over"]')
+    over.locator("#score-table").wait_for()
+    assert over.locator("#score-table tbody tr").count() == 4
+    assert "win" in over.locator("#winner-line").inner_text()
+    page.click("#rematch-btn")
+    page.wait_for_selector(f"body:not([data-game='{first_game}'])")
+    page.wait_for_selector('[data-dialog="over"]', state="detached")
+    page.wait_for_function("document.querySelectorAll('#hand .card').length > 0")
+    ann.close()
+
+
 def test_keyboard_plays_a_card(browser: Browser, server: Server) -> None:
     ann = _player(browser)
     _create_in_lobby(ann, server, "standard")

@@ -194,6 +194,7 @@ function onState(msg) {
   S.pending = null;
   document.body.dataset.pending = "0";
   document.body.dataset.version = String(S.version);
+  document.body.dataset.game = S.gameId;
   document.body.dataset.legal = (S.view.legal_actions || []).join("|");
   if (S.table && S.table.status === "waiting") S.table.status = "playing";
   const key = (S.view.legal_actions || []).join("|");
