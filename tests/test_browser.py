@@ -324,6 +324,9 @@ def test_a_full_hand_against_three_bots_by_clicking_legal_cards(
             assert page.locator("#hand .card.dim:not([disabled])").count() == 0
             shot("table")
             checked += 1
+        if page.locator("#attack:not(.hidden)").count() and "attack" not in shots:
+            page.wait_for_timeout(300)
+            shot("attack")
         if not ann.step(prefer_choosers="chooser" not in shots, shot=shot):
             time.sleep(0.05)
     assert checked, "this seat never had a playable card"

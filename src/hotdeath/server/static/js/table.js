@@ -255,6 +255,7 @@ function showJoin() {
   const form = el("form", { onsubmit: (e) => { e.preventDefault(); join(); } },
     ...body, el("div", { class: "footer" }, ...buttons));
   openDialog("join", "Join the table", [form], { closable: false });
+  setConn("not seated yet", false);
   setTimeout(() => nameInput.focus(), 30);
 }
 
@@ -412,7 +413,7 @@ function renderSeat(sv) {
     el("span", { class: "muted" }, sv.hand_size === 1 ? "card" : "cards")),
   el("div", { class: "tags" }, ...seatTags(seat, sv)));
   if (sv.revealed && sv.revealed.length) {
-    box.append(el("div", { class: "revealed", "aria-label": "cards shown to everyone" },
+    box.append(el("div", { class: `revealed${sv.revealed.length > 5 ? " many" : ""}`, "aria-label": "cards shown to everyone" },
       el("span", { class: "label" }, "shown"),
       ...sv.revealed.map((c) => { const img = cardImg(c, S.theme); img.title = cardName(c, S.theme); return img; })));
   }
@@ -528,7 +529,7 @@ function actionLabel(a) {
     case "challenge":
       return [a.target !== null ? `Challenge ${nameOf(a.target)}` : "Challenge the Wild Draw Four", "X"];
     case "question": return ["Question the Wild Draw Four", "Q"];
-    case "leave": return ["Leave the hand", ""];
+    case "leave": return ["Leave the table…", ""];
     case "decline": return ["Stay out", ""];
     default: return [a.text, ""];
   }
@@ -555,8 +556,11 @@ function renderActions() {
     if (CARD_KINDS.has(a.kind) || CHOOSER_KINDS.has(a.kind)) continue;
     const [label, key] = actionLabel(a);
     const cls = ["uno", "catch", "challenge", "question"].includes(a.kind) ? "btn hot" : "btn";
+    const onclick = a.kind === "leave"
+      ? () => { if (window.confirm("Leave the table? Your hand goes under the discard pile and you play no more.")) act(a.text); }
+      : () => act(a.text);
     box.append(el("button", {
-      class: cls, type: "button", "data-action": a.text, onclick: () => act(a.text),
+      class: cls, type: "button", "data-action": a.text, onclick,
     }, label, key ? el("kbd", {}, key) : null));
   }
   const multi = multiPlays();
