@@ -1,0 +1,602 @@
+"""The browser game's server, in process: REST, the WebSocket protocol, storage, secrets.
+
+Every test runs the ASGI application with Starlette's test client on an SQLite file in a
+temporary folder; bots move without delay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import warnings
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+import hotdeath
+from hotdeath.bots import make_bot
+from hotdeath.bots.arena import next_bot_move, seat_rngs
+from hotdeath.cards import card_code
+from hotdeath.events import Event
+from hotdeath.notation import replay as replay_record
+from hotdeath.server import create_app
+from hotdeath.server.commitment import deck_digest, seed_digest, verify
+from hotdeath.server.protocol import MAX_MESSAGE_BYTES
+from hotdeath.server.room import Hub, Room
+from hotdeath.server.store import Store
+
+with warnings.catch_warnings():  # starlette warns about its httpx transport on import
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+    from starlette.testclient import WebSocketTestSession
+
+ROOT = Path(__file__).resolve().parent.parent
+FAST = (1e9, 1e9)  # no rate limit except in the rate-limit test
+
+Msg = dict[str, Any]
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'server.sqlite3'}"
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as c:
+        yield c
+
+
+def new_table(client: TestClient, **body: Any) -> Msg:
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    data: Msg = r.json()
+    return data
+
+
+def join(client: TestClient, table_id: str, name: str, seat: int | None = None) -> Msg:
+    body: Msg = {"name": name} if seat is None else {"name": name, "seat": seat}
+    r = client.post(f"/api/tables/{table_id}/join", json=body)
+    assert r.status_code == 200, r.text
+    data: Msg = r.json()
+    return data
+
+
+def start(client: TestClient, table: Msg) -> None:
+    r = client.post(f"/api/tables/{table['table_id']}/start",
+                    headers={"X-Token": table["host_token"]})
+    assert r.status_code == 200, r.text
+
+
+def recv(ws: WebSocketTestSession, kind: str) -> Msg:
+    """The next message of type ``kind`` (skipping table summaries)."""
+    while True:
+        m: Msg = ws.receive_json()
+        if m["type"] == kind:
+            return m
+        assert m["type"] == "table", m
+
+
+def hello(ws: WebSocketTestSession, token: str | None) -> Msg:
+    ws.send_json({"type": "hello", "token": token})
+    return recv(ws, "welcome")
+
+
+def play_out(ws: WebSocketTestSession, seat: int, seed: int = 1, first: Msg | None = None,
+             upto: int | None = None) -> tuple[Msg, list[Msg]]:
+    """Play ``seat`` at random (its turns and windows) until the game ends (or ``upto``)."""
+    rng = random.Random(seed)
+    sent = 0
+    states: list[Msg] = []
+    m = first if first is not None else recv(ws, "state")
+    while True:
+        states.append(m)
+        view = m["view"]
+        if view["phase"] == "game_over" or (upto is not None and m["version"] >= upto):
+            return m, states
+        legal = view["legal_actions"]
+        if legal and (view["current_player"] == seat or rng.random() < 0.3):
+            sent += 1
+            ws.send_json({"type": "action", "action": rng.choice(legal),
+                          "version": m["version"], "id": f"s{seat}-{seed}-{sent}"})
+        while True:
+            got: Msg = ws.receive_json()
+            if got["type"] == "state":
+                m = got
+                break
+            assert got["type"] in ("table", "error"), got
+            if got["type"] == "error":
+                assert got["code"] == "stale", got
+
+
+# ---------------------------------------------------------------------------- REST
+
+
+def test_variants_lists_every_variant_bot_and_theme(client: TestClient) -> None:
+    data = client.get("/api/variants").json()
+    assert [v["name"] for v in data["variants"]] == [v.name for v in hotdeath.all_variants()]
+    hd = next(v for v in data["variants"] if v["name"] == "hotdeath")
+    assert hd["options"] and all(o["description"] for o in hd["options"])
+    assert {"basic", "random"} <= {b["name"] for b in data["bots"]}
+    assert data["themes"] == ["family", "original"]
+    assert client.get("/openapi.json").json()["paths"]["/api/tables"]
+    assert "swagger" in client.get("/docs").text.lower()
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"variant": "chess"}, "unknown_variant"),
+        ({"preset": "nope"}, "unknown_preset"),
+        ({"options": {"no_such_option": True}}, "unknown_option"),
+        ({"options": {"uno_penalty_cards": 99}}, "bad_option_value"),
+        ({"seats": 11}, "bad_request"),
+        ({"bots": {"1": "superhuman"}}, "bad_bot"),
+        ({"bots": {"7": "basic"}}, "bad_seat"),
+        ({"theme": "neon"}, "bad_theme"),
+        ({"bot_delay": -1}, "bad_request"),
+    ],
+)
+def test_bad_tables_are_refused_with_a_code(client: TestClient, body: Msg, code: str) -> None:
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 400
+    assert r.json()["code"] == code and r.json()["message"]
+
+
+def test_lobby_errors_change_nothing(client: TestClient) -> None:
+    t = new_table(client, seats=3, bots={"2": "random"})
+    tid, host = t["table_id"], t["host_token"]
+    assert set(t["seat_links"]) == {"0", "1"}
+    assert t["spectator_link"] == f"/t/{tid}?spectate=1"
+    assert client.get("/api/tables/nope").json()["code"] == "unknown_table"
+    assert client.post(f"/api/tables/{tid}/join", json={"name": "  "}).json()["code"] == "bad_name"
+    join(client, tid, "Ann", 0)
+    r = client.post(f"/api/tables/{tid}/join", json={"name": "Bo", "seat": 0})
+    assert (r.status_code, r.json()["code"]) == (409, "seat_taken")
+    r = client.post(f"/api/tables/{tid}/start", headers={"X-Token": host})
+    assert r.json()["code"] == "seats_open"
+    r = client.post(f"/api/tables/{tid}/bots", json={"seat": 1, "bot": "basic"},
+                    headers={"X-Token": "wrong"})
+    assert (r.status_code, r.json()["code"]) == (403, "not_host")
+    r = client.post(f"/api/tables/{tid}/bots", json={"seat": 0, "bot": "basic"},
+                    headers={"X-Token": host})
+    assert r.json()["code"] == "seat_taken"
+    summary = client.post(f"/api/tables/{tid}/bots", json={"seat": 1, "bot": "basic"},
+                          headers={"X-Token": host}).json()
+    assert [s["kind"] for s in summary["seats"]] == ["human", "bot", "bot"]
+    assert client.post(f"/api/tables/{tid}/join", json={"name": "Cy"}).json()["code"] == (
+        "table_full"
+    )
+    summary = client.delete(f"/api/tables/{tid}/bots/2", headers={"X-Token": host}).json()
+    assert summary["seats"][2]["kind"] == "open"
+    client.post(f"/api/tables/{tid}/bots", json={"seat": 2, "bot": "random"},
+                headers={"X-Token": host})
+    r = client.patch(f"/api/tables/{tid}", json={"bot_delay": 0.25}, headers={"X-Token": host})
+    assert r.json()["bot_delay"] == 0.25
+    client.patch(f"/api/tables/{tid}", json={"bot_delay": 0}, headers={"X-Token": host})
+    assert client.patch(f"/api/tables/{tid}", json={"bot_delay": 99},
+                        headers={"X-Token": host}).json()["code"] == "bad_request"
+    start(client, t)
+    assert client.get(f"/api/tables/{tid}").json()["status"] in ("playing", "finished")
+    r = client.post(f"/api/tables/{tid}/join", json={"name": "Late"})
+    assert r.json()["code"] == "already_started"
+    r = client.post(f"/api/tables/{tid}/start", headers={"X-Token": host})
+    assert r.json()["code"] == "already_started"
+    assert client.get("/api/games/nope/replay").json()["code"] == "unknown_game"
+
+
+# ---------------------------------------------------------------------------- play
+
+
+def test_full_game_with_bots_to_the_end_and_rematch(client: TestClient) -> None:
+    t = new_table(client, variant="hotdeath", bots={"1": "basic", "2": "random", "3": "basic"})
+    me = join(client, t["table_id"], "Ann")
+    with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+        welcome = hello(ws, me["token"])
+        assert welcome["seat"] == 0 and welcome["name"] == "Ann"
+        start(client, t)
+        first = recv(ws, "state")
+        assert first["version"] == 0 and first["events"][0]["kind"] == "dealer"
+        assert first["names"][0] == "Ann" and first["names"][1] == "Bot 1 (basic)"
+        last, states = play_out(ws, 0, first=first)
+        versions = [m["version"] for m in states]
+        assert versions == sorted(versions) and len(set(versions)) == len(versions)
+        view = last["view"]
+        assert view["winners"] and last["seed_reveal"] is not None
+        seed = last["seed_reveal"]["seed"]
+        assert seed_digest(last["seed_reveal"]["salt"], seed) == last["seed_commitment"]
+        events = [e for m in states for e in m["events"]]
+        assert all(e["text"].endswith(f"[{e['rule']}]") for e in events)
+        assert all(e["rule_text"] for e in events)
+        assert any(e["kind"] == "score" for e in events)
+        hands = {e["version"]: e for e in events if e["kind"] == "hand_end"}
+        reveals = [r for m in states for r in m["reveals"]]
+        assert reveals and len(reveals) == len(hands)
+        assert all(verify(r) for r in reveals)
+        # the record replays to the same end
+        rec = client.get(f"/api/games/{last['game_id']}/replay").json()
+        assert rec["seed"] == seed and rec["status"] == "finished"
+        final = replay_record(rec["record"])
+        assert final.is_terminal() and final.winners == view["winners"]
+        assert final.scores == [s["score"] for s in view["seats"]]
+        assert len(rec["steps"]) == last["version"] + 1
+        assert rec["steps"][-1]["view"]["winners"] == view["winners"]
+        assert [r["digest"] for r in rec["commitments"]] == [r["digest"] for r in reveals]
+        # after the end: actions refused, a rematch starts a new game
+        ws.send_json({"type": "action", "action": "draw", "version": last["version"], "id": "x"})
+        assert recv(ws, "error")["code"] == "game_over"
+        ws.send_json({"type": "rematch"})
+        again = recv(ws, "state")
+        assert again["version"] == 0 and again["game_id"] != last["game_id"]
+        summary = client.get(f"/api/tables/{t['table_id']}").json()
+        assert summary["games"] == [last["game_id"], again["game_id"]]
+
+
+def test_deck_commitment_matches_the_deal(client: TestClient) -> None:
+    t = new_table(client, variant="standard", seats=3, bots={"1": "basic", "2": "basic"})
+    me = join(client, t["table_id"], "Ann")
+    with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+        hello(ws, me["token"])
+        start(client, t)
+        first = recv(ws, "state")
+        digest = first["commitment"]["digest"]
+        assert first["commitment"]["hand_no"] == 1
+        last, states = play_out(ws, 0, first=first)
+    reveal = next(r for m in states for r in m["reveals"] if r["hand_no"] == 1)
+    assert reveal["digest"] == digest == deck_digest(reveal["salt"], reveal["deck"])
+    assert all(m["commitment"] is None or m["commitment"]["digest"] != digest
+               for m in states if m["version"] > 0 and m["view"]["hand_no"] > 1)
+    # dealing from the end of the revealed deck gives the hands of the first step
+    rec = client.get(f"/api/games/{last['game_id']}/replay").json()
+    pile = list(reveal["deck"])
+    dealer, n = rec["steps"][0]["view"]["dealer"], 3
+    hands: list[list[str]] = [[] for _ in range(n)]
+    for _ in range(7):
+        for i in range(1, n + 1):
+            hands[(dealer + i) % n].append(pile.pop())
+    opening = rec["steps"][0]
+    drawn_at_start = sum(e.get("n", 0) for e in opening["events"] if e["kind"] == "draw")
+    if drawn_at_start == 0:
+        assert opening["hands"] == hands
+    assert first["view"]["hand"] == hands[0] or drawn_at_start
+
+
+def test_every_bad_message_gets_a_code_and_changes_nothing(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
+        t = new_table(client, variant="standard", seats=2)
+        ann = join(client, t["table_id"], "Ann")
+        bo = join(client, t["table_id"], "Bo")
+        with client.websocket_connect(f"/ws/{t['table_id']}") as ws, \
+                client.websocket_connect(f"/ws/{t['table_id']}") as other:
+            ws.send_json({"type": "action", "action": "draw", "version": 0, "id": "early"})
+            assert recv(ws, "error")["code"] == "hello_required"
+            ws.send_json({"type": "hello", "token": "not-a-token"})
+            assert recv(ws, "error")["code"] == "bad_token"
+            hello(ws, ann["token"])
+            hello(other, bo["token"])
+            ws.send_json({"type": "action", "action": "draw", "version": 0, "id": "a0"})
+            assert recv(ws, "error")["code"] == "not_started"
+            start(client, t)
+            m = recv(ws, "state")
+            recv(other, "state")
+            v, view = m["version"], m["view"]
+            me, them = (ws, other) if view["current_player"] == 0 else (other, ws)
+            seat = view["current_player"]
+            cases: list[tuple[str | bytes, str]] = [
+                ("{not json", "bad_json"),
+                ("[1, 2]", "bad_json"),
+                (b"\xff\xfe", "bad_json"),
+                (json.dumps({"type": "shout"}), "unknown_type"),
+                (json.dumps({"no": "type"}), "unknown_type"),
+                ("x" * (MAX_MESSAGE_BYTES + 1), "too_large"),
+                (json.dumps({"type": "action", "action": "draw", "version": v}), "bad_message"),
+                (json.dumps({"type": "action", "action": 7, "version": v, "id": "b"}),
+                 "bad_message"),
+                (json.dumps({"type": "action", "action": "draw", "version": "1", "id": "c"}),
+                 "bad_message"),
+                (json.dumps({"type": "action", "action": "dance", "version": v, "id": "d"}),
+                 "bad_syntax"),
+                (json.dumps({"type": "action", "action": "play WD4", "version": v,
+                             "id": "e", "seat": 1 - seat}), "not_your_seat"),
+                (json.dumps({"type": "action", "action": "deal 7", "version": v, "id": "f"}),
+                 "illegal_action"),
+                (json.dumps({"type": "action", "action": "draw", "version": v + 5,
+                             "id": "g"}), "stale"),
+                (json.dumps({"type": "rematch"}), "not_over"),
+            ]
+            for text, code in cases:
+                if isinstance(text, bytes):
+                    me.send_bytes(text)
+                else:
+                    me.send_text(text)
+                err = recv(me, "error")
+                assert err["code"] == code, (text, err)
+                assert err["message"]
+                if code == "stale":
+                    assert recv(me, "state")["version"] == v
+            them.send_json({"type": "action", "action": "draw", "version": v, "id": "h"})
+            assert recv(them, "error")["code"] == "wrong_seat"
+            # still connected, nothing changed
+            me.send_json({"type": "ping", "id": "p"})
+            assert recv(me, "pong")["id"] == "p"
+            room = client.app.state.hub.rooms[t["table_id"]]  # type: ignore[attr-defined]
+            assert room.run.version == v
+            # an accepted action, then the same message again
+            msg = {"type": "action", "action": "draw", "version": v, "id": "once"}
+            me.send_json(msg)
+            assert recv(me, "state")["version"] == v + 1
+            assert recv(them, "state")["version"] == v + 1
+            me.send_json(msg)
+            assert recv(me, "error")["code"] == "replayed"
+            with sa.create_engine(db_url).connect() as c:
+                rows = c.execute(sa.text("select count(*) from actions")).scalar()
+            assert rows == v + 1 == room.run.version
+
+
+def test_rate_limit_refuses_the_excess_and_keeps_the_connection(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=0, rate_limit=(3, 0.01))) as client:
+        t = new_table(client, seats=2)
+        with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+            for i in range(5):
+                ws.send_json({"type": "ping", "id": str(i)})
+            got = [ws.receive_json() for _ in range(5)]
+            assert [g["type"] for g in got] == ["pong"] * 3 + ["error"] * 2
+            assert {g["code"] for g in got[3:]} == {"rate_limited"}
+
+
+def test_unknown_table_socket_is_told_and_closed(client: TestClient) -> None:
+    with client.websocket_connect("/ws/nope") as ws:
+        assert ws.receive_json()["code"] == "unknown_table"
+
+
+def test_spectator_sees_no_hand_and_cannot_act(client: TestClient) -> None:
+    t = new_table(client, variant="standard", bots={str(s): "basic" for s in range(1, 4)})
+    me = join(client, t["table_id"], "Ann")
+    with client.websocket_connect(f"/ws/{t['table_id']}") as ws, \
+            client.websocket_connect(f"/ws/{t['table_id']}") as spec:
+        hello(ws, me["token"])
+        welcome = hello(spec, None)
+        assert welcome["seat"] is None
+        start(client, t)
+        last, _ = play_out(ws, 0)
+        states = []
+        while True:
+            m = recv(spec, "state")
+            states.append(m)
+            assert m["view"]["hand"] is None and m["view"]["legal_actions"] == []
+            for e in m["events"]:
+                if e["kind"] == "draw":
+                    assert "cards" not in e
+            if m["version"] == last["version"]:
+                break
+        spec.send_json({"type": "action", "action": "draw", "version": 0, "id": "s"})
+        assert recv(spec, "error")["code"] == "spectator"
+        spec.send_json({"type": "rematch"})
+        assert recv(spec, "error")["code"] == "spectator"
+
+
+def test_reconnect_and_second_device_get_the_same_seat(client: TestClient) -> None:
+    t = new_table(client, variant="hotdeath", bots={"1": "basic", "2": "basic"}, seats=3)
+    me = join(client, t["table_id"], "Ann")
+    tid = t["table_id"]
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        hello(ws, me["token"])
+        start(client, t)
+        m, _ = play_out(ws, 0, upto=3)
+        version, hand = m["version"], m["view"]["hand"]
+    summary = client.get(f"/api/tables/{tid}").json()
+    assert summary["seats"][0]["connected"] is False
+    with client.websocket_connect(f"/ws/{tid}") as ws, \
+            client.websocket_connect(f"/ws/{tid}") as phone:
+        assert hello(ws, me["token"])["seat"] == 0
+        back = recv(ws, "state")
+        assert back["version"] >= version
+        if back["version"] == version:
+            assert back["view"]["hand"] == hand
+        assert back["log"] and back["log"][-1]["version"] <= back["version"]
+        assert hello(phone, me["token"])["seat"] == 0
+        assert recv(phone, "state")["version"] == back["version"]
+        if back["view"]["current_player"] == 0:
+            action = back["view"]["legal_actions"][0]
+            ws.send_json({"type": "action", "action": action, "version": back["version"],
+                          "id": "r1"})
+            assert recv(phone, "state")["version"] == back["version"] + 1
+
+
+def test_disconnected_person_is_played_by_a_bot(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
+        t = new_table(client, variant="standard", seats=3, bots={"1": "basic", "2": "basic"},
+                      takeover_timeout=0.05, takeover_bot="random")
+        join(client, t["table_id"], "Gone")
+        with client.websocket_connect(f"/ws/{t['table_id']}") as spec:
+            hello(spec, None)
+            start(client, t)
+            taken = False
+            while True:
+                m = spec.receive_json()
+                if m["type"] == "table":
+                    taken = taken or m["table"]["seats"][0]["played_by_bot"]
+                elif m["type"] == "state" and m["view"]["phase"] == "game_over":
+                    break
+            assert taken
+        rec = client.get(f"/api/games/{m['game_id']}/replay").json()
+        assert any(s["seat"] == 0 for s in rec["steps"][1:])
+
+
+def test_a_new_server_on_the_same_database_continues_the_game(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
+        t = new_table(client, variant="hotdeath", bots={"1": "basic", "2": "random"}, seats=3)
+        me = join(client, t["table_id"], "Ann")
+        with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+            hello(ws, me["token"])
+            start(client, t)
+            play_out(ws, 0, upto=6)
+        room = client.app.state.hub.rooms[t["table_id"]]  # type: ignore[attr-defined]
+        version = room.run.version
+        hands = [h[:] for h in room.run.state.hands]
+        scores = room.run.state.scores[:]
+    # the first server is gone; a second one restores the game from its record
+    with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
+        room = client.app.state.hub.rooms[t["table_id"]]  # type: ignore[attr-defined]
+        assert room.run is not None and room.run.version >= version
+        with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+            hello(ws, me["token"])
+            back = recv(ws, "state")
+            if back["version"] == version:
+                assert back["view"]["hand"] == [card_code(c) for c in hands[0]]
+                assert room.run.state.hands == hands and room.run.state.scores == scores
+            assert back["commitment"] is None or re.fullmatch(
+                "[0-9a-f]{64}", back["commitment"]["digest"]
+            )
+            last, _ = play_out(ws, 0, first=back)
+        assert last["view"]["phase"] == "game_over"
+        assert client.get(f"/api/tables/{t['table_id']}").json()["status"] == "finished"
+
+
+def test_replay_of_a_running_game_shows_only_the_callers_view(client: TestClient) -> None:
+    t = new_table(client, variant="hotdeath", bots={"1": "basic"}, seats=2)
+    me = join(client, t["table_id"], "Ann")
+    with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+        hello(ws, me["token"])
+        start(client, t)
+        m, _ = play_out(ws, 0, upto=4)
+        game = m["game_id"]
+        mine = client.get(f"/api/games/{game}/replay", headers={"X-Token": me["token"]}).json()
+        assert mine["seat"] == 0 and "seed" not in mine and "record" not in mine
+        assert all("hands" not in s for s in mine["steps"])
+        assert all(s["view"]["seat"] == 0 for s in mine["steps"])
+        public = client.get(f"/api/games/{game}/replay").json()
+        assert all(s["view"]["hand"] is None for s in public["steps"])
+        for step in public["steps"]:
+            for e in step["events"]:
+                assert not (e["kind"] == "draw" and "cards" in e)
+        r = client.get(f"/api/games/{game}/replay", headers={"X-Token": "bad"})
+        assert (r.status_code, r.json()["code"]) == (403, "bad_token")
+
+
+# ---------------------------------------------------------------------------- secrets
+
+
+def _check_message(msg: Msg, seat: int | None, room: Room) -> None:
+    """Every card in ``msg`` is one that ``seat`` may know now."""
+    run = room.run
+    assert run is not None
+    state = run.state
+    view = msg["view"]
+    own = Counter(card_code(c) for c in state.hands[seat]) if seat is not None else Counter()
+    assert (Counter(view["hand"]) if view["hand"] is not None else Counter()) == own
+    public = Counter(card_code(c) for c in state.discard)
+    for s in range(state.n):
+        if s != seat and state.active[s]:
+            public += Counter(card_code(c) for c in state.revealed[s])
+    shown = Counter(view["hand"] or [])
+    shown += Counter(view["discard"])
+    for sv in view["seats"]:
+        if sv["seat"] != seat:
+            shown += Counter(sv["revealed"])
+    if view["drawn"] is not None:
+        assert seat == state.turn
+        shown[view["drawn"]] += 1
+        shown[view["drawn"]] -= 1  # the drawn card is in the own hand, counted there
+        assert view["drawn"] in own
+    assert not shown - (own + public), shown - (own + public)
+    # events: cards only where the engine says this seat may see them
+    checks: list[tuple[Msg, Event]] = list(zip(msg["events"], run.events_now, strict=True))
+    if "log" in msg:
+        tail = run.log[-len(msg["log"]):] if msg["log"] else []
+        checks += list(zip(msg["log"], [e for _, e in tail], strict=True))
+    for sent, event in checks:
+        assert sent["kind"] == event.kind
+        if event.visible_to(seat):
+            assert sent.get("cards", []) == [card_code(c) for c in event.cards]
+        else:
+            assert "cards" not in sent, (seat, sent)
+            assert "(" not in sent["text"], sent["text"]
+    for reveal in msg["reveals"]:
+        ended = state.is_terminal() or any(e.kind == "hand_end" for e in run.events_now)
+        assert reveal["hand_no"] < state.hand_no or ended
+        assert verify(reveal)
+    if not state.is_terminal():
+        assert msg["seed_reveal"] is None
+        assert str(run.seed) not in json.dumps(msg)
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "games"),
+    [("hotdeath", 4, 4), ("standard", 3, 2), ("throwdown", 4, 1), ("cutthroat", 5, 2)],
+)
+def test_no_message_carries_another_seats_hidden_card(
+    tmp_path: Path, variant: str, players: int, games: int
+) -> None:
+    """Random bot games through the room; every message to every seat is checked."""
+
+    async def main() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'secrets.sqlite3'}")
+        hub = Hub(store, bot_delay=0)
+        for g in range(games):
+            room, _host = hub.create_table(variant, None, {}, players, {}, "family", 0, None,
+                                           None, None)
+            for s in range(players):
+                room.join(f"P{s}", s)  # people in every seat: this test moves for them
+            room.start()
+            run = room.run
+            assert run is not None
+            bots = {s: make_bot("random" if (s + g) % 2 else "basic") for s in range(players)}
+            rngs = seat_rngs(g, players)
+            steps = 0
+            while not run.state.is_terminal() and steps < 3000:
+                move = next_bot_move(run.state, bots, rngs)
+                assert move is not None
+                room.apply(*move)
+                steps += 1
+                for seat in [*range(players), None]:
+                    _check_message(json.loads(room.state_text(seat)), seat, room)
+                if steps % 97 == 0:
+                    for seat in [*range(players), None]:
+                        _check_message(room.state_message(seat, with_log=True), seat, room)
+            await room.stop_driver()
+        await hub.close()
+        store.close()
+
+    asyncio.run(main())
+
+
+# ---------------------------------------------------------------------------- storage, docs
+
+
+def test_migrations_create_the_schema(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'm.sqlite3'}")
+    Store(store.url).close()  # a second start finds the schema current
+    names = set(sa.inspect(store.engine).get_table_names())
+    assert {"tables", "seats", "games", "actions", "deals", "alembic_version"} <= names
+    with store.engine.connect() as c:
+        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0001"
+        assert c.execute(sa.text("pragma journal_mode")).scalar() == "wal"
+    store.close()
+
+
+def test_every_error_code_is_documented() -> None:
+    doc = (ROOT / "docs" / "protocol.md").read_text()
+    code = "".join(p.read_text() for p in (ROOT / "src/hotdeath/server").glob("*.py"))
+    found = set(re.findall(r'ProtocolError\(\s*"([a-z_]+)"', code))
+    found |= set(re.findall(r'ApiError\(\s*\d+,\s*"([a-z_]+)"', code))
+    found |= set(re.findall(r'_error\(\s*\d+,\s*"([a-z_]+)"', code))
+    assert len(found) > 20
+    missing = sorted(c for c in found if f"`{c}`" not in doc)
+    assert not missing, missing
+
+
+def test_serve_command_is_registered() -> None:
+    from typer.testing import CliRunner
+
+    from hotdeath.cli import app
+
+    result = CliRunner().invoke(app, ["serve", "--help"])
+    assert result.exit_code == 0
+    assert "--database-url" in result.output and "--bot-delay" in result.output
