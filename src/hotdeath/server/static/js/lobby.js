@@ -29,10 +29,13 @@ function botChoices() {
     const level = (bot.params || []).find((p) => p.choices && p.choices.length);
     if (level) {
       for (const choice of level.choices) {
-        out.push({ spec: `${bot.name}:${choice}`, label: `Bot: ${bot.name} (${choice})`, help: bot.description });
+        out.push({
+          spec: `${bot.name}:${level.name}=${choice}`, bot: bot.name, label: `Bot: ${bot.name} (${choice})`,
+          help: bot.description, isDefault: choice === level.default,
+        });
       }
     } else {
-      out.push({ spec: bot.name, label: `Bot: ${bot.name}`, help: bot.description });
+      out.push({ spec: bot.name, bot: bot.name, label: `Bot: ${bot.name}`, help: bot.description, isDefault: true });
     }
   }
   return out;
@@ -149,7 +152,9 @@ function renderSeats() {
   const list = $("seat-list");
   const previous = Array.from(list.querySelectorAll("select"), (s) => s.value);
   const choices = botChoices();
-  const defaultBot = choices.find((c) => c.spec.startsWith(catalog.defaults.bot)) || choices[0];
+  const wanted = (catalog.defaults && catalog.defaults.bot) || "";
+  const defaultBot = choices.find((c) => c.spec === wanted)
+    || choices.find((c) => c.bot === wanted.split(":")[0] && c.isDefault) || choices[0];
   list.replaceChildren(el("div", { class: "seat-cfg" },
     el("span", { class: "num" }, "1"), el("strong", {}, "You (the host)")));
   for (let seat = 1; seat < n; seat += 1) {

@@ -303,6 +303,7 @@ function showWaiting() {
       const sel = el("select", { "aria-label": `Seat ${s.seat + 1}` },
         el("option", { value: "open" }, "nobody yet (share the link)"),
         ...botSpecs().map((spec) => el("option", { value: spec }, spec)));
+      if (s.kind === "bot" && !botSpecs().includes(s.bot)) sel.append(el("option", { value: s.bot }, s.bot));
       sel.value = s.kind === "bot" ? s.bot : "open";
       sel.addEventListener("change", () => changeSeat(s.seat, sel.value));
       row.append(sel);
@@ -322,7 +323,7 @@ function botSpecs() {
   const out = [];
   for (const bot of botCatalog) {
     const level = (bot.params || []).find((p) => p.choices && p.choices.length);
-    if (level) level.choices.forEach((c) => out.push(`${bot.name}:${c}`));
+    if (level) level.choices.forEach((c) => out.push(`${bot.name}:${level.name}=${c}`));
     else out.push(bot.name);
   }
   return out;
