@@ -286,6 +286,13 @@ function showWaiting() {
   const isHost = Boolean(S.host);
   const open = t.seats.filter((s) => s.kind === "open").length;
   $("waiting-title").textContent = open ? `Waiting for ${open} more player${open > 1 ? "s" : ""}` : "Everyone is here";
+  const changed = Object.entries(t.options || {});
+  $("waiting-rules").textContent = [
+    `${t.variant}${t.preset ? `, ${t.preset.replaceAll("_", " ")} rules` : ""}`,
+    changed.length ? `house rules: ${changed.map(([k, v]) => `${k} = ${v}`).join(", ")}` : "no house rules changed",
+    `${t.theme === "original" ? "original" : "family"} card names`,
+    `bots wait ${Number(t.bot_delay ?? 0).toFixed(1)} s`,
+  ].join(" · ");
   $("waiting-hint").textContent = isHost
     ? "Send the links below to your friends, or put bots in the open seats, then start."
     : "The host starts the game when every seat is filled.";
