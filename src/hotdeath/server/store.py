@@ -89,6 +89,9 @@ deals_t = sa.Table(
     sa.Column("deck", sa.Text, nullable=False),
 )
 
+_INSERT_ACTION = actions_t.insert()
+"""The one statement of the hot path, compiled once (SQLAlchemy caches it)."""
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 """The Alembic script directory shipped inside the package."""
 
@@ -247,11 +250,11 @@ class Store:
         """
         with self.engine.begin() as c:
             c.execute(
-                actions_t.insert().values(
-                    game_id=game_id, idx=index, seat=seat, action=action, at=_now()
-                )
+                _INSERT_ACTION,
+                {"game_id": game_id, "idx": index, "seat": seat, "action": action, "at": _now()},
             )
-            self._insert_deals(c, game_id, deals)
+            if deals:
+                self._insert_deals(c, game_id, deals)
             if result is not None:
                 table_id, scores, winners = result
                 c.execute(
