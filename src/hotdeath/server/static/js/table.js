@@ -89,6 +89,7 @@ function connect() {
   ws.addEventListener("close", () => {
     if (S.ws !== ws) return;
     S.pending = null;
+    document.body.dataset.pending = "0";
     setConn("offline — reconnecting…", false);
     document.body.dataset.connected = "0";
     if (S.closing) return;
