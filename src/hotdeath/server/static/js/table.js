@@ -842,7 +842,8 @@ function maybeShowScoring() {
   const handNo = last.hand;
   openDialog("score", `Hand ${handNo} is over`, [
     el("p", { class: "muted" }, winner ? `${winner} won the hand.` : "Nobody won the hand.",
-      " Each line shows how a player's points were counted."),
+      " Each line shows how a player's points were counted.",
+      v.variant === "hotdeath" ? " In Hot Death the lowest total wins." : ""),
     scoreTable(last), verify,
     el("div", { class: "footer" }, el("button", {
       class: "btn primary", type: "button", id: "continue-btn",
