@@ -339,6 +339,34 @@ def test_every_bad_message_gets_a_code_and_changes_nothing(db_url: str) -> None:
             assert rows == v + 1 == room.run.version
 
 
+def test_an_action_that_cannot_be_saved_is_refused_and_undone(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
+        t = new_table(client, variant="standard", seats=2, bots={"1": "basic"})
+        me = join(client, t["table_id"], "Ann")
+        with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+            hello(ws, me["token"])
+            start(client, t)
+            m = recv(ws, "state")
+            while m["view"]["current_player"] != 0:
+                m = recv(ws, "state")
+            room = client.app.state.hub.rooms[t["table_id"]]  # type: ignore[attr-defined]
+            store = room.store
+            hand = room.run.state.hands[0][:]
+
+            def broken(*_args: object, **_kwargs: object) -> None:
+                raise sa.exc.OperationalError("insert", {}, Exception("disk full"))
+
+            store.record_action = broken
+            ws.send_json({"type": "action", "action": "draw", "version": m["version"],
+                          "id": "lost"})
+            assert recv(ws, "error")["code"] == "internal"
+            assert room.run.version == m["version"] and room.run.state.hands[0] == hand
+            del store.record_action
+            ws.send_json({"type": "action", "action": "draw", "version": m["version"],
+                          "id": "kept"})
+            assert recv(ws, "state")["version"] == m["version"] + 1
+
+
 def test_rate_limit_refuses_the_excess_and_keeps_the_connection(db_url: str) -> None:
     with TestClient(create_app(db_url, bot_delay=0, rate_limit=(3, 0.01))) as client:
         t = new_table(client, seats=2)

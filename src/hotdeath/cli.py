@@ -839,7 +839,11 @@ def serve(
         _fail("database_error", f"cannot open the database {url!r}: {e}")
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"hotdeath: open http://{shown}:{port}/ in your browser (database: {url})")
-    uvicorn.run(application, host=host, port=port, log_level="warning")
+    # No permessage-deflate: state messages are small (about 3 KB) and compressing them
+    # doubled the server's latency in benchmarks/server_load.py.
+    uvicorn.run(
+        application, host=host, port=port, log_level="warning", ws_per_message_deflate=False
+    )
 
 
 def main() -> None:

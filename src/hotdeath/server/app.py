@@ -329,7 +329,8 @@ def create_app(
         out: dict[str, Any] = {
             "game_id": game_id, "table_id": row["table_id"], "status": row["status"],
             "variant": row["variant"], "preset": row["preset"], "options": row["options"],
-            "players": row["players"], "names": row["names"], "seat": seat, "steps": steps,
+            "players": row["players"], "names": row["names"], "theme": room.theme,
+            "seat": seat, "steps": steps,
         }
         if full:
             out.update(

@@ -682,7 +682,9 @@ class Room:
             seat, action = move
             try:
                 self.apply(seat, action)
-            except (HotDeathError, ProtocolError):
+            except ProtocolError:  # not saved (the game was reloaded): try again later
+                await asyncio.sleep(1.0)
+            except HotDeathError:  # a bot chose an illegal move: a bug; people play on
                 log.exception("a bot move failed at table %s", self.table_id)
                 return
 
