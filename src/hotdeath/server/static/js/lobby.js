@@ -26,6 +26,8 @@ function botChoices() {
   // one entry per bot and level: the first parameter with a list of choices is the level
   const out = [];
   for (const bot of catalog.bots) {
+    // a bot that needs an argument without a default (a program to run) is not for the lobby
+    if ((bot.params || []).some((p) => p.default === "" || p.default === null)) continue;
     const level = (bot.params || []).find((p) => p.choices && p.choices.length);
     if (level) {
       for (const choice of level.choices) {

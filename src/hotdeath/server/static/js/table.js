@@ -330,6 +330,7 @@ function botSpecs() {
   if (!botCatalog) return ["basic", "random"];
   const out = [];
   for (const bot of botCatalog) {
+    if ((bot.params || []).some((p) => p.default === "" || p.default === null)) continue;
     const level = (bot.params || []).find((p) => p.choices && p.choices.length);
     if (level) level.choices.forEach((c) => out.push(`${bot.name}:${level.name}=${c}`));
     else out.push(bot.name);
