@@ -246,6 +246,12 @@ def _create_in_lobby(
         page.select_option(f'#seat-list select[data-seat="{seat}"]', "open")
     if shot:
         page.screenshot(path=str(SHOTS / "lobby.png"), full_page=True)
+        choices = page.eval_on_selector_all(
+            '#seat-list select[data-seat="1"] option', "os => os.map(o => o.value)"
+        )
+        assert "open" in choices and "basic" in choices
+        # no bot that runs a program is offered to whoever opens a table
+        assert not [c for c in choices if c.startswith("external")]
     page.click("#create-btn")
     page.wait_for_selector("#waiting:not(.hidden)")
     return page.url.split("/t/")[1].split("?")[0]
