@@ -124,6 +124,7 @@ def test_variants_lists_every_variant_bot_and_theme(client: TestClient) -> None:
     hd = next(v for v in data["variants"] if v["name"] == "hotdeath")
     assert hd["options"] and all(o["description"] for o in hd["options"])
     assert {"basic", "random"} <= {b["name"] for b in data["bots"]}
+    assert "external" not in {b["name"] for b in data["bots"]}  # runs a program: never offered
     assert data["themes"] == ["family", "original"]
     assert client.get("/openapi.json").json()["paths"]["/api/tables"]
     assert "swagger" in client.get("/docs").text.lower()
@@ -138,6 +139,8 @@ def test_variants_lists_every_variant_bot_and_theme(client: TestClient) -> None:
         ({"options": {"uno_penalty_cards": 99}}, "bad_option_value"),
         ({"seats": 11}, "bad_request"),
         ({"bots": {"1": "superhuman"}}, "bad_bot"),
+        ({"bots": {"1": "external:cmd=touch pwned"}}, "bad_bot"),
+        ({"takeover_bot": "external:cmd=touch pwned"}, "bad_bot"),
         ({"bots": {"7": "basic"}}, "bad_seat"),
         ({"theme": "neon"}, "bad_theme"),
         ({"bot_delay": -1}, "bad_request"),
@@ -195,7 +198,8 @@ def test_lobby_errors_change_nothing(client: TestClient) -> None:
 
 
 def test_full_game_with_bots_to_the_end_and_rematch(client: TestClient) -> None:
-    t = new_table(client, variant="hotdeath", bots={"1": "basic", "2": "random", "3": "basic"})
+    t = new_table(client, variant="hotdeath", bots={"1": "basic", "2": "random", "3": "basic"},
+                  options={"game_end_score": 400})
     me = join(client, t["table_id"], "Ann")
     with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
         welcome = hello(ws, me["token"])
@@ -239,7 +243,8 @@ def test_full_game_with_bots_to_the_end_and_rematch(client: TestClient) -> None:
 
 
 def test_deck_commitment_matches_the_deal(client: TestClient) -> None:
-    t = new_table(client, variant="standard", seats=3, bots={"1": "basic", "2": "basic"})
+    t = new_table(client, variant="standard", seats=3, bots={"1": "basic", "2": "basic"},
+                  options={"target_score": 200})
     me = join(client, t["table_id"], "Ann")
     with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
         hello(ws, me["token"])
@@ -284,10 +289,11 @@ def test_every_bad_message_gets_a_code_and_changes_nothing(db_url: str) -> None:
             assert recv(ws, "error")["code"] == "not_started"
             start(client, t)
             m = recv(ws, "state")
-            recv(other, "state")
+            m_other = recv(other, "state")
             v, view = m["version"], m["view"]
             me, them = (ws, other) if view["current_player"] == 0 else (other, ws)
             seat = view["current_player"]
+            view = (m if seat == 0 else m_other)["view"]
             cases: list[tuple[str | bytes, str]] = [
                 ("{not json", "bad_json"),
                 ("[1, 2]", "bad_json"),
@@ -328,7 +334,8 @@ def test_every_bad_message_gets_a_code_and_changes_nothing(db_url: str) -> None:
             room = client.app.state.hub.rooms[t["table_id"]]  # type: ignore[attr-defined]
             assert room.run.version == v
             # an accepted action, then the same message again
-            msg = {"type": "action", "action": "draw", "version": v, "id": "once"}
+            msg = {"type": "action", "action": view["legal_actions"][0], "version": v,
+                   "id": "once"}
             me.send_json(msg)
             assert recv(me, "state")["version"] == v + 1
             assert recv(them, "state")["version"] == v + 1
@@ -357,12 +364,13 @@ def test_an_action_that_cannot_be_saved_is_refused_and_undone(db_url: str) -> No
                 raise sa.exc.OperationalError("insert", {}, Exception("disk full"))
 
             store.record_action = broken
-            ws.send_json({"type": "action", "action": "draw", "version": m["version"],
+            action = m["view"]["legal_actions"][0]
+            ws.send_json({"type": "action", "action": action, "version": m["version"],
                           "id": "lost"})
             assert recv(ws, "error")["code"] == "internal"
             assert room.run.version == m["version"] and room.run.state.hands[0] == hand
             del store.record_action
-            ws.send_json({"type": "action", "action": "draw", "version": m["version"],
+            ws.send_json({"type": "action", "action": action, "version": m["version"],
                           "id": "kept"})
             assert recv(ws, "state")["version"] == m["version"] + 1
 
@@ -384,7 +392,8 @@ def test_unknown_table_socket_is_told_and_closed(client: TestClient) -> None:
 
 
 def test_spectator_sees_no_hand_and_cannot_act(client: TestClient) -> None:
-    t = new_table(client, variant="standard", bots={str(s): "basic" for s in range(1, 4)})
+    t = new_table(client, variant="standard", bots={str(s): "basic" for s in range(1, 4)},
+                  options={"target_score": 200})
     me = join(client, t["table_id"], "Ann")
     with client.websocket_connect(f"/ws/{t['table_id']}") as ws, \
             client.websocket_connect(f"/ws/{t['table_id']}") as spec:
@@ -440,7 +449,8 @@ def test_reconnect_and_second_device_get_the_same_seat(client: TestClient) -> No
 def test_disconnected_person_is_played_by_a_bot(db_url: str) -> None:
     with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
         t = new_table(client, variant="standard", seats=3, bots={"1": "basic", "2": "basic"},
-                      takeover_timeout=0.05, takeover_bot="random")
+                      takeover_timeout=0.05, takeover_bot="random",
+                      options={"target_score": 200})
         join(client, t["table_id"], "Gone")
         with client.websocket_connect(f"/ws/{t['table_id']}") as spec:
             hello(spec, None)
@@ -459,7 +469,8 @@ def test_disconnected_person_is_played_by_a_bot(db_url: str) -> None:
 
 def test_a_new_server_on_the_same_database_continues_the_game(db_url: str) -> None:
     with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
-        t = new_table(client, variant="hotdeath", bots={"1": "basic", "2": "random"}, seats=3)
+        t = new_table(client, variant="hotdeath", bots={"1": "basic", "2": "random"}, seats=3,
+                      options={"game_end_score": 300})
         me = join(client, t["table_id"], "Ann")
         with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
             hello(ws, me["token"])

@@ -28,7 +28,16 @@ from hotdeath.cards import THEMES, card_code
 from hotdeath.events import Event
 from hotdeath.notation import record
 from hotdeath.server.protocol import RATE_BURST, RATE_PER_SECOND, ProtocolError, parse_message
-from hotdeath.server.room import DEFAULT_BOT, ApiError, Conn, Hub, Room, event_json, reveal_json
+from hotdeath.server.room import (
+    DEFAULT_BOT,
+    ApiError,
+    Conn,
+    Hub,
+    Room,
+    event_json,
+    reveal_json,
+    server_bot,
+)
 from hotdeath.server.store import Store
 from hotdeath.state import GameState
 
@@ -215,6 +224,7 @@ def create_app(
                     ],
                 }
                 for b in bot_catalog()
+                if server_bot(b)
             ],
             "themes": list(THEMES),
             "defaults": {"bot": DEFAULT_BOT, "bot_delay": hub.bot_delay,

@@ -26,7 +26,7 @@ from typing import Any
 
 import hotdeath
 from hotdeath.actions import Action
-from hotdeath.bots import Bot, make_bot, parse_spec
+from hotdeath.bots import Bot, BotInfo, make_bot, parse_spec
 from hotdeath.bots.arena import next_bot_move, seat_rngs
 from hotdeath.cards import THEMES
 from hotdeath.errors import HotDeathError
@@ -694,14 +694,26 @@ def bot_name(seat: int, spec: str) -> str:
     return f"Bot {seat} ({spec})"
 
 
+def server_bot(info: BotInfo) -> bool:
+    """Whether the server offers this bot: none with a free-text parameter.
+
+    A free-text parameter can name a program to run (``external:COMMAND``); bots whose
+    parameters are numbers or fixed choices run inside the server and see only their view.
+    """
+    return all(p.kind is not str or p.choices for p in info.params)
+
+
 def check_bot(spec: object) -> str:
-    """A valid bot spec (``bad_bot`` otherwise)."""
+    """A valid bot spec the server offers (``bad_bot`` otherwise)."""
     if not isinstance(spec, str) or not 0 < len(spec) <= 200:
         raise ApiError(400, "bad_bot", "a bot is a spec such as 'basic' or 'random'")
     try:
-        parse_spec(spec)
+        info, _values = parse_spec(spec)
     except ValueError as e:
         raise ApiError(400, "bad_bot", str(e)) from None
+    if not server_bot(info):
+        raise ApiError(400, "bad_bot", f"the server does not run bot {info.name!r} "
+                       "(it would run an outside program)")
     return spec.strip()
 
 
