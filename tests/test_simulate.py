@@ -233,3 +233,28 @@ def test_speed_benchmark_quick_run_prints_its_figures() -> None:
     last = json.loads(out.strip().splitlines()[-1])
     assert last["benchmark"] == "simulate" and last["games"] == 20
     assert last["games_per_s_1_worker"] > 0 and last["games_per_s_2_workers"] > 0
+
+
+def test_cli_ctrl_c_says_what_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hotdeath.simulate as sim
+
+    real = sim.run_simulation
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        progress = args[6] if len(args) > 6 else kwargs.get("progress")
+
+        def stop(done: int, total: int) -> None:
+            progress(done, total)
+            if done >= 2:
+                raise KeyboardInterrupt
+
+        return real(*args[:6], stop, **{k: v for k, v in kwargs.items() if k != "progress"})
+
+    monkeypatch.setattr(sim, "run_simulation", interrupted)
+    out = tmp_path / "c.jsonl"
+    result = invoke("simulate", "standard", "-n", "3", "--bot", "basic", "--bot", "random",
+                    "--seed", "42", "--games", "9", "-w", "1", "--out", str(out))
+    assert result.exit_code == 130
+    assert f"interrupted: 2 of 9 games are in {out}; run the same command again" in (
+        result.stderr.replace("\n", " "))
+    assert games_of(out) == simulate(CONFIG, 2)
