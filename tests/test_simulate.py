@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -240,15 +241,15 @@ def test_cli_ctrl_c_says_what_is_kept(tmp_path: Path, monkeypatch: pytest.Monkey
 
     real = sim.run_simulation
 
-    def interrupted(*args: Any, **kwargs: Any) -> Any:
-        progress = args[6] if len(args) > 6 else kwargs.get("progress")
-
+    def interrupted(config: SimConfig, games: int, out: Path, workers: int | None,
+                    backend: str, address: str | None,
+                    progress: Callable[[int, int], None]) -> sim.RunSummary:
         def stop(done: int, total: int) -> None:
             progress(done, total)
             if done >= 2:
                 raise KeyboardInterrupt
 
-        return real(*args[:6], stop, **{k: v for k, v in kwargs.items() if k != "progress"})
+        return real(config, games, out, workers, backend, address, stop)
 
     monkeypatch.setattr(sim, "run_simulation", interrupted)
     out = tmp_path / "c.jsonl"
