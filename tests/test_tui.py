@@ -336,7 +336,7 @@ async def test_glasnost_asks_for_a_victim() -> None:
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
         text = screen_text(app)
-        assert "Choose a victim" in text and "P2 (basic): 3 cards" in text
+        assert "Glasnost: choose a player" in text and "P2 (basic): 3 cards" in text
         await pilot.press("2")
         await pilot.pause()
         assert session.state.history[0] == (0, A.Action.parse("play GLAS @2"))

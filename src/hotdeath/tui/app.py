@@ -740,7 +740,12 @@ class HotDeathApp(App[None]):
             view = s.view()
             labels = [Text(f"{s.names[t]}: {view.seats[t].hand_size} cards") for t in targets]
             keys = [str(t) for t in targets]
-            title = "Whom do you catch?" if kinds == {A.CATCH} else "Choose a victim"
+            if kinds == {A.CATCH}:
+                title = "Whom do you catch?"
+            elif kinds <= set(CARD_ACTIONS):
+                title = f"{s.cards(acts[0].cards)}: choose a player"
+            else:
+                title = "Choose a player"
             self._push_choice(title, labels, narrow(lambda a: a.target, targets), keys=keys,
                               cancellable=cancellable, hint="Type the seat number or choose.")
         elif len({a.uno for a in acts}) > 1:
