@@ -39,7 +39,7 @@ import sys, uvicorn
 from hotdeath.server import create_app
 app = create_app(sys.argv[1], bot_delay=0)
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
-            ws_per_message_deflate=sys.argv[3] == "deflate")
+            ws_per_message_deflate=sys.argv[3] == "deflate", ws=sys.argv[4])
 """
 
 
@@ -48,6 +48,15 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     games_over: int = 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux ``/proc``), 0.0 elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -143,7 +152,9 @@ async def loop_lag(seconds: float = 3.0) -> float:
     return round(1000 * lags[int(0.99 * len(lags))], 2)
 
 
-async def run_one(base: str, ws_base: str, n: int, args: argparse.Namespace) -> dict[str, Any]:
+async def run_one(
+    base: str, ws_base: str, n: int, args: argparse.Namespace, server_pid: int
+) -> dict[str, Any]:
     lag = await loop_lag()
     t0 = time.perf_counter()
     tables = await make_tables(base, n, args.variant)
@@ -157,6 +168,7 @@ async def run_one(base: str, ws_base: str, n: int, args: argparse.Namespace) -> 
     stats = Stats()
     rng = random.Random(n)
     start = time.perf_counter()
+    server_cpu, client_cpu = cpu_seconds(server_pid), time.process_time()
     deadline = start + args.seconds
     tasks = [
         asyncio.create_task(
@@ -170,6 +182,8 @@ async def run_one(base: str, ws_base: str, n: int, args: argparse.Namespace) -> 
             await http.post(f"/api/tables/{table_id}/start", headers={"X-Token": host})
     await asyncio.wait(tasks, timeout=args.seconds + 30)
     elapsed = time.perf_counter() - start
+    server_cpu = cpu_seconds(server_pid) - server_cpu
+    client_cpu = time.process_time() - client_cpu
     for t in tasks:
         t.cancel()
     for ws, _seat in conns:
@@ -186,6 +200,8 @@ async def run_one(base: str, ws_base: str, n: int, args: argparse.Namespace) -> 
         "mean_ms": round(1000 * statistics.fmean(lat), 2) if lat else None,
         "errors": stats.errors, "games_over": stats.games_over, "setup_s": round(setup, 1),
         "idle_lag_p99_ms": lag,
+        "server_cpu_ms_per_action": round(1000 * server_cpu / len(lat), 2) if lat else None,
+        "client_cpu_ms_per_action": round(1000 * client_cpu / len(lat), 2) if lat else None,
     }
 
 
@@ -198,12 +214,12 @@ async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
             env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
             proc = subprocess.Popen(
                 [sys.executable, "-c", SERVER, url, str(port),
-                 "deflate" if args.deflate else "plain"], env=env,
+                 "deflate" if args.deflate else "plain", args.ws], env=env,
             )
             try:
                 base = f"http://127.0.0.1:{port}"
                 await wait_up(base, proc)
-                result = await run_one(base, f"ws://127.0.0.1:{port}", n, args)
+                result = await run_one(base, f"ws://127.0.0.1:{port}", n, args, proc.pid)
             finally:
                 proc.terminate()
                 proc.wait(timeout=30)
@@ -220,15 +236,21 @@ def main() -> None:
     p.add_argument("--think", type=float, default=0.5,
                    help="mean think time (s, exponential) before each action")
     p.add_argument("--variant", default="hotdeath")
+    p.add_argument("--ws", default="websockets-sansio",
+                   help="uvicorn's WebSocket implementation (websockets, websockets-sansio, "
+                        "wsproto)")
     p.add_argument("--deflate", action="store_true",
                    help="let the server compress messages (permessage-deflate)")
     args = p.parse_args()
     results = asyncio.run(main_async(args))
-    print("| tables | clients | actions | actions/s | p50 ms | p99 ms | idle lag p99 ms | errors |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("| tables | clients | actions | actions/s | p50 ms | p99 ms | server CPU ms/action "
+          "| client CPU ms/action | idle lag p99 ms | errors |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in results:
         print(f"| {r['tables']} | {r['clients']} | {r['actions']} | {r['actions_per_s']} | "
-              f"{r['p50_ms']} | {r['p99_ms']} | {r['idle_lag_p99_ms']} | {r['errors'] or '-'} |")
+              f"{r['p50_ms']} | {r['p99_ms']} | {r['server_cpu_ms_per_action']} | "
+              f"{r['client_cpu_ms_per_action']} | {r['idle_lag_p99_ms']} | "
+              f"{r['errors'] or '-'} |")
 
 
 if __name__ == "__main__":
