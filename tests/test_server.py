@@ -639,3 +639,15 @@ def test_serve_command_is_registered() -> None:
     result = CliRunner().invoke(app, ["serve", "--help"])
     assert result.exit_code == 0
     assert "--database-url" in result.output and "--bot-delay" in result.output
+
+
+def test_actions_are_told_in_words_with_card_and_seat_names() -> None:
+    from hotdeath.actions import Action
+    from hotdeath.server.room import action_words
+
+    assert action_words(Action.parse("play WD4 green"), "family") == "play Wild Draw Four green"
+    assert action_words(Action.parse("catch 1"), "family", ["Ann", "Bo"]) == "catch Bo"
+    assert action_words(Action.parse("play GLAS @1"), "family", ["Ann", "Bo"]) == (
+        "play Glasnost Bo"
+    )
+    assert action_words(Action.parse("draw"), "original") == "draw"

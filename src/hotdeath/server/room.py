@@ -28,7 +28,7 @@ import hotdeath
 from hotdeath.actions import Action
 from hotdeath.bots import Bot, BotInfo, make_bot, parse_spec
 from hotdeath.bots.arena import next_bot_move, seat_rngs
-from hotdeath.cards import THEMES
+from hotdeath.cards import THEMES, card_name
 from hotdeath.errors import HotDeathError
 from hotdeath.events import Event, describe
 from hotdeath.rulebook import RULES
@@ -185,6 +185,23 @@ def event_json(
     d["rule_title"] = title
     d["rule_text"] = text
     return d
+
+
+def action_words(action: Action, theme: str, names: list[str] | None = None) -> str:
+    """An action for people: the notation with card names from ``theme`` and seat names.
+
+    >>> action_words(Action.parse("play WD4 green"), "family")
+    'play Wild Draw Four green'
+    >>> action_words(Action.parse("catch 1"), "family", ["Ann", "Bo"])
+    'catch Bo'
+    """
+    parts = str(action).split()
+    if names is not None and 0 <= action.target < len(names) and parts[-1].lstrip("@").isdigit():
+        parts[-1] = names[action.target]
+    if not action.cards:
+        return " ".join(parts)
+    cards = ", ".join(card_name(c, theme) for c in action.cards)
+    return " ".join([parts[0], cards, *parts[1 + len(action.cards):]])
 
 
 def reveal_json(deal: DealRow) -> dict[str, Any]:
@@ -470,7 +487,8 @@ class Room:
         last = None
         if run.last_action is not None:
             s, text = run.last_action
-            last = {"seat": s, "action": text, "text": f"{names[s]}: {text}"}
+            words = action_words(Action.parse(text), theme, names)
+            last = {"seat": s, "action": text, "text": f"{names[s]}: {words}"}
         current = run.deals.get(state.hand_no)
         msg: dict[str, Any] = {
             "type": "state",
