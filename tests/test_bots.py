@@ -359,3 +359,27 @@ def test_ismcts_specs() -> None:
     ]:
         with pytest.raises(ValueError, match=message):
             make_bot(spec)
+
+
+def test_strength_benchmark_writes_its_table(tmp_path: Any) -> None:
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bot_strength.py"
+    spec = importlib.util.spec_from_file_location("bot_strength", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["bot_strength"] = mod
+    try:
+        spec.loader.exec_module(mod)
+        lo, hi = mod.wilson(60, 100)
+        assert round(lo, 3) == 0.502 and round(hi, 3) == 0.691
+        out = tmp_path / "table.md"
+        assert mod.main(["--rows", "strong-vs-random", "--games", "8", "--workers", "1",
+                         "--out", str(out)]) == 0
+        text = out.read_text(encoding="utf-8")
+        assert "| `heuristic` (strong) vs `random`, standard Uno, heads-up | 8 games |" in text
+        assert "95% CI (Wilson)" in text
+    finally:
+        del sys.modules["bot_strength"]
