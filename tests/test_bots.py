@@ -383,3 +383,50 @@ def test_strength_benchmark_writes_its_table(tmp_path: Any) -> None:
         assert "95% CI (Wilson)" in text
     finally:
         del sys.modules["bot_strength"]
+
+
+# --------------------------------------------------------------------------- property
+
+PROPERTY_GAMES = [
+    ("standard", 3, None, {}),
+    ("standard", 4, None, {"jump_in": True, "seven_o": True, "stacking": "escalating",
+                           "false_uno_call_penalty": 2, "partners": True}),
+    ("hotdeath", 4, "canonical", {}),
+    ("hotdeath", 3, "source_000", {}),
+    ("hotdeath", 5, "app_compat", {}),
+    ("hotdeath", 2, "homepage_001", {}),
+    ("cutthroat", 3, None, {}),
+    ("throwdown", 3, None, {}),
+]
+
+
+@pytest.mark.parametrize(("variant", "players", "preset", "options"), PROPERTY_GAMES)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_no_bot_raises_in_any_situation_of_random_games(
+    variant: str, players: int, preset: str | None, options: dict[str, Any], seed: int
+) -> None:
+    # Random players walk through the game; at every third position every built-in bot
+    # is asked for every seat that may act.  A choice must be legal; None only out of turn.
+    specs = [b.name for b in bot_catalog() if b.name != "external"]
+    bots = [make_bot(s) for s in specs if s != "ismcts"] + [
+        make_bot("ismcts:iterations=2,horizon=3")]
+    g = hotdeath.new_game(variant, players=players, seed=seed, preset=preset,
+                          options=options or None)
+    walker = random.Random(seed)
+    asked = 0
+    for step in range(600):
+        if g.is_terminal():
+            break
+        if step % 3 == 0:
+            for seat in g.actors():
+                view = g.view(seat)
+                for bot in bots:
+                    choice = bot.choose(view, random.Random(step))
+                    if choice is None:
+                        assert seat != g.current_player(), f"{bot.name} passed its turn"
+                    else:
+                        assert choice in view.legal_actions, f"{bot.name}: {choice}"
+                    asked += 1
+        seat = g.current_player()
+        g.step(walker.choice(g.legal_actions(seat)), seat)
+    assert asked > 20

@@ -27,7 +27,7 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from hotdeath import actions as A
@@ -55,14 +55,26 @@ _ROLLOUTS: Final = ("fast", "random")
 Policy = Callable[[GameState, int, list[Action], random.Random], Action]
 
 
-def _main_actions(state: GameState, seat: int) -> list[Action]:
-    """The actions of the player to act, out-of-turn kinds (and leaving) left out."""
+def _searched(actions: Sequence[Action]) -> list[Action]:
+    """The actions worth searching.
+
+    No out-of-turn kinds, no leaving, and a play that can call Uno always does (the
+    search does not model catches; the table does).
+    """
     acts = [
-        a for a in state.legal_actions(seat)
+        a for a in actions
         if a.kind not in _WINDOW_KINDS and a.kind != A.LEAVE
         and not (a.kind == A.CHALLENGE and a.target >= 0)
     ]
-    return acts or list(state.legal_actions(seat))
+    calls = {a._replace(uno=False) for a in acts if a.uno}
+    if calls:
+        acts = [a for a in acts if a.uno or a not in calls]
+    return acts
+
+
+def _main_actions(state: GameState, seat: int) -> list[Action]:
+    """The actions of the player to act that the search considers."""
+    return _searched(state.legal_actions(seat)) or list(state.legal_actions(seat))
 
 
 def fast_policy(state: GameState, seat: int, acts: list[Action], rng: random.Random) -> Action:
@@ -394,11 +406,7 @@ class IsmctsBot:
             choice = self.helper.choose(view, rng)
             if choice is not None and choice in window:
                 return choice
-        acts = [
-            a for a in view.legal_actions
-            if a.kind not in _WINDOW_KINDS and a.kind != A.LEAVE
-            and not (a.kind == A.CHALLENGE and a.target >= 0)
-        ]
+        acts = _searched(view.legal_actions)
         if len(acts) == 1:
             return acts[0]
         if not acts or view.phase in ("deal",):
