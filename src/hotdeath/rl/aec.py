@@ -127,11 +127,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         self.action_spaces = {a: spaces.Discrete(k) for a in self.possible_agents}
         self._tables()
         self._buf = array("f", bytes(4 * size))
+        self._zeros = array("f", bytes(4 * size))
         self._obs = np.frombuffer(self._buf, dtype=np.float32)
         self._mask_bytes = bytearray(k)
+        self._zero_mask = bytes(k)
         self._mask = np.frombuffer(self._mask_bytes, dtype=np.int8)
         self._enc: tuple[Any, ...] = (
-            self._buf, self._obs, self._hand_ix, self._top_ix, self._hist_ix, self._o_color,
+            self._buf, self._zeros, self._hand_ix, self._top_ix, self._hist_ix, self._o_color,
             self._o_cw, self._o_phase, self._o_decision, self._o_drew, self._rot, self._o_table,
         )
         self._rng = random.Random()
@@ -224,9 +226,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._reset_fields()
-        for i in self._slots:
-            self._mask_bytes[i] = 0
-        self._mask.fill(0)
+        self._mask_bytes[:] = self._zero_mask
         self._decide()
         self.agent_selection = self.possible_agents[self._seat]
 
@@ -246,12 +246,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         A slot outside the mask raises :class:`~hotdeath.errors.IllegalActionError`
         (code ``masked_action``) and changes nothing.
         """
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
+        if self._over:
+            agent = self.agent_selection
+            if self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+                return
         if action is None:
-            raise IllegalActionError("masked_action", f"{agent} must choose an action")
+            raise IllegalActionError(
+                "masked_action", f"{self.agent_selection} must choose an action"
+            )
         slot = int(action)
         act = self._slot_act.get(slot)
         if act is not None:
@@ -266,7 +269,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         else:
             self._illegal(slot)
         self._steps += 1
-        if self.max_steps is not None and self._steps >= self.max_steps and not self._over:
+        if self._steps == self.max_steps and not self._over:
             self._over = True
             for a in self.agents:
                 self.truncations[a] = True
@@ -320,7 +323,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         else:
             self._apply(self._seat, action)
         self._steps += 1
-        if self.max_steps is not None and self._steps >= self.max_steps and not self._over:
+        if self._steps == self.max_steps and not self._over:
             self._over = True
             for a in self.agents:
                 self.truncations[a] = True
@@ -397,8 +400,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
                 rewards[a] = 0.0
             self._dirty = False
         self._cumulative_rewards[self.possible_agents[seat]] = 0.0
-        self._asked = []
-        self._prefix = []
+        if self._asked:
+            self._asked = []
+        if self._prefix:
+            self._prefix = []
         if st.last_hand is not self._last_hand:
             self._last_hand = st.last_hand
             if self.reward_mode == "hand" and st.last_hand is not None:
@@ -428,9 +433,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         self._clear_mask()
 
     def _clear_mask(self) -> None:
-        mb = self._mask_bytes
-        for i in self._slots:
-            mb[i] = 0
+        self._mask_bytes[:] = self._zero_mask
         self._slots = []
         self._slot_act = {}
         self._throw_add = {}
@@ -467,8 +470,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         """
         st = self.state
         mb = self._mask_bytes
-        for i in self._slots:
-            mb[i] = 0
+        mb[:] = self._zero_mask
         self._seat = seat
         self._window = window
         get = self._cache[seat].get
@@ -537,9 +539,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
     def _encode(self, p: int) -> None:
         """Write seat ``p``'s observation into the buffer (view facts only)."""
         st = self.state
-        (b, obs, hix, top_ix, hist_ix, o_color, o_cw, o_phase, o_decision, o_drew, rot,
+        (b, zeros, hix, top_ix, hist_ix, o_color, o_cw, o_phase, o_decision, o_drew, rot,
          o_table) = self._enc
-        obs.fill(0.0)
+        b[:] = zeros  # a memcpy: cheaper than self._obs.fill(0.0)
         for f in st.hands[p]:
             b[hix[f]] += 1.0
         if p == self._seat and not self._over:
