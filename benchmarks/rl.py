@@ -18,7 +18,12 @@ and counts *steps* (decisions):
   (``np.flatnonzero`` and ``Generator.integers``), as typical user code does;
 * ``env_wrapped``: ``hotdeath.rl.env()`` (PettingZoo's bound and order wrappers);
 * ``rlcard_env``: RLCard 1.2.0's ``rlcard.make('uno')``: ``env.step`` (which builds the
-  next observation) with ``rng.choice`` over ``state['legal_actions']``.
+  next observation) with ``rng.choice`` over ``state['legal_actions']``;
+* ``api_floor``: not an environment but its lower bound: the bare engine behind the least
+  that PettingZoo's AEC loop costs, a ``last()`` method that returns a dict of two fresh
+  arrays (copies of preallocated ones of our observation and mask sizes) and the
+  reward, termination, truncation and info lookups, and a ``step()`` method; no mask, no
+  slots, no encoding.
 
 The loops are interleaved in slices (``--seconds`` of wall time each, order reversed every
 other repetition).  Rates are steps per second of *process CPU time*, so that other jobs on
@@ -100,6 +105,65 @@ def env_loop(seed: int, numpy_choice: bool = False, wrapped: bool = False) -> Lo
     return run
 
 
+class _ApiFloor:
+    """The engine plus only the calls and copies of PettingZoo's AEC loop (no encoding)."""
+
+    def __init__(self) -> None:
+        e = raw_env(variant="standard", players=2, options=OPTIONS)
+        self.obs = np.zeros(e.obs_layout.size, np.float32)
+        self.mask = np.zeros(e.layout.size, np.int8)
+        self.agents = list(e.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+        self.game = hotdeath.new_game("standard", 2, 0, options=OPTIONS)
+
+    def reset(self, seed: int) -> None:
+        self.game = hotdeath.new_game("standard", 2, seed, options=OPTIONS)
+        self.terminations = dict.fromkeys(self.agents, False)
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return {"observation": self.obs.copy(), "action_mask": self.mask.copy()}
+
+    def last(self) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        a = self.agent_selection
+        return (self.observe(a), self.rewards[a], self.terminations[a], self.truncations[a],
+                self.infos[a])
+
+    def step(self, action: Any) -> None:
+        g = self.game
+        g.step(action)
+        if g.is_terminal():
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.agents[g.turn]
+
+
+def floor_loop(seed: int) -> Loop:
+    rng = random.Random(seed)
+    e = _ApiFloor()
+    game = [seed]
+
+    def run(seconds: float) -> tuple[int, float]:
+        steps = 0
+        c0 = time.process_time()
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            game[0] += 1
+            e.reset(game[0])
+            while True:
+                _, _, term, trunc, _ = e.last()
+                if term or trunc:
+                    break
+                e.step(rng.choice(e.game.legal_actions()))
+                steps += 1
+        return steps, time.process_time() - c0
+
+    return run
+
+
 def rlcard_loop(seed: int) -> Loop | None:
     try:
         import rlcard
@@ -139,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     rl = rlcard_loop(5)
     if rl is not None:
         loops["rlcard_env"] = rl
+    loops["api_floor"] = floor_loop(6)
     for run in loops.values():  # warm-up
         run(min(0.2, args.seconds))
     rates: dict[str, list[float]] = {k: [] for k in loops}
