@@ -442,7 +442,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
     def _decide(self) -> None:
         """Find the next decision: window holders not yet asked, then the current player."""
         st = self.state
-        if st.uno_open or st._has_windows():
+        if st.uno_open or (st._windows and st._has_windows()):
             asked = self._asked
             for s in window_seats(st):
                 if s not in asked:
