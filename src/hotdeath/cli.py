@@ -11,6 +11,7 @@ error's stable code, and exits with status 2::
                          [--dealer D] [--out FILE]
     hotdeath play [--variant V] [--players N] [--seed S] [--bots SPEC]... [--watch]
                   [--theme T] [--delay SECONDS] [--save FILE] [--plain]
+                  [--connect URL [--name NAME]]
     hotdeath simulate [VARIANT] [--bot SPEC]... [--games N] [--seed S] [--workers W]
                       [--out FILE] [--backend process|ray] ...
     hotdeath report RESULTS... [--out DIR]
@@ -603,12 +604,31 @@ def play(
     plain: Annotated[
         bool, typer.Option("--plain", help="The line-by-line game instead of the full screen.")
     ] = False,
+    connect: Annotated[
+        str | None,
+        typer.Option("--connect", metavar="URL",
+                     help="Take a seat at a table of 'hotdeath serve' (a table link).")
+    ] = None,
+    name: Annotated[
+        str, typer.Option("--name", help="Your name at a server table (with --connect).")
+    ] = "You",
 ) -> None:
     """Play a game in the terminal against bots (you are P0).
 
     A full-screen game when the terminal can show one; the line-by-line game otherwise
     (output not a terminal, or --plain).
     """
+    if connect is not None:
+        from hotdeath.tui import can_host
+        from hotdeath.tui import connect as connect_tui
+
+        if not can_host():
+            _fail("no_terminal", "--connect needs a terminal that can show the full screen")
+        try:
+            connect_tui(connect, name, theme.value, save)
+        except HotDeathError as e:
+            _fail(e.code, e.message)
+        return
     from hotdeath.bots import bot_catalog, make_bot
 
     specs = bots or []

@@ -52,10 +52,29 @@ def run(
             print(f"file_error: could not save the record to {save}: {e.strerror or e}")
     if session.saved_to is not None:
         print(f"Record saved: {session.saved_to} (hotdeath replay {session.saved_to})")
-    elif not session.state.is_terminal():
+    elif not session.over():
         print(f"Stopped in hand {len(session.results) + 1} of {session.title}, seed "
               f"{session.seed}.")
     return session
 
 
-__all__ = ["Session", "can_host", "run"]
+def connect(url: str, name: str = "You", theme: str = "family",
+            save: Path | None = None) -> Session:
+    """Take a seat at a server table (``hotdeath serve``) and play it in the full screen.
+
+    ``url`` is a table link from the lobby (``http://host:8000/t/ID?seat=1`` or one with
+    ``?token=``); without a token the seat is joined as ``name``.  A refused or unreachable
+    table raises :class:`~hotdeath.tui.remote.ConnectError` before the screen opens.
+    """
+    from hotdeath.tui.app import HotDeathApp
+    from hotdeath.tui.remote import RemoteSession
+
+    session = RemoteSession.connect(url, name, theme)
+    app = HotDeathApp(session, save=save)
+    app.run()
+    if app.session.saved_to is not None:
+        print(f"Record saved: {app.session.saved_to} (hotdeath replay {app.session.saved_to})")
+    return app.session
+
+
+__all__ = ["Session", "can_host", "connect", "run"]

@@ -9,10 +9,11 @@ the bots move now (or lets an open window go); ``+``/``-`` change the bots' dela
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -30,8 +31,13 @@ from hotdeath import actions as A
 from hotdeath.actions import Action
 from hotdeath.cards import COLOR_LETTERS, COLOR_NAMES, FACE_COLOR, card_name, parse_card
 from hotdeath.errors import HotDeathError
+from hotdeath.tui.remote import RemoteSession
 from hotdeath.tui.session import CARD_ACTIONS, HandResult, Session, colour_word, face_order
+from hotdeath.variants import get_variant
 from hotdeath.view import View
+
+if TYPE_CHECKING:
+    from websockets.asyncio.client import ClientConnection
 
 CARD_STYLE: dict[int, str] = {
     0: "bold #ff5f5f", 1: "bold #ffd75f", 2: "bold #5fd75f", 3: "bold #5fafff",
@@ -123,11 +129,13 @@ class ScoreScreen(ModalScreen[str]):
         Binding("q", "quit_game", "Quit"),
     ]
 
-    def __init__(self, result: HandResult, body: RenderableType, saved: str = "") -> None:
+    def __init__(self, result: HandResult, body: RenderableType, saved: str = "",
+                 next_words: str = "Enter: deal the next hand") -> None:
         super().__init__()
         self.result = result
         self.body = body
         self.saved = saved
+        self.next_words = next_words
 
     def compose(self) -> ComposeResult:
         """The scoring table and what to press."""
@@ -139,7 +147,7 @@ class ScoreScreen(ModalScreen[str]):
                 yield Static(self.saved, id="saved")
             yield Static(
                 "r: play again · q: quit" if self.result.game_over
-                else "Enter: deal the next hand", id="score-keys"
+                else self.next_words, id="score-keys"
             )
         yield Footer()
 
@@ -270,6 +278,9 @@ class HotDeathApp(App[None]):
         self._thinking: int | None = None
         """The token the bots are thinking about in a worker thread, if any."""
         self._hurry = False
+        self._generation = -1
+        """The server table's game we show (-1: not connected yet)."""
+        self._ws: ClientConnection | None = None
         self._logged = 0
         self._prompting = False
         self._shown_results = 0
@@ -305,15 +316,61 @@ class HotDeathApp(App[None]):
         self.query_one("#log", RichLog).clear()
         self.title = self.session.title
         self.message = Text("")
+        if isinstance(self.session, RemoteSession) and self._generation < 0:
+            self._generation = 0
+            self._connection(self.session)
+        self._advance()
+
+    # ------------------------------------------------------------------ a server table
+
+    @work(group="connection")
+    async def _connection(self, session: RemoteSession) -> None:
+        """Keep the table's WebSocket: take in the server's messages, send the outbox."""
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import WebSocketException
+
+        try:
+            async with connect(session.ws_url, compression=None) as ws:
+                self._ws = ws
+                await ws.send(json.dumps(session.hello()))
+                async for raw in ws:
+                    session.handle(json.loads(raw))
+                    self._from_server(session)
+                    await self._send_outbox()
+        except (OSError, WebSocketException) as e:
+            self._ws = None
+            self._say(f"connect_failed: the table's connection closed ({e})", error=True)
+
+    async def _send_outbox(self) -> None:
+        """Send what the person did (the answer comes back as a state message)."""
+        s = self.session
+        if isinstance(s, RemoteSession) and self._ws is not None:
+            while s.outbox:
+                await self._ws.send(json.dumps(s.outbox.pop(0)))
+
+    def _from_server(self, session: RemoteSession) -> None:
+        if session.generation != self._generation:  # a new game at the table
+            self._generation = session.generation
+            self._logged = 0
+            self._shown_results = 0
+            self.query_one("#log", RichLog).clear()
+        if session.error:
+            self.message = Text(session.error, style="bold red")
+            session.error = ""
         self._advance()
 
     # ------------------------------------------------------------------ rendering
 
     def _refresh(self) -> None:
         s = self.session
+        if not s.ready():
+            self.query_one("#status", Static).update(
+                Text("Connected. Waiting for the host to start the game…", style="italic"))
+            self.refresh_bindings()
+            return
         view = s.view()
         hand_no = len(s.results) + (0 if view.phase == "game_over" else 1)
-        self.sub_title = (f"hand {hand_no} · seed {s.seed}"
+        self.sub_title = (f"hand {hand_no} · {s.where}"
                           + (" · watching" if s.human is None else ""))
         self.query_one("#seats", Static).update(self._seats_table(view))
         self.query_one("#pile", Static).update(self._pile(view))
@@ -510,12 +567,16 @@ class HotDeathApp(App[None]):
     def _step(self) -> bool:
         """One step of the flow; True when a bot moved and the loop may go on at once."""
         s = self.session
-        if self._modal_open() or self._prompting:
+        if self._modal_open() or self._prompting or not s.ready():
             return False
         if len(s.results) > self._shown_results:
             self._show_result()
             return False
-        if s.state.is_terminal():
+        if s.over():
+            return False
+        if not s.local:  # the server moves its bots; we only answer for our seat
+            if s.my_turn():
+                self._prompt_if_needed()
             return False
         if s.window_open():
             self._pending = None
@@ -603,6 +664,8 @@ class HotDeathApp(App[None]):
         except HotDeathError as e:
             self._say(f"{e.code}: {e.message}", error=True)
             return
+        if not self.session.local:
+            self.run_worker(self._send_outbox(), group="send")
         self._cancel_timers()
         self._pending = None
         self._token += 1
@@ -627,7 +690,9 @@ class HotDeathApp(App[None]):
             except OSError as e:
                 saved = f"file_error: could not save the record: {e.strerror or e}"
         self._refresh()
-        self.push_screen(ScoreScreen(result, self._result_body(result), saved),
+        words = ("Enter: deal the next hand" if s.local
+                 else "Enter: back to the table (the server deals the next hand)")
+        self.push_screen(ScoreScreen(result, self._result_body(result), saved, words),
                          self._after_result)
 
     def _result_body(self, result: HandResult) -> Group:
@@ -659,7 +724,11 @@ class HotDeathApp(App[None]):
         self._advance()
 
     def new_game(self) -> None:
-        """Start the next game at the same table (the next seed)."""
+        """Start the next game at the same table (the next seed; a server deals a new one)."""
+        if isinstance(self.session, RemoteSession):
+            self.session.rematch()
+            self.run_worker(self._send_outbox(), group="send")
+            return
         seed = self.session.seed + 1
         if self.make_session is not None:
             self.session = self.make_session(seed)
@@ -844,9 +913,12 @@ class HotDeathApp(App[None]):
         if action == "moves":
             return any(a.kind not in CARD_ACTIONS for a in s.legal())
         if action == "type_move":
-            return s.human is not None and not s.state.is_terminal()
+            return s.human is not None and not s.over()
+        if action in ("slower", "faster"):
+            return s.local
         if action == "skip":
-            return self._pending is not None or self._thinking is not None or s.window_open()
+            return s.local and (self._pending is not None or self._thinking is not None
+                                or s.window_open())
         return True
 
     def action_draw(self) -> None:
@@ -944,7 +1016,7 @@ class HotDeathApp(App[None]):
         if isinstance(self.screen, HelpScreen):
             return
         s = self.session
-        variant = s.state.variant
+        variant = get_variant(s.variant_name)
         changed = s.view().options
         options = ", ".join(f"{k}={v}" for k, v in changed.items())
         setup = (f"{variant.title}, preset {s.preset or variant.default_preset}; "

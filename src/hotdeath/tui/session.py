@@ -221,7 +221,25 @@ class Session:
     @property
     def title(self) -> str:
         """The variant's title."""
-        return self.state.variant.title
+        return get_variant(self.variant_name).title
+
+    def over(self) -> bool:
+        """Whether the game is over."""
+        return self.state.is_terminal()
+
+    @property
+    def where(self) -> str:
+        """Where the game comes from, for the title bar: its seed."""
+        return f"seed {self.seed}"
+
+    def ready(self) -> bool:
+        """Whether there is a game to show (always, for a local game)."""
+        return True
+
+    @property
+    def local(self) -> bool:
+        """Whether the game and its bots run here (not at a server)."""
+        return True
 
     def card(self, face: int) -> str:
         """A card in words with its colour letter: ``[R] Red 7``, ``[W] Wild Draw Four``."""
@@ -276,7 +294,7 @@ class Session:
 
     def legal(self) -> list[Action]:
         """The person's legal actions now (their turn and their windows); none to watch."""
-        return list(self.view().legal_actions)
+        return list(self.view().legal_actions) if self.ready() else []
 
     def offered(self, kinds: Sequence[int]) -> list[Action]:
         """The person's legal actions of ``kinds`` worth offering (as the arena judges).
@@ -363,10 +381,10 @@ class Session:
                 ended = e
         if ended is not None:
             words = describe(ended, self.theme, self.names, self.human).rsplit("  [", 1)[0]
-            result = HandResult(self.state.hand_no, themed(words[0].upper() + words[1:],
-                                                           self.theme))
+            result = HandResult(self.view().hand_no, themed(words[0].upper() + words[1:],
+                                                            self.theme))
             self._fill_scores(result, events)
-            result.game_over = self.state.is_terminal()
+            result.game_over = self.over()
             self.results.append(result)
 
     def _fill_scores(self, result: HandResult, events: Sequence[Event]) -> None:
