@@ -520,6 +520,9 @@ def test_play_falls_back_to_the_line_game_without_a_terminal(tmp_path: Path) -> 
     bad = CliRunner().invoke(cli, ["play", "--bots", "genius"])
     assert bad.exit_code == 2
     assert "bad_bot" in bad.output and "basic" in bad.output
+    for url, code in (("nowhere", "bad_url"), ("http://127.0.0.1:9/t/abc", "no_terminal")):
+        refused = CliRunner().invoke(cli, ["play", "--connect", url])
+        assert refused.exit_code == 2 and code in refused.output
 
 
 # ---------------------------------------------------------------------------- a server table

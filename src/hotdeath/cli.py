@@ -621,10 +621,12 @@ def play(
     if connect is not None:
         from hotdeath.tui import can_host
         from hotdeath.tui import connect as connect_tui
+        from hotdeath.tui.remote import parse_table_url
 
-        if not can_host():
-            _fail("no_terminal", "--connect needs a terminal that can show the full screen")
         try:
+            parse_table_url(connect)
+            if not can_host():
+                _fail("no_terminal", "--connect needs a terminal that can show the full screen")
             connect_tui(connect, name, theme.value, save)
         except HotDeathError as e:
             _fail(e.code, e.message)
