@@ -7,6 +7,7 @@ start-up).  ``docs/protocol.md`` documents every route and message.
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import json
 import logging
@@ -335,7 +336,9 @@ def create_app(
             if not found:
                 raise ApiError(403, "bad_token", "this token is not a seat's at this table")
             seat = found[0]
-        state, steps = replay_steps(row, actions, seat, full, room.theme)
+        # replaying a long game takes a while: off the event loop (it reads only the record)
+        state, steps = await asyncio.to_thread(replay_steps, row, actions, seat, full,
+                                               room.theme)
         out: dict[str, Any] = {
             "game_id": game_id, "table_id": row["table_id"], "status": row["status"],
             "variant": row["variant"], "preset": row["preset"], "options": row["options"],
@@ -371,8 +374,6 @@ def create_app(
                 if text is None:
                     return
                 await ws.send_text(text)
-
-        import asyncio
 
         task = asyncio.get_running_loop().create_task(sender())
         try:
