@@ -713,12 +713,14 @@ def bot_name(seat: int, spec: str) -> str:
 
 
 def server_bot(info: BotInfo) -> bool:
-    """Whether the server offers this bot: none with a free-text parameter.
+    """Whether the server offers this bot: none with a free-text or a time parameter.
 
-    A free-text parameter can name a program to run (``external:COMMAND``); bots whose
-    parameters are numbers or fixed choices run inside the server and see only their view.
+    A free-text parameter can name a program to run (``external:COMMAND``) and a float
+    one is a thinking time (``ismcts:seconds=…``) that would hold up every table (bots move
+    on the server's event loop); bots with whole-number or fixed-choice parameters run
+    inside the server, fast, and see only their view.
     """
-    return all(p.kind is not str or p.choices for p in info.params)
+    return all(p.kind is int or p.choices for p in info.params)
 
 
 def check_bot(spec: object) -> str:
@@ -731,7 +733,7 @@ def check_bot(spec: object) -> str:
         raise ApiError(400, "bad_bot", str(e)) from None
     if not server_bot(info):
         raise ApiError(400, "bad_bot", f"the server does not run bot {info.name!r} "
-                       "(it would run an outside program)")
+                       "(an outside program or a thinking time)")
     return spec.strip()
 
 
