@@ -660,3 +660,16 @@ def test_actions_are_told_in_words_with_card_and_seat_names() -> None:
         "play Glasnost Bo"
     )
     assert action_words(Action.parse("draw"), "original") == "draw"
+
+
+def test_the_schema_compiles_for_postgresql() -> None:
+    """``--database-url postgresql+psycopg://…``: every table is valid PostgreSQL DDL."""
+    from sqlalchemy.dialects import postgresql
+
+    from hotdeath.server.store import metadata
+
+    dialect: sa.Dialect = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]
+    ddl = [str(sa.schema.CreateTable(t).compile(dialect=dialect)) for t in metadata.sorted_tables]
+    assert len(ddl) == 5
+    assert any("seed BIGINT NOT NULL" in d for d in ddl)
+    assert any("options JSON NOT NULL" in d for d in ddl)
