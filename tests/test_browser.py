@@ -457,6 +457,17 @@ def test_e_a_spectator_sees_no_hand(browser: Browser, server: Server) -> None:
     assert watcher.page.locator("#opponents .seat").count() == 4
     assert watcher.page.locator(".tag.you").count() == 0
     watcher.page.screenshot(path=str(SHOTS / "spectator.png"))
+    # the replay of the running game: Ann's browser holds her seat token, the watcher's none
+    game = watcher.states()[-1]["game_id"]
+    ann.page.goto(f"{server.base}/replay/{game}")
+    ann.page.wait_for_selector("body[data-ready='1']")
+    assert "your seat" in ann.page.locator("#view-note").inner_text()
+    assert ann.page.locator(".replay-hands img").count() > 0
+    ann.page.screenshot(path=str(SHOTS / "replay_running_seat.png"), full_page=True)
+    watcher.page.goto(f"{server.base}/replay/{game}")
+    watcher.page.wait_for_selector("body[data-ready='1']")
+    assert "spectator" in watcher.page.locator("#view-note").inner_text()
+    assert watcher.page.locator(".replay-hands img").count() == 0
     watcher.close()
     ann.close()
 

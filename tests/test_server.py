@@ -10,6 +10,8 @@ import asyncio
 import json
 import random
 import re
+import threading
+import time
 import warnings
 from collections import Counter
 from collections.abc import Iterator
@@ -20,16 +22,17 @@ import pytest
 import sqlalchemy as sa
 
 import hotdeath
-from hotdeath.bots import make_bot
+from hotdeath.bots import BotParam, make_bot, register_bot
 from hotdeath.bots.arena import next_bot_move, seat_rngs
-from hotdeath.cards import card_code
-from hotdeath.events import Event
+from hotdeath.cards import COLOR_NAMES, NUM_FACES, THEMES, card_code, card_name
+from hotdeath.events import SCORE_LABELS, Event
 from hotdeath.notation import replay as replay_record
 from hotdeath.server import create_app
 from hotdeath.server.commitment import deck_digest, seed_digest, verify
 from hotdeath.server.protocol import MAX_MESSAGE_BYTES
 from hotdeath.server.room import Hub, Room
 from hotdeath.server.store import Store
+from hotdeath.view import View
 
 with warnings.catch_warnings():  # starlette warns about its httpx transport on import
     warnings.simplefilter("ignore")
@@ -126,7 +129,15 @@ def test_variants_lists_every_variant_bot_and_theme(client: TestClient) -> None:
     assert {"basic", "random"} <= {b["name"] for b in data["bots"]}
     offered = {b["name"] for b in data["bots"]}
     assert "external" not in offered  # it runs a program: never offered
-    assert "ismcts" not in offered  # a thinking time would hold up every table
+    ismcts = next(b for b in data["bots"] if b["name"] == "ismcts")  # thinks off the loop
+    assert ismcts["budget"] == "seconds"
+    assert [lv["spec"] for lv in ismcts["levels"]] == [
+        "ismcts:seconds=0.2", "ismcts:seconds=0.5", "ismcts:seconds=1"
+    ]
+    assert sum(lv["default"] for lv in ismcts["levels"]) == 1
+    assert data["max_bot_seconds"] == 1.0
+    heuristic = next(b for b in data["bots"] if b["name"] == "heuristic")
+    assert len(heuristic["levels"]) > 1 and all(":" in lv["spec"] for lv in heuristic["levels"])
     assert data["themes"] == ["family", "original"]
     assert client.get("/openapi.json").json()["paths"]["/api/tables"]
     assert "swagger" in client.get("/docs").text.lower()
@@ -144,6 +155,10 @@ def test_variants_lists_every_variant_bot_and_theme(client: TestClient) -> None:
         ({"bots": {"1": "external:cmd=touch pwned"}}, "bad_bot"),
         ({"takeover_bot": "external:cmd=touch pwned"}, "bad_bot"),
         ({"bots": {"1": "ismcts:seconds=600"}}, "bad_bot"),
+        ({"bots": {"1": "ismcts:seconds=1.5"}}, "bad_bot"),
+        ({"bots": {"1": "ismcts:iterations=100000000"}}, "bad_bot"),
+        ({"bots": {"1": "ismcts:rollout=external:cmd=touch pwned"}}, "bad_bot"),
+        ({"takeover_bot": "ismcts:seconds=5"}, "bad_bot"),
         ({"bots": {"7": "basic"}}, "bad_seat"),
         ({"theme": "neon"}, "bad_theme"),
         ({"bot_delay": -1}, "bad_request"),
@@ -153,6 +168,29 @@ def test_bad_tables_are_refused_with_a_code(client: TestClient, body: Msg, code:
     r = client.post("/api/tables", json=body)
     assert r.status_code == 400
     assert r.json()["code"] == code and r.json()["message"]
+
+
+def test_cards_route_names_every_face_in_every_theme(client: TestClient) -> None:
+    r = client.get("/api/cards")
+    assert r.status_code == 200
+    data = r.json()
+    assert [c["name"] for c in data["colors"]] == list(COLOR_NAMES)
+    assert data["themes"] == list(THEMES)
+    assert [c["code"] for c in data["cards"]] == [card_code(f) for f in range(NUM_FACES)]
+    for face, card in enumerate(data["cards"]):
+        assert card["names"] == {t: card_name(face, t) for t in THEMES}
+    by_code = {c["code"]: c for c in data["cards"]}
+    assert by_code["RET"]["names"]["original"] == "Fuck You"
+    assert (by_code["RET"]["color"], by_code["RET"]["kind"]) == ("blue", "retaliation")
+    assert by_code["WD4"]["color"] is None and by_code["G7"]["number"] == 7
+    ordered = sorted(data["cards"], key=lambda c: c["order"])
+    assert ordered[0]["code"] == "R0" and ordered[-1]["color"] is None  # wilds last
+    assert data["score_labels"] == SCORE_LABELS
+    # the pages hold no copy of the names: they would drift
+    js = "".join(p.read_text() for p in (ROOT / "src/hotdeath/server/static/js").glob("*.js"))
+    for name in ("Retaliation", "Fuck You", "Wild Draw Four", "Harvester of Sorrows",
+                 "Double Skip", "Glasnost", "doubled by", "Quitter + Retaliation"):
+        assert name not in js, name
 
 
 def test_lobby_errors_change_nothing(client: TestClient) -> None:
@@ -520,6 +558,124 @@ def test_replay_of_a_running_game_shows_only_the_callers_view(client: TestClient
                 assert not (e["kind"] == "draw" and "cards" in e)
         r = client.get(f"/api/games/{game}/replay", headers={"X-Token": "bad"})
         assert (r.status_code, r.json()["code"]) == (403, "bad_token")
+
+
+# ---------------------------------------------------------------------------- thinking bots
+
+
+def test_a_table_with_an_ismcts_bot_plays_a_hand_to_the_end(db_url: str) -> None:
+    app = create_app(db_url, bot_delay=0, rate_limit=FAST, max_bot_seconds=0.02)
+    with TestClient(app) as client:
+        assert client.post("/api/tables", json={"bots": {"0": "ismcts:seconds=0.5"}}).json()[
+            "code"] == "bad_bot"  # over this server's cap
+        t = new_table(client, variant="standard", seats=2,
+                      bots={"0": "ismcts:seconds=0.02", "1": "basic"})
+        with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+            hello(ws, None)
+            start(client, t)
+            moves: set[int] = set()
+            while True:
+                m = recv(ws, "state")
+                if m["last_action"] is not None:
+                    moves.add(m["last_action"]["seat"])
+                if any(e["kind"] == "hand_end" for e in m["events"]):
+                    break
+            assert moves == {0, 1}
+            ws.send_json({"type": "ping", "id": "p"})
+            while ws.receive_json()["type"] != "pong":
+                pass
+
+
+class BlockerBot:
+    """A test bot with a time budget that thinks until the test lets it answer."""
+
+    name = "blocker"
+    entered = threading.Event()
+    release = threading.Event()
+    calls = 0
+
+    def __init__(self, seconds: float = 0.1) -> None:
+        self.seconds = seconds
+
+    def choose(self, view: View, rng: random.Random) -> Any:
+        BlockerBot.calls += 1
+        BlockerBot.entered.set()
+        assert BlockerBot.release.wait(10)
+        if view.seat != view.current_player:
+            return None
+        return view.legal_actions[0]
+
+
+@pytest.fixture
+def blocker() -> Iterator[type[BlockerBot]]:
+    from hotdeath.bots import _REGISTRY
+
+    BlockerBot.entered, BlockerBot.release, BlockerBot.calls = (
+        threading.Event(), threading.Event(), 0
+    )
+    register_bot("blocker", "waits for the test",
+                 (BotParam("seconds", float, 0.1, "thinking time"),), budget="seconds")(BlockerBot)
+    yield BlockerBot
+    BlockerBot.release.set()
+    _REGISTRY.pop("blocker", None)
+
+
+def test_the_server_answers_while_a_bot_thinks(
+    db_url: str, blocker: type[BlockerBot]
+) -> None:
+    with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
+        t = new_table(client, variant="standard", seats=2, bots={"0": "blocker", "1": "blocker"})
+        with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+            hello(ws, None)
+            start(client, t)
+            assert blocker.entered.wait(5)
+            begun = time.monotonic()
+            ws.send_json({"type": "ping", "id": "p1"})
+            while (got := ws.receive_json())["type"] != "pong":
+                assert got["type"] in ("table", "state")
+            assert got["id"] == "p1" and not blocker.release.is_set()
+            assert time.monotonic() - begun < 2
+            assert client.get(f"/api/tables/{t['table_id']}").status_code == 200
+            blocker.release.set()
+            while recv(ws, "state")["version"] < 3:
+                pass
+
+
+def test_a_bot_answer_for_an_older_version_is_dropped(
+    tmp_path: Path, blocker: type[BlockerBot]
+) -> None:
+    async def main() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'stale.sqlite3'}")
+        hub = Hub(store, bot_delay=0)
+        room, _host = hub.create_table("standard", None, {}, 2, {0: "blocker", 1: "blocker"},
+                                       "family", 0, None, None, None)
+        room.start()  # the driver asks a blocker in a worker thread
+        run = room.run
+        assert run is not None
+        while not blocker.entered.is_set():
+            await asyncio.sleep(0.005)
+        # meanwhile someone else moves (as a person would): the answer being computed is stale
+        seat = run.state.current_player()
+        mover = make_bot("basic")
+        action = mover.choose(run.state.view(seat), random.Random(1))
+        assert action is not None
+        room.apply(seat, action)
+        assert run.version == 1
+        calls = blocker.calls
+        blocker.release.set()
+        for _ in range(500):
+            if run.version >= 3:
+                break
+            await asyncio.sleep(0.01)
+        assert room.stale_answers == 1  # the first answer was dropped ...
+        assert blocker.calls > calls  # ... and the bots were asked again
+        assert run.version >= 3 and run.state.history[0] == (seat, action)
+        loaded = store.load_game(run.game_id)
+        assert loaded is not None and loaded[1][0] == (seat, str(action))
+        await hub.close()
+        store.close()
+
+    asyncio.run(main())
 
 
 # ---------------------------------------------------------------------------- secrets

@@ -848,6 +848,13 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option("--bot-delay", min=0.0, max=10.0, help="Seconds before a bot moves.")
     ] = 0.6,
+    max_bot_seconds: Annotated[
+        float,
+        typer.Option(
+            "--max-bot-seconds", min=0.01, max=60.0,
+            help="Most seconds a thinking bot (ismcts) may take per move at a table.",
+        ),
+    ] = 1.0,
 ) -> None:
     """Serve the browser game: tables with friends and bots (see docs/protocol.md)."""
     import uvicorn
@@ -856,7 +863,7 @@ def serve(
 
     url = database_url or default_database_url()
     try:
-        application = create_app(url, bot_delay=bot_delay)
+        application = create_app(url, bot_delay=bot_delay, max_bot_seconds=max_bot_seconds)
     except Exception as e:  # a bad URL, an unreachable database, a failed migration
         _fail("database_error", f"cannot open the database {url!r}: {e}")
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

@@ -74,7 +74,7 @@ def _who(seat: int, names: Sequence[str] | None) -> str:
     return f"P{seat}"
 
 
-_SCORE_LABELS = {
+SCORE_LABELS: dict[str, str] = {
     "winner": "won the hand",
     "last_standing": "last player standing",
     "all_bastards": "all four bastard cards",
@@ -89,6 +89,7 @@ _SCORE_LABELS = {
     "team": "points of the opposing team",
     "opponents": "points in the opponents' hands",
 }
+"""What each step of a ``score`` event's info means, in words (the server sends it)."""
 
 
 def describe(
@@ -183,8 +184,8 @@ def describe(
         text = f"the hand ends: {who} wins it" if e.seat >= 0 else "the hand ends with no winner"
     elif k == "score":
         steps = " → ".join(
-            f"{_SCORE_LABELS.get(lbl, lbl)} +{v}" if lbl == "virus"
-            else f"{_SCORE_LABELS.get(lbl, lbl)}: {v}"
+            f"{SCORE_LABELS.get(lbl, lbl)} +{v}" if lbl == "virus"
+            else f"{SCORE_LABELS.get(lbl, lbl)}: {v}"
             for lbl, v in e.info
         )
         text = f"{who} scores {e.n}" + (f" [{steps}]" if steps else "")

@@ -65,27 +65,36 @@ class BotParam:
 
 @dataclass(frozen=True, slots=True)
 class BotInfo:
-    """A registered bot: its name, a one-line description, parameters and factory."""
+    """A registered bot: its name, a one-line description, parameters and factory.
+
+    ``budget`` names the float parameter that is the bot's thinking time in seconds per
+    decision, for bots that search (``None``: the bot answers at once).  Callers that must
+    stay responsive (the server) run such bots off their event loop and cap the budget.
+    """
 
     name: str
     description: str
     factory: Callable[..., Bot]
     params: tuple[BotParam, ...] = field(default=())
+    budget: str | None = None
 
 
 _REGISTRY: dict[str, BotInfo] = {}
 
 
 def register_bot(
-    name: str, description: str, params: Sequence[BotParam] = ()
+    name: str, description: str, params: Sequence[BotParam] = (), budget: str | None = None
 ) -> Callable[[Callable[..., Bot]], Callable[..., Bot]]:
     """Class or function decorator: register a bot factory under ``name``.
 
     The factory is called with one keyword argument per parameter, already converted.
+    ``budget`` names the parameter that is a thinking time in seconds (see :class:`BotInfo`).
     """
+    if budget is not None and not any(p.name == budget and p.kind is float for p in params):
+        raise ValueError(f"bot {name!r}: budget {budget!r} is not one of its float parameters")
 
     def deco(factory: Callable[..., Bot]) -> Callable[..., Bot]:
-        _REGISTRY[name] = BotInfo(name, description, factory, tuple(params))
+        _REGISTRY[name] = BotInfo(name, description, factory, tuple(params), budget)
         return factory
 
     return deco

@@ -349,6 +349,7 @@ def _estimate(state: GameState) -> list[float]:
         BotParam("prior", float, 1.0,
                  "weight of the expert heuristic's opinion of the root moves (0: none)"),
     ),
+    budget="seconds",
 )
 class IsmctsBot:
     """Single-observer information-set MCTS; see the module docstring."""

@@ -25,16 +25,31 @@ from pydantic import BaseModel, Field
 from hotdeath import __version__
 from hotdeath.actions import Action
 from hotdeath.bots import bot_catalog
-from hotdeath.cards import THEMES, card_code
-from hotdeath.events import Event
+from hotdeath.cards import (
+    COLOR_LETTERS,
+    COLOR_NAMES,
+    FACE_CODE,
+    FACE_COLOR,
+    FACE_KIND,
+    FACE_NUMBER,
+    KIND_IDS,
+    NO_COLOR,
+    NUM_FACES,
+    THEMES,
+    card_code,
+    card_name,
+)
+from hotdeath.events import SCORE_LABELS, Event
 from hotdeath.notation import record
 from hotdeath.server.protocol import RATE_BURST, RATE_PER_SECOND, ProtocolError, parse_message
 from hotdeath.server.room import (
     DEFAULT_BOT,
+    MAX_BOT_SECONDS,
     ApiError,
     Conn,
     Hub,
     Room,
+    bot_levels,
     event_json,
     reveal_json,
     server_bot,
@@ -94,6 +109,42 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"code": code, "message": message}, status_code=status)
 
 
+def cards_json() -> dict[str, Any]:
+    """Every card face with its colour, kind and names in every theme, for the pages.
+
+    ``order`` sorts a hand: by colour (red, yellow, green, blue, then wilds), then by face.
+    The pages take card names and score words from here, never from a copy of their own.
+
+    >>> data = cards_json()
+    >>> [c for c in data["cards"] if c["code"] == "RET"][0]["names"]
+    {'family': 'Retaliation', 'original': 'Fuck You'}
+    """
+    def rank(face: int) -> tuple[int, int]:
+        color = FACE_COLOR[face]
+        return (len(COLOR_NAMES) if color == NO_COLOR else color, face)
+
+    order = {face: i for i, face in enumerate(sorted(range(NUM_FACES), key=rank))}
+    return {
+        "colors": [
+            {"name": name, "letter": letter} for name, letter in zip(COLOR_NAMES, COLOR_LETTERS,
+                                                                     strict=True)
+        ],
+        "themes": list(THEMES),
+        "cards": [
+            {
+                "code": FACE_CODE[face],
+                "color": None if FACE_COLOR[face] == NO_COLOR else COLOR_NAMES[FACE_COLOR[face]],
+                "kind": KIND_IDS[FACE_KIND[face]],
+                "number": FACE_NUMBER[face] if FACE_NUMBER[face] >= 0 else None,
+                "order": order[face],
+                "names": {theme: card_name(face, theme) for theme in THEMES},
+            }
+            for face in range(NUM_FACES)
+        ],
+        "score_labels": dict(SCORE_LABELS),
+    }
+
+
 def replay_steps(
     row: dict[str, Any], actions: list[tuple[int, str]], seat: int | None, full: bool,
     theme: str,
@@ -128,14 +179,18 @@ def create_app(
     database_url: str,
     bot_delay: float = 0.6,
     rate_limit: tuple[float, float] = (RATE_BURST, RATE_PER_SECOND),
+    max_bot_seconds: float = MAX_BOT_SECONDS,
 ) -> FastAPI:
     """The server application on the database at ``database_url`` (migrated now).
 
     ``bot_delay`` is the default delay of new tables' bots; ``rate_limit`` each
-    connection's token bucket (burst, messages per second).
+    connection's token bucket (burst, messages per second); ``max_bot_seconds`` the most
+    a thinking bot (``ismcts``) may think per decision.
     """
+    if not max_bot_seconds > 0:
+        raise ValueError(f"max_bot_seconds must be more than 0 (got {max_bot_seconds})")
     store = Store(database_url)
-    hub = Hub(store, bot_delay)
+    hub = Hub(store, bot_delay, max_bot_seconds)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -207,6 +262,17 @@ def create_app(
 
     # ---------------------------------------------------------------- REST
 
+    cards_data = cards_json()
+
+    @app.get("/api/cards", tags=["cards"])
+    async def cards(response: Response) -> dict[str, Any]:
+        """Every card face: code, colour, kind, number, sort order, names in each theme.
+
+        Also the colours with their letters and the words of each score step.
+        """
+        response.headers["Cache-Control"] = "public, max-age=3600"
+        return cards_data
+
     @app.get("/api/variants", tags=["lobby"])
     async def variants() -> dict[str, Any]:
         """Every variant with its presets and options, every bot, the name themes."""
@@ -223,11 +289,14 @@ def create_app(
                          "help": p.help, "choices": list(p.choices)}
                         for p in b.params
                     ],
+                    "budget": b.budget,
+                    "levels": bot_levels(b, hub.max_bot_seconds),
                 }
                 for b in bot_catalog()
                 if server_bot(b)
             ],
             "themes": list(THEMES),
+            "max_bot_seconds": hub.max_bot_seconds,
             "defaults": {"bot": DEFAULT_BOT, "bot_delay": hub.bot_delay,
                          "takeover_timeout": DEFAULT_TAKEOVER, "theme": "family"},
         }

@@ -6,7 +6,10 @@ on the event loop, so actions are applied one at a time without locks: an action
 checked and applied by the engine, written to the database in one transaction, and only
 then sent to the connections, each getting its own seat's view (computed and serialised
 once per seat and version).  Bots move from one background task per room
-(:func:`hotdeath.bots.arena.next_bot_move`), after the table's delay.
+(:func:`hotdeath.bots.arena.next_bot_move`), after the table's delay.  A bot that thinks
+(its catalog entry has a time ``budget``, such as ``ismcts``) is asked in a worker thread
+on a clone of the state, so the event loop keeps serving every table meanwhile; its answer
+is applied only if the game has not moved on in between (otherwise it is asked again).
 """
 
 from __future__ import annotations
@@ -55,6 +58,10 @@ OUTBOX_LIMIT = 2000
 """Messages queued for one connection before it is dropped as too slow."""
 DEFAULT_BOT = "basic"
 """The bot the lobby proposes and the default takeover bot."""
+MAX_BOT_SECONDS = 1.0
+"""Default cap on a thinking bot's time per decision at the server."""
+LEVEL_SECONDS = (0.2, 0.5, 1.0)
+"""The thinking times the lobby offers for a bot with a budget (up to the cap)."""
 
 
 def token_hash(token: str) -> str:
@@ -147,6 +154,8 @@ class GameRun:
     cache: dict[int | None, str] = field(default_factory=dict)
     cache_version: int = -1
     taken: dict[int, Bot] = field(default_factory=dict)
+    slow: set[int] = field(default_factory=set)
+    """Seats whose table bot thinks (is asked off the event loop)."""
 
     def id_seen(self, seat: int, msg_id: str) -> bool:
         """Whether ``seat`` already used ``msg_id``."""
@@ -234,6 +243,9 @@ class Room:
         self.conns: set[Conn] = set()
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
+        self.takeover_thinks = thinks(self.takeover_bot)
+        self.stale_answers = 0
+        """Bot answers dropped because the game moved on while they were computed."""
 
     # ------------------------------------------------------------------ summaries
 
@@ -323,7 +335,7 @@ class Room:
         if info.kind == "human":
             raise ApiError(409, "seat_taken", f"seat {seat} has a person")
         if spec is not None:
-            spec = check_bot(spec)
+            spec = check_bot(spec, self.hub.max_bot_seconds)
         elif info.kind != "bot":
             raise ApiError(400, "bad_seat", f"seat {seat} has no bot")
         info.bot = spec
@@ -371,6 +383,7 @@ class Room:
             preset=self.preset, names=names,
             bots={s: make_bot(spec) for s, spec in bot_specs.items()},
             rngs=seat_rngs(seed, self.players), deals=deals,
+            slow={s for s, spec in bot_specs.items() if thinks(spec)},
         )
         self.store.start_game(
             {"id": game_id, "table_id": self.table_id, "variant": self.variant,
@@ -403,6 +416,7 @@ class Room:
             preset=row["preset"], names=list(row["names"]),
             bots={int(s): make_bot(spec) for s, spec in dict(row["bots"]).items()},
             rngs=seat_rngs(seed, row["players"]), deals=deals,
+            slow={int(s) for s, spec in dict(row["bots"]).items() if thinks(spec)},
         )
         run.events_now = list(state.opening_events)
         run.log = [(0, e) for e in state.opening_events]
@@ -666,6 +680,34 @@ class Room:
         ]
         return max(0.01, min(waits)) if waits else None
 
+    def _thinking(self, run: GameRun, bots: Mapping[int, Bot]) -> bool:
+        """Whether a bot that thinks may be asked now (then every bot is asked off-loop)."""
+        if any(seat in run.slow for seat in bots if seat in run.bots):
+            return True
+        return self.takeover_thinks and any(seat in run.taken for seat in bots)
+
+    async def _think(
+        self, run: GameRun, bots: dict[int, Bot]
+    ) -> tuple[bool, tuple[int, Action] | None]:
+        """The next bot move computed in a worker thread on a clone of the state.
+
+        Returns ``(fresh, move)``.  The bots' generators are copied too and take the
+        copies' state only if the answer is used; an answer computed for an older version
+        is dropped (``fresh`` false, counted in :attr:`stale_answers`).
+        """
+        version = run.version
+        snapshot = run.state.clone()
+        rngs = [random.Random() for _ in run.rngs]
+        for mine, theirs in zip(rngs, run.rngs, strict=True):
+            mine.setstate(theirs.getstate())
+        move = await asyncio.to_thread(next_bot_move, snapshot, bots, rngs)
+        if self.run is not run or run.version != version:
+            self.stale_answers += 1
+            return False, None
+        for mine, theirs in zip(rngs, run.rngs, strict=True):
+            theirs.setstate(mine.getstate())
+        return True, move
+
     def start_driver(self) -> None:
         """Start (or restart) the background task that moves the bots."""
         if self._driver is not None and not self._driver.done():
@@ -688,13 +730,23 @@ class Room:
                 return
             self._wake.clear()
             bots = self._bot_seats(run)
-            move = next_bot_move(run.state, bots, run.rngs) if bots else None
+            version = run.version
+            started = time.monotonic()
+            move: tuple[int, Action] | None
+            if not bots:
+                move = None
+            elif self._thinking(run, bots):
+                fresh, move = await self._think(run, bots)
+                if not fresh:
+                    continue
+            else:
+                move = next_bot_move(run.state, bots, run.rngs)
             if move is None:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), self._next_takeover())
                 continue
-            version = run.version
-            await asyncio.sleep(self.bot_delay)
+            # the thinking time counts toward the table's delay
+            await asyncio.sleep(max(0.0, self.bot_delay - (time.monotonic() - started)))
             if self.run is not run or run.version != version:
                 continue
             seat, action = move
@@ -713,36 +765,85 @@ def bot_name(seat: int, spec: str) -> str:
 
 
 def server_bot(info: BotInfo) -> bool:
-    """Whether the server offers this bot: none with a free-text or a time parameter.
+    """Whether the server offers this bot.
 
-    A free-text parameter can name a program to run (``external:COMMAND``) and a float
-    one is a thinking time (``ismcts:seconds=…``) that would hold up every table (bots move
-    on the server's event loop); bots with whole-number or fixed-choice parameters run
-    inside the server, fast, and see only their view.
+    Bots whose parameters are all whole numbers or fixed choices run inside the server
+    and see only their view.  A bot with a thinking-time ``budget`` (``ismcts``) is
+    offered too, but a spec may set only that budget, up to the server's cap (its other
+    parameters may name bots to run, ``rollout=external:…``).  A free-text parameter can
+    name a program to run (``external:COMMAND``): such bots are never offered.
     """
-    return all(p.kind is int or p.choices for p in info.params)
+    return info.budget is not None or all(p.kind is int or p.choices for p in info.params)
 
 
-def check_bot(spec: object) -> str:
-    """A valid bot spec the server offers (``bad_bot`` otherwise)."""
+def thinks(spec: str) -> bool:
+    """Whether the bot of ``spec`` has a thinking time (is asked off the event loop)."""
+    return parse_spec(spec)[0].budget is not None
+
+
+def bot_levels(info: BotInfo, max_seconds: float = MAX_BOT_SECONDS) -> list[dict[str, Any]]:
+    """The specs the lobby offers for a bot: one per level, with a label and the default.
+
+    A bot with a budget gets one level per thinking time of :data:`LEVEL_SECONDS` up to
+    ``max_seconds``; one with a fixed-choice parameter one level per choice.
+
+    >>> from hotdeath.bots import parse_spec
+    >>> [lv["spec"] for lv in bot_levels(parse_spec("ismcts")[0], 0.5)]
+    ['ismcts:seconds=0.2', 'ismcts:seconds=0.5']
+    """
+    if info.budget is not None:
+        times = [s for s in LEVEL_SECONDS if s <= max_seconds] or [max_seconds]
+        return [
+            {"spec": f"{info.name}:{info.budget}={s:g}", "label": f"{s:g} s a move",
+             "default": i == len(times) // 2}
+            for i, s in enumerate(times)
+        ]
+    level = next((p for p in info.params if p.choices), None)
+    if level is None:
+        return [{"spec": info.name, "label": None, "default": True}]
+    return [
+        {"spec": f"{info.name}:{level.name}={c}", "label": c, "default": c == level.default}
+        for c in level.choices
+    ]
+
+
+def check_bot(spec: object, max_seconds: float = MAX_BOT_SECONDS) -> str:
+    """A valid bot spec the server offers (``bad_bot`` otherwise).
+
+    A thinking bot's spec may set only its time budget, at most ``max_seconds``.
+    """
     if not isinstance(spec, str) or not 0 < len(spec) <= 200:
         raise ApiError(400, "bad_bot", "a bot is a spec such as 'basic' or 'random'")
     try:
-        info, _values = parse_spec(spec)
+        info, values = parse_spec(spec)
     except ValueError as e:
         raise ApiError(400, "bad_bot", str(e)) from None
     if not server_bot(info):
         raise ApiError(400, "bad_bot", f"the server does not run bot {info.name!r} "
-                       "(an outside program or a thinking time)")
+                       "(it runs an outside program)")
+    if info.budget is not None:
+        changed = [p.name for p in info.params
+                   if p.name != info.budget and values[p.name] != p.default]
+        if changed:
+            raise ApiError(400, "bad_bot", f"at the server, bot {info.name!r} takes only "
+                           f"{info.budget}= (not {', '.join(changed)})")
+        seconds = float(values[info.budget])
+        if not 0 < seconds <= max_seconds:
+            raise ApiError(400, "bad_bot", f"{info.budget} must be more than 0 and at most "
+                           f"{max_seconds:g} at this server (got {seconds:g})")
     return spec.strip()
 
 
 class Hub:
     """Every room of the server, loaded from the store on first use."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.6) -> None:
+    def __init__(
+        self, store: Store, bot_delay: float = 0.6, max_bot_seconds: float = MAX_BOT_SECONDS
+    ) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.max_bot_seconds = max_bot_seconds
+        """The cap on a thinking bot's time per decision (seconds)."""
         self.rooms: dict[str, Room] = {}
 
     def create_table(
@@ -772,7 +873,7 @@ class Hub:
         for seat, spec in bots.items():
             if not 0 <= seat < seats:
                 raise ApiError(400, "bad_seat", f"seat must be a number from 0 to {seats - 1}")
-            specs[seat] = check_bot(spec)
+            specs[seat] = check_bot(spec, self.max_bot_seconds)
         host = secrets.token_urlsafe(24)
         table_id = secrets.token_urlsafe(9)
         title = (name or "").strip()[:80] or f"{v.title} table"
@@ -782,7 +883,7 @@ class Hub:
             "players": seats, "theme": theme,
             "bot_delay": self.bot_delay if bot_delay is None else bot_delay,
             "takeover_timeout": takeover_timeout,
-            "takeover_bot": check_bot(takeover_bot or DEFAULT_BOT),
+            "takeover_bot": check_bot(takeover_bot or DEFAULT_BOT, self.max_bot_seconds),
             "host_token_hash": token_hash(host), "status": "waiting", "game_id": None,
         }
         seat_rows: list[dict[str, Any]] = [

@@ -1,52 +1,42 @@
-// Shared helpers of the lobby, the table and the replay: card names, card images,
+// Shared helpers of the lobby, the table and the replay: card names (from the server), card images,
 // the action notation, REST calls and small DOM helpers.
 
-export const COLORS = ["red", "yellow", "green", "blue"];
-export const COLOR_LETTER = { red: "R", yellow: "Y", green: "G", blue: "B" };
-const LETTER_COLOR = { R: "red", Y: "yellow", G: "green", B: "blue" };
+// Colours, card names and score words come from the server (GET /api/cards, built from
+// hotdeath.cards and hotdeath.events): call loadCards() once before drawing anything.
+export const COLORS = [];
+export const COLOR_LETTER = {};
+export const SCORE_LABELS = {};
+const CARDS = new Map();
 
-// Names of cards, as in hotdeath.cards.card_name (family and original themes).
-const SPECIAL_NAMES = {
-  W: "Wild", WD4: "Wild Draw Four", HOT: "Hot Death", DB: "Delayed Blast",
-  HOS: "Harvester of Sorrows", MYS: "Mystery Draw", HOLY: "Holy Defender",
-  RET: "Retaliation", QUIT: "Quitter", BB: "Big Brother", GLAS: "Glasnost",
-  M5: "Magic Red 5", VIR: "Virus", LOI: "Luck o' the Irish", SHIELD: "Blue Shield",
-  MAD: "M.A.D.", 69: "69",
-};
-const ORIGINAL_NAMES = { RET: "Fuck You", BB: "Shitter", VIR: "AIDS" };
-const SPECIAL_COLORS = {
-  HOLY: "red", RET: "blue", QUIT: "green", BB: "yellow", GLAS: "red", M5: "red",
-  VIR: "green", LOI: "green", SHIELD: "blue", MAD: "yellow", 69: "yellow",
-};
-const ACTION_NAMES = {
-  S: "Skip", R: "Reverse", "+2": "Draw Two", SS: "Double Skip", RS: "Reverse Skip",
-  SP: "Spreader",
-};
-const COLOR_ORDER = { red: 0, yellow: 1, green: 2, blue: 3 };
+/** Fetch the card catalog (once); the card helpers below need it. */
+export async function loadCards() {
+  if (CARDS.size) return;
+  const data = await api("/api/cards");
+  for (const c of data.colors) {
+    COLORS.push(c.name);
+    COLOR_LETTER[c.name] = c.letter;
+  }
+  for (const card of data.cards) CARDS.set(card.code, card);
+  Object.assign(SCORE_LABELS, data.score_labels);
+}
 
 /** The printed colour of a card code ("red" …) or null for a wild. */
 export function cardColor(code) {
-  if (code in SPECIAL_NAMES) return SPECIAL_COLORS[code] || null;
-  return LETTER_COLOR[code[0]] || null;
+  const card = CARDS.get(code);
+  return card ? card.color : null;
 }
 
 /** The name of a card code in a name theme ("family" or "original"). */
 export function cardName(code, theme = "family") {
-  if (theme === "original" && code in ORIGINAL_NAMES) return ORIGINAL_NAMES[code];
-  if (code in SPECIAL_NAMES) return SPECIAL_NAMES[code];
-  const color = LETTER_COLOR[code[0]];
-  const rest = code.slice(1);
-  if (!color) return code;
-  const word = color[0].toUpperCase() + color.slice(1);
-  return /^\d$/.test(rest) ? `${word} ${rest}` : `${word} ${ACTION_NAMES[rest] || rest}`;
+  const card = CARDS.get(code);
+  if (!card) return code;
+  return card.names[theme] || card.names.family;
 }
 
-/** A key that sorts a hand by colour, then by code (wilds last). */
+/** A key that sorts a hand by colour, then by card (wilds last). */
 export function cardSortKey(code) {
-  const c = cardColor(code);
-  const order = c === null ? 9 : COLOR_ORDER[c];
-  const rest = code in SPECIAL_NAMES ? `z${code}` : code.slice(1).padStart(3, "0");
-  return `${order}:${rest}`;
+  const card = CARDS.get(code);
+  return String(card ? card.order : 999).padStart(3, "0");
 }
 
 /** The URL of a card's SVG (code "back" for the card back). */
@@ -157,23 +147,6 @@ export function toast(message, kind = "error") {
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { box.hidden = true; }, 4200);
 }
-
-// What each scoring step means (hotdeath.events._SCORE_LABELS).
-export const SCORE_LABELS = {
-  winner: "won the hand",
-  last_standing: "last player standing",
-  all_bastards: "all four bastard cards",
-  cards: "cards in hand",
-  combo_1000: "Quitter + Retaliation",
-  sixty_nine: "the 69",
-  magic_red_5: "Magic Red 5",
-  retaliation: "doubled by Retaliation",
-  holy_defender: "halved by the Holy Defender",
-  big_brother: "Big Brother takes the highest hand",
-  virus: "Virus infections",
-  team: "points of the opposing team",
-  opponents: "points in the opponents' hands",
-};
 
 /** A log line: without the "  [RULE]" of hotdeath.events.describe, capitalised. */
 export function plainText(text) {

@@ -1,6 +1,6 @@
 // The lobby: create a table (game, preset, house rules, seats, bots, names) and join it.
 
-import { api, cardImg, el } from "./common.js";
+import { api, cardImg, el, loadCards } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = null;
@@ -23,21 +23,15 @@ function presetOptions() {
 }
 
 function botChoices() {
-  // one entry per bot and level: the first parameter with a list of choices is the level
+  // one entry per bot and level, as the server's catalog lists them
   const out = [];
   for (const bot of catalog.bots) {
-    // a bot that needs an argument without a default (a program to run) is not for the lobby
-    if ((bot.params || []).some((p) => p.default === "" || p.default === null)) continue;
-    const level = (bot.params || []).find((p) => p.choices && p.choices.length);
-    if (level) {
-      for (const choice of level.choices) {
-        out.push({
-          spec: `${bot.name}:${level.name}=${choice}`, bot: bot.name, label: `Bot: ${bot.name} (${choice})`,
-          help: bot.description, isDefault: choice === level.default,
-        });
-      }
-    } else {
-      out.push({ spec: bot.name, bot: bot.name, label: `Bot: ${bot.name}`, help: bot.description, isDefault: true });
+    for (const level of bot.levels) {
+      out.push({
+        spec: level.spec, bot: bot.name,
+        label: level.label ? `Bot: ${bot.name} (${level.label})` : `Bot: ${bot.name}`,
+        help: bot.description, isDefault: level.default,
+      });
     }
   }
   return out;
@@ -232,7 +226,7 @@ async function main() {
   $("create").addEventListener("submit", onCreate);
   $("join").addEventListener("submit", onJoin);
   try {
-    catalog = await api("/api/variants");
+    [catalog] = await Promise.all([api("/api/variants"), loadCards()]);
   } catch (err) {
     showError(`Cannot reach the server: ${err.message}`);
     return;

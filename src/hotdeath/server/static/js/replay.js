@@ -1,8 +1,10 @@
-// Step through a finished game: every hand face up, the events of each step, and a check
-// of every deal against the commitment the server published before the hand.
+// Step through a game: a finished one with every hand face up, the events of each step,
+// and a check of every deal against the commitment the server published before the hand;
+// a running one as this browser's seat sees it (its seat token, kept by the table page),
+// or as a spectator.
 
 import {
-  COLOR_LETTER, api, cardImg, cardName, cardSortKey, colorShape, el, plainText, sha256Hex,
+  COLOR_LETTER, api, cardImg, cardName, cardSortKey, colorShape, el, loadCards, plainText, sha256Hex,
 } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -42,6 +44,7 @@ function render() {
   attack.classList.toggle("hidden", !v.attack);
   if (v.attack) attack.textContent = `⚠ ${nameOf(v.attack.victim)} must answer${v.attack.count ? `: draw ${v.attack.count}` : ""}`;
   const hands = step.hands || [];
+  if (!step.hands && v.seat !== null && v.seat !== undefined && v.hand) hands[v.seat] = v.hand;
   $("hands").replaceChildren(...v.seats.map((s) => {
     const cards = (hands[s.seat] || []).slice().sort((a, b) => cardSortKey(a).localeCompare(cardSortKey(b)));
     return el("div", { class: `seat-box${v.current_player === s.seat && v.phase !== "game_over" ? " turn" : ""}` },
@@ -84,7 +87,18 @@ async function verify() {
 
 async function main() {
   try {
-    R.data = await api(`/api/games/${encodeURIComponent(gameId)}/replay`);
+    const path = `/api/games/${encodeURIComponent(gameId)}/replay`;
+    [R.data] = await Promise.all([api(path), loadCards()]);
+    // a running game: ask again with this browser's seat token at that table, if any
+    const token = R.data.status !== "finished" && R.data.table_id
+      ? localStorage.getItem(`hotdeath.token.${R.data.table_id}`) : null;
+    if (token) {
+      try {
+        R.data = await api(path, { token });
+      } catch (err) {
+        if (err.code !== "bad_token") throw err;
+      }
+    }
   } catch (err) {
     const box = $("error");
     box.textContent = `${err.message} (${err.code})`;
@@ -93,6 +107,13 @@ async function main() {
   }
   R.theme = R.data.theme || "family";
   $("title").textContent = `${R.data.variant} · ${(R.data.names || []).join(", ")}`;
+  if (R.data.status !== "finished") {
+    const note = $("view-note");
+    note.textContent = R.data.seat === null || R.data.seat === undefined
+      ? "This game is still running: you see it as a spectator (no hand is shown)."
+      : `This game is still running: you see it from your seat, ${nameOf(R.data.seat)}.`;
+    note.classList.remove("hidden");
+  }
   $("json-link").href = `/api/games/${encodeURIComponent(gameId)}/replay`;
   $("slider").max = String(R.data.steps.length - 1);
   $("slider").addEventListener("input", () => go(Number($("slider").value)));
@@ -109,7 +130,8 @@ async function main() {
     else if (e.key === "End") go(R.data.steps.length - 1);
     else if (e.key === " ") { e.preventDefault(); togglePlay(); }
   });
-  go(0);
+  // a finished game from its start; a running one where it stands now
+  go(R.data.status === "finished" ? 0 : R.data.steps.length - 1);
   verify();
   document.body.dataset.ready = "1";
 }

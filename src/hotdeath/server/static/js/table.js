@@ -2,7 +2,7 @@
 // docs/protocol.md and draws what this seat may know. Only legal actions are clickable.
 
 import {
-  COLOR_LETTER, SCORE_LABELS, TROPHY_SVG, api, cardImg, cardName, cardSortKey, colorShape, el,
+  COLOR_LETTER, SCORE_LABELS, TROPHY_SVG, api, cardImg, cardName, cardSortKey, colorShape, el, loadCards,
   parseAction, plainText, seatColor, sha256Hex, toast,
 } from "./common.js";
 
@@ -328,14 +328,7 @@ let botCatalog = null;
 
 function botSpecs() {
   if (!botCatalog) return ["basic", "random"];
-  const out = [];
-  for (const bot of botCatalog) {
-    if ((bot.params || []).some((p) => p.default === "" || p.default === null)) continue;
-    const level = (bot.params || []).find((p) => p.choices && p.choices.length);
-    if (level) level.choices.forEach((c) => out.push(`${bot.name}:${level.name}=${c}`));
-    else out.push(bot.name);
-  }
-  return out;
+  return botCatalog.flatMap((bot) => bot.levels.map((level) => level.spec));
 }
 
 async function changeSeat(seat, value) {
@@ -485,7 +478,7 @@ function renderCenter() {
     let text;
     if (a.kind === "draw") text = `${victim} must answer: draw`;
     else if (a.kind === "eject") text = `${victim} must answer an ejection`;
-    else if (a.kind === "reveal") text = `${victim} must answer a Glasnost reveal`;
+    else if (a.kind === "reveal") text = `${victim} must answer a ${cardName("GLAS", S.theme)} reveal`;
     else text = `${victim} must answer the attack`;
     attack.replaceChildren(el("span", {}, `⚠ ${text}`),
       a.count ? el("span", { class: "count" }, String(a.count)) : null,
@@ -537,8 +530,8 @@ function actionLabel(a) {
       return [a.target !== null ? `Uno! ${nameOf(a.target)} draws` : "Call Uno!", "U"];
     case "catch": return [`Catch ${nameOf(a.target)}!`, "C"];
     case "challenge":
-      return [a.target !== null ? `Challenge ${nameOf(a.target)}` : "Challenge the Wild Draw Four", "X"];
-    case "question": return ["Question the Wild Draw Four", "Q"];
+      return [a.target !== null ? `Challenge ${nameOf(a.target)}` : `Challenge the ${cardName("WD4", S.theme)}`, "X"];
+    case "question": return [`Question the ${cardName("WD4", S.theme)}`, "Q"];
     case "leave": return ["Leave the table…", ""];
     case "decline": return ["Stay out", ""];
     default: return [a.text, ""];
@@ -1023,7 +1016,7 @@ async function main() {
   $("speed").addEventListener("input", () => { $("speed-out").textContent = `${Number($("speed").value).toFixed(1)} s`; });
   api("/api/variants").then((c) => { botCatalog = c.bots; if (S.table && !S.view) renderTable(); }).catch(() => {});
   try {
-    S.table = await api(`/api/tables/${tableId}`);
+    [S.table] = await Promise.all([api(`/api/tables/${tableId}`), loadCards()]);
   } catch (err) {
     $("waiting").classList.remove("hidden");
     $("waiting-title").textContent = "No such table";
