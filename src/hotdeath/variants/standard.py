@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from hotdeath import actions as A
-from hotdeath.actions import DRAW, PASS, PLAY, Action, make, play
+from hotdeath.actions import DRAW, DRAW_ACTION, PASS, PLAY, Action, make, play
 from hotdeath.cards import (
     COLORS,
     DRAW_TWO,
@@ -495,23 +495,49 @@ class StandardState(GameState):
         """Legal actions of ``seat`` (default: the current player), windows included.
 
         See :meth:`GameState.legal_actions`.  The current player's ordinary turn in a
-        plain ruleset (at least two cards in hand) is built here
-        without the generic dispatch and cached apart, for :meth:`step`'s fused path.
+        plain ruleset (at least two cards in hand) is built here without the generic
+        dispatch and cached apart, for :meth:`step`'s fused path.
         """
         p = self.turn
-        if seat is None or seat == p:
-            if self._fast_ver == self._ver:
-                return self._fast_lc
-            if self._fast and self.phase == TURN:
-                hand = self.hands[p]
-                if len(hand) > 1:
-                    acts = self._plain_turn(p, hand)
-                    if self.uno_open:  # a missed Uno call may be caught (STD-8)
-                        acts = acts + self._window_actions(p)
-                    self._fast_ver = self._ver
-                    self._fast_lc = acts
-                    return acts
-        return GameState.legal_actions(self, seat)
+        if seat is not None and seat != p:
+            return GameState.legal_actions(self, seat)
+        if self._fast_ver == self._ver:
+            return self._fast_lc
+        if not self._fast or self.phase != TURN:
+            return GameState.legal_actions(self, seat)
+        hand = self.hands[p]
+        if len(hand) < 2:
+            return GameState.legal_actions(self, seat)
+        acts: list[Action]
+        if self.drew:
+            acts = self._plain_turn(p, hand)
+        else:  # _plain_turn's common case, inlined
+            top = self.discard[-1]
+            key = NUM_FACES + self.color if IS_WILD[top] else top
+            if _MATCHING[key].isdisjoint(hand):
+                acts = [DRAW_ACTION]  # nothing playable: draw (STD-4)
+            else:
+                m = MATCH[key]
+                faces = []
+                for f in hand:
+                    if m[f] and f not in faces:
+                        faces.append(f)
+                if len(faces) > 1:
+                    faces.sort()
+                if (self._strict and WD4 in faces
+                        and not _OF_COLOR[self.color].isdisjoint(hand)):
+                    faces.remove(WD4)  # STD-6.1
+                plays = _PLAYS if len(hand) > 2 else _PLAYS_BOTH
+                acts = []
+                for f in faces:
+                    acts += plays[f]
+                if self._may_draw or not acts:
+                    acts.append(DRAW_ACTION)
+        if self.uno_open:  # a missed Uno call may be caught (STD-8)
+            acts = acts + self._window_actions(p)
+        self._fast_ver = self._ver
+        self._fast_lc = acts
+        return acts
 
     def step(self, action: Action | str, seat: int | None = None) -> None:
         """Apply ``action`` like :meth:`apply_action` but build no events (fast path).
