@@ -162,6 +162,8 @@ def card_points(face: int) -> int:
     return 20
 
 
+_INLINE_KIND: Final = tuple(k in (NUMBER, SKIP, REVERSE, WILD) for k in range(24))
+"""Card kinds whose play the fused step applies itself (no attack, no choice of victim)."""
 _POINTS: Final = tuple(card_points(f) for f in range(NUM_FACES))
 """Standard scoring value of every face (STD-9.3), for sums at C speed."""
 
@@ -180,6 +182,7 @@ class StandardState(GameState):
         self._may_draw = opts.may_draw_with_playable
         self._max_turns = opts.max_turns
         self._must_play = opts.drawn_card_play == "must"
+        self._two_player = opts.two_player_rules
         self._windows = opts.false_uno_call_penalty > 0 or opts.jump_in
         self._fast = (type(self) is StandardState and self._plain and not self._windows
                       and opts.draw_rule == "one")
@@ -561,16 +564,28 @@ class StandardState(GameState):
                 self.uno_open = [h for h in self.uno_open if h == p]
             self.turns += 1
             f = action.cards[0]
-            if FACE_KIND[f] != NUMBER or len(hand) < 3:
-                self._play(p, action)
-            else:  # a number card, two or more left: _play's common case, inlined
+            kf = FACE_KIND[f]
+            n = self.n
+            if (len(hand) < 3 or not _INLINE_KIND[kf] or self.n_active != n
+                    or self.out_order):
+                self._play(p, action)  # the last cards, attacks, seats out of play
+            else:  # two or more cards left: _play's common cases, inlined (STD-5)
                 self.idle = 0
                 hand.remove(f)
                 self.discard.append(f)
                 self.top_player = p
-                self.color = FACE_COLOR[f]
-                n = self.n
-                self.turn = (p + self.direction) % n if self.n_active == n else self.next_seat(p)
+                d = self.direction
+                if kf == WILD:
+                    self.color = action.color
+                else:
+                    self.color = FACE_COLOR[f]
+                    if kf == SKIP:  # the next player loses the turn
+                        p += d
+                    elif kf == REVERSE:
+                        d = self.direction = -d
+                        if n == 2 and self._two_player:  # a Reverse acts as a Skip
+                            p += d
+                self.turn = (p + d) % n
                 self.drew = False
                 self.drawn = -1
         elif k == DRAW:
@@ -593,7 +608,14 @@ class StandardState(GameState):
                     f == WD4 and self._strict and not _OF_COLOR[self.color].isdisjoint(hand)):
                 # the drawn card cannot be played: the turn ends at once (STD-4)
                 self.idle = 0
-                self._next(self.next_seat(p))
+                n = self.n
+                nxt = (p + self.direction) % n if self.n_active == n else self.next_seat(p)
+                if self.out_order:
+                    self._hand_over(self.out_order[0])
+                else:
+                    self.turn = nxt
+                    self.drew = False
+                    self.drawn = -1
         elif k == PASS:
             self.history.append((p, action))
             if self.uno_open:
