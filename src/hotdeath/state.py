@@ -205,7 +205,7 @@ class GameState:
         events: list[Event] = []
         self._events = events
         try:
-            self.step(action, seat)
+            GameState.step(self, action, seat)  # the general path: variants' fast paths
         finally:
             self._events = None
         return events

@@ -502,14 +502,11 @@ class StandardState(GameState):
         dispatch and cached apart, for :meth:`step`'s fused path.
         """
         p = self.turn
-        if seat is not None and seat != p:
-            return GameState.legal_actions(self, seat)
-        if self._fast_ver == self._ver:
+        if self._fast_ver == self._ver and (seat is None or seat == p):
             return self._fast_lc
-        if not self._fast or self.phase != TURN:
-            return GameState.legal_actions(self, seat)
         hand = self.hands[p]
-        if len(hand) < 2:
+        if (not self._fast or self.phase != TURN or len(hand) < 2
+                or not (seat is None or seat == p)):
             return GameState.legal_actions(self, seat)
         acts: list[Action]
         if self.drew:
@@ -549,10 +546,11 @@ class StandardState(GameState):
         (plain ruleset, at least two cards in hand) and ``action`` is in it, a card
         played, a card drawn or a pass is applied here in one piece; anything
         else, including every illegal action, goes through :meth:`GameState.step` with
-        its checks and errors.
+        its checks and errors (:meth:`apply_action` always takes that general path,
+        which builds the events).
         """
-        if (self._fast_ver != self._ver or self._events is not None
-                or not (seat is None or seat == self.turn) or action not in self._fast_lc):
+        if (self._fast_ver != self._ver or not (seat is None or seat == self.turn)
+                or action not in self._fast_lc):
             GameState.step(self, action, seat)
             return
         p = self.turn
