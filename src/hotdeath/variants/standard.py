@@ -27,6 +27,7 @@ from hotdeath.cards import (
     SKIP,
     WD4,
     WILD,
+    WILD_DRAW_FOUR,
     W,
     standard_deck,
 )
@@ -183,6 +184,9 @@ class StandardState(GameState):
         self._max_turns = opts.max_turns
         self._must_play = opts.drawn_card_play == "must"
         self._two_player = opts.two_player_rules
+        self._inline_attack = (opts.stacking == "none",
+                               opts.stacking == "none" and opts.wild_draw_four_rule != "challenge")
+        """Whether the fused step may apply a Draw Two / a Wild Draw Four itself."""
         self._windows = opts.false_uno_call_penalty > 0 or opts.jump_in
         self._fast = (type(self) is StandardState and self._plain and not self._windows
                       and opts.draw_rule == "one")
@@ -564,9 +568,10 @@ class StandardState(GameState):
             f = action.cards[0]
             kf = FACE_KIND[f]
             n = self.n
-            if (len(hand) < 3 or not _INLINE_KIND[kf] or self.n_active != n
-                    or self.out_order):
-                self._play(p, action)  # the last cards, attacks, seats out of play
+            if len(hand) < 3 or self.n_active != n or self.out_order:
+                self._play(p, action)  # the last cards, seats out of play
+            elif not _INLINE_KIND[kf]:
+                self._attack(p, action, kf, hand)
             else:  # two or more cards left: _play's common cases, inlined (STD-5)
                 self.idle = 0
                 hand.remove(f)
@@ -627,6 +632,45 @@ class StandardState(GameState):
         if mt and self.turns >= mt and self.phase != GAME_OVER:
             self._stop_game()
         self._ver += 1  # invalidates the cached legal actions
+
+    def _attack(self, p: int, action: Action, kf: int, hand: list[int]) -> None:
+        """A Draw Two or Wild Draw Four from a hand of three or more, for the fused step.
+
+        Without stacking or a challenge the victim draws at once and loses the turn
+        (STD-5.4, STD-5.6): ``_play`` and ``_draw_attack``'s path, in one piece.
+        """
+        count = 2 if kf == DRAW_TWO else 4 if kf == WILD_DRAW_FOUR else 0
+        pile = self.draw_pile
+        if not count or not self._inline_attack[count == 4] or len(pile) < count:
+            self._play(p, action)
+            return
+        f = action.cards[0]
+        c = self.color
+        if count == 4:
+            self.wd4_player = p
+            self.wd4_legal = c < 0 or _OF_COLOR[c].isdisjoint(hand)  # STD-6.1
+            self.color = action.color
+        else:
+            self.color = FACE_COLOR[f]
+        self.idle = 0
+        hand.remove(f)
+        self.discard.append(f)
+        self.top_player = p
+        d = self.direction
+        n = self.n
+        v = (p + d) % n
+        self.pot_top = f
+        self.pot_victim = v
+        self.pot = 0
+        got = pile[-count:]  # the victim draws from the top (the end) of the pile
+        del pile[-count:]
+        got.reverse()
+        self.hands[v] += got
+        if v in self.uno_open:
+            self.uno_open.remove(v)
+        self.turn = (v + d) % n  # and loses the turn
+        self.drew = False
+        self.drawn = -1
 
     def _apply(self, seat: int, action: Action) -> None:
         k = action.kind
