@@ -115,3 +115,22 @@ def test_step_accepts_an_equal_action_that_is_not_the_listed_object() -> None:
     g.step(copy)
     h.apply_action(a)
     assert to_position(g) == to_position(h)
+
+
+def test_clone_copies_every_slot_of_every_variant() -> None:
+    from hotdeath.state import _SLOTS
+
+    for variant in ("standard", "cutthroat", "hotdeath", "throwdown"):
+        g = hotdeath.new_game(variant, players=3, seed=2)
+        rnd = random.Random(2)
+        for _ in range(25):
+            if g.is_terminal():
+                break
+            g.step(rnd.choice(g.legal_actions()))
+        c = g.clone()
+        for name in _SLOTS:
+            if name in ("rng", "_events", "_lc_ver"):
+                continue
+            assert getattr(c, name) == getattr(g, name), (variant, name)
+        assert c.rng.state == g.rng.state
+        assert to_position(c) == to_position(g)
