@@ -259,3 +259,15 @@ def test_cli_ctrl_c_says_what_is_kept(tmp_path: Path, monkeypatch: pytest.Monkey
     assert f"interrupted: 2 of 9 games are in {out}; run the same command again" in (
         result.stderr.replace("\n", " "))
     assert games_of(out) == simulate(CONFIG, 2)
+
+
+def test_tasks_cover_every_game_once_and_shrink_towards_the_end() -> None:
+    from hotdeath.simulate import _chunks
+
+    todo = list(range(5, 605))
+    tasks = _chunks(todo, 18, workers=2)
+    assert [i for t in tasks for i in t] == todo
+    sizes = [len(t) for t in tasks]
+    assert sizes[0] == 18
+    assert sizes == sorted(sizes, reverse=True)
+    assert sizes[-8:] == [1] * 8

@@ -474,8 +474,20 @@ def _run_chunk(indices: Sequence[int]) -> list[dict[str, Any]]:
     return _play_many(_WORKER["config"], indices, _WORKER["cache"])
 
 
-def _chunks(todo: Sequence[int], size: int) -> list[list[int]]:
-    return [list(todo[i:i + size]) for i in range(0, len(todo), size)]
+def _chunks(todo: Sequence[int], size: int, workers: int = 1) -> list[list[int]]:
+    """Split ``todo`` into tasks of ``size`` games, shrinking towards the end.
+
+    Games differ a lot in length, so the last tasks get smaller (a quarter of what is left
+    per worker, down to one game): no worker is left with a long task while the others
+    idle at the end of the run.
+    """
+    out: list[list[int]] = []
+    i, n = 0, len(todo)
+    while i < n:
+        k = max(1, min(size, (n - i) // (workers * 4)))
+        out.append(list(todo[i:i + k]))
+        i += k
+    return out
 
 
 def default_chunk(todo: int, workers: int) -> int:
@@ -510,7 +522,7 @@ def _pool(
     ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     pool = ctx.Pool(workers, initializer=_init_worker, initargs=(config,))
     try:
-        yield from pool.imap_unordered(_run_chunk, _chunks(todo, chunk))
+        yield from pool.imap_unordered(_run_chunk, _chunks(todo, chunk, workers))
         pool.close()
     finally:
         pool.terminate()
