@@ -7,9 +7,10 @@ checked and applied by the engine, written to the database in one transaction, a
 then sent to the connections, each getting its own seat's view (computed and serialised
 once per seat and version).  Bots move from one background task per room
 (:func:`hotdeath.bots.arena.next_bot_move`), after the table's delay.  A bot that thinks
-(its catalog entry has a time ``budget``, such as ``ismcts``) is asked in a worker thread
-on a clone of the state, so the event loop keeps serving every table meanwhile; its answer
-is applied only if the game has not moved on in between (otherwise it is asked again).
+(its catalog entry has a time ``budget``, such as ``ismcts``) is asked in one of the hub's
+few worker threads (:data:`THINKERS`) on a clone of the state, so the event loop keeps
+serving every table meanwhile; its answer is applied only if the game has not moved on in
+between (otherwise it is asked again).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,6 +64,9 @@ MAX_BOT_SECONDS = 1.0
 """Default cap on a thinking bot's time per decision at the server."""
 LEVEL_SECONDS = (0.2, 0.5, 1.0)
 """The thinking times the lobby offers for a bot with a budget (up to the cap)."""
+THINKERS = 2
+"""Worker threads for thinking bots, shared by every table.  Bots are pure Python, so more
+threads add no speed under the GIL, only delay for the event loop (docs/performance.md)."""
 
 
 def token_hash(token: str) -> str:
@@ -689,7 +694,7 @@ class Room:
     async def _think(
         self, run: GameRun, bots: dict[int, Bot]
     ) -> tuple[bool, tuple[int, Action] | None]:
-        """The next bot move computed in a worker thread on a clone of the state.
+        """The next bot move computed in the hub's worker threads on a clone of the state.
 
         Returns ``(fresh, move)``.  The bots' generators are copied too and take the
         copies' state only if the answer is used; an answer computed for an older version
@@ -700,7 +705,10 @@ class Room:
         rngs = [random.Random() for _ in run.rngs]
         for mine, theirs in zip(rngs, run.rngs, strict=True):
             mine.setstate(theirs.getstate())
-        move = await asyncio.to_thread(next_bot_move, snapshot, bots, rngs)
+        loop = asyncio.get_running_loop()
+        move = await loop.run_in_executor(
+            self.hub.thinkers, next_bot_move, snapshot, bots, rngs
+        )
         if self.run is not run or run.version != version:
             self.stale_answers += 1
             return False, None
@@ -844,6 +852,8 @@ class Hub:
         self.bot_delay = bot_delay
         self.max_bot_seconds = max_bot_seconds
         """The cap on a thinking bot's time per decision (seconds)."""
+        self.thinkers = ThreadPoolExecutor(THINKERS, thread_name_prefix="hotdeath-bot")
+        """Where thinking bots are asked (tables wait their turn when all are busy)."""
         self.rooms: dict[str, Room] = {}
 
     def create_table(
@@ -936,11 +946,12 @@ class Hub:
         return len(ids)
 
     async def close(self) -> None:
-        """Stop every bot task and close every connection."""
+        """Stop every bot task, the bots' threads and close every connection."""
         for room in list(self.rooms.values()):
             await room.stop_driver()
             for c in list(room.conns):
                 c.close()
+        self.thinkers.shutdown(wait=False, cancel_futures=True)
 
 
 def opts_value(value: object) -> object:
