@@ -282,6 +282,20 @@ def _until_my_turn(p: Player, timeout: float = 20) -> None:
     raise AssertionError("it never became this seat's turn")
 
 
+def _diagnose(p: Player) -> str:
+    """What the page shows now, for a failure message."""
+    return str(p.page.evaluate(
+        """() => ({data: {...document.body.dataset},
+                   toast: document.getElementById("toast")?.textContent ?? null,
+                   legal: [...document.querySelectorAll("#hand .card.legal")]
+                          .map((c) => c.dataset.code),
+                   buttons: [...document.querySelectorAll("#actions [data-action]")]
+                            .map((b) => b.dataset.action + ":" + b.textContent.trim()),
+                   dialogs: [...document.querySelectorAll("[data-dialog]")]
+                            .map((d) => d.dataset.dialog)})"""
+    ))
+
+
 def _play_moves(p: Player, moves: int) -> None:
     """Make ``moves`` moves of this seat (a card and its colour are one move)."""
     for _ in range(moves):
@@ -289,7 +303,7 @@ def _play_moves(p: Player, moves: int) -> None:
         before = p.version()
         deadline = time.monotonic() + 15
         while p.version() <= before:
-            assert time.monotonic() < deadline, "the move was not accepted"
+            assert time.monotonic() < deadline, f"the move was not accepted: {_diagnose(p)}"
             if not p.step():
                 time.sleep(0.05)
 
