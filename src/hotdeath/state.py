@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from hotdeath.actions import Action
-from hotdeath.cards import NO_COLOR
+from hotdeath.cards import FACE_KIND, FACE_NUMBER, NO_COLOR, NUMBER
 from hotdeath.errors import GameOverError, IllegalActionError, WrongSeatError
 from hotdeath.events import Event
 from hotdeath.rng import Rng
@@ -451,6 +451,28 @@ class GameState:
 
     def _on_drawn(self, seat: int, cards: list[int]) -> None:
         """Hook after ``seat`` drew ``cards``."""
+
+    def _draw_high(self, full: list[int]) -> int:
+        """Who deals first: each contender turns a card of ``full``; the highest number wins.
+
+        Ties redraw among the tied; the cards come from a shuffled copy (the game's own piles
+        are untouched).
+        """
+        deck = full[:]
+        self.rng.shuffle(deck)
+        contenders = list(range(self.n))
+        while True:
+            values: dict[int, int] = {}
+            for s in contenders:
+                if not deck:
+                    deck = full[:]
+                    self.rng.shuffle(deck)
+                f = deck.pop()
+                values[s] = FACE_NUMBER[f] if FACE_KIND[f] == NUMBER else 0
+            best = max(values.values())
+            contenders = [s for s in contenders if values[s] == best]
+            if len(contenders) == 1:
+                return contenders[0]
 
     def _reshuffle_rule(self) -> str:
         return "STD-0.4"

@@ -236,28 +236,11 @@ class StandardState(GameState):
     def start(self, dealer: int | None) -> None:
         """Choose the first dealer (STD-2.1) and deal the first hand."""
         if self.opts.dealer_selection == "draw_high":
-            self.dealer = self._draw_high() if dealer is None else dealer
+            self.dealer = self._draw_high(self.deck) if dealer is None else dealer
         else:
             self.dealer = 0 if dealer is None else dealer
         self.emit("dealer", self.dealer, self.r("2.1"))
         self._deal()
-
-    def _draw_high(self) -> int:
-        deck = self.deck[:]
-        self.rng.shuffle(deck)
-        contenders = list(range(self.n))
-        while True:
-            values: dict[int, int] = {}
-            for s in contenders:
-                if not deck:
-                    deck = self.deck[:]
-                    self.rng.shuffle(deck)
-                f = deck.pop()
-                values[s] = FACE_NUMBER[f] if FACE_KIND[f] == NUMBER else 0
-            best = max(values.values())
-            contenders = [s for s in contenders if values[s] == best]
-            if len(contenders) == 1:
-                return contenders[0]
 
     def _deal(self) -> None:
         n = self.n

@@ -779,7 +779,7 @@ class ThrowdownState(GameState):
     def start(self, dealer: int | None) -> None:
         """Choose the dealer (TD-1.3), deal, turn up the first card, set the direction."""
         if dealer is None and self.opts.dealer_selection == "draw_high":
-            self.dealer = self._draw_high()
+            self.dealer = self._draw_high(self.deck)
         else:
             self.dealer = 0 if dealer is None else dealer
         self.emit("dealer", self.dealer, "TD-1.3")
@@ -808,23 +808,6 @@ class ThrowdownState(GameState):
             self.turn = self.dealer
             return
         self._set_direction(d)
-
-    def _draw_high(self) -> int:
-        deck = self.deck[:]
-        self.rng.shuffle(deck)
-        contenders = list(range(self.n))
-        while True:
-            values: dict[int, int] = {}
-            for s in contenders:
-                if not deck:
-                    deck = self.deck[:]
-                    self.rng.shuffle(deck)
-                f = deck.pop()
-                values[s] = FACE_NUMBER[f] if FACE_KIND[f] == NUMBER else 0
-            best = max(values.values())
-            contenders = [s for s in contenders if values[s] == best]
-            if len(contenders) == 1:
-                return contenders[0]
 
     def _set_direction(self, d: int) -> None:
         self.direction = d
