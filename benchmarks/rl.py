@@ -11,6 +11,9 @@ is one hand, as an RLCard game is) with a uniformly random policy over the legal
 and counts *steps* (decisions):
 
 * ``engine``: the bare engine, ``state.step(rng.choice(state.legal_actions()))``;
+* ``engine_view``: the same with the engine's own observation of the player to move,
+  ``state.view(seat)`` (the :class:`hotdeath.view.View` a bot decides from), built before
+  each step: what an agent that drives the engine directly pays for seeing the position;
 * ``env``: our unwrapped AEC env (:class:`hotdeath.rl.raw_env`) in PettingZoo's loop:
   ``env.last()`` (the observation vector and the mask, both fresh arrays) then
   ``env.step(rng.choice(env.legal_moves()))``: the same random choice as the engine's;
@@ -55,23 +58,36 @@ OPTIONS = {"rounds": 1}
 Loop = Callable[[float], tuple[int, float]]
 
 
-def engine_loop(seed: int) -> Loop:
-    rng = random.Random(seed)
-    game = [seed]
+def _timed(play: Callable[[], int]) -> Loop:
+    """A loop that plays games with ``play`` (returns its steps) for a slice of wall time."""
 
     def run(seconds: float) -> tuple[int, float]:
         steps = 0
         c0 = time.process_time()
         end = time.perf_counter() + seconds
         while time.perf_counter() < end:
-            game[0] += 1
-            g = hotdeath.new_game("standard", 2, game[0], options=OPTIONS)
-            while not g.is_terminal():
-                g.step(rng.choice(g.legal_actions()))
-                steps += 1
+            steps += play()
         return steps, time.process_time() - c0
 
     return run
+
+
+def engine_loop(seed: int, view: bool = False) -> Loop:
+    rng = random.Random(seed)
+    game = [seed]
+
+    def play() -> int:
+        steps = 0
+        game[0] += 1
+        g = hotdeath.new_game("standard", 2, game[0], options=OPTIONS)
+        while not g.is_terminal():
+            if view:
+                g.view(g.turn)
+            g.step(rng.choice(g.legal_actions()))
+            steps += 1
+        return steps
+
+    return _timed(play)
 
 
 def env_loop(seed: int, numpy_choice: bool = False, wrapped: bool = False) -> Loop:
@@ -83,26 +99,22 @@ def env_loop(seed: int, numpy_choice: bool = False, wrapped: bool = False) -> Lo
     inner = e.unwrapped
     game = [seed]
 
-    def run(seconds: float) -> tuple[int, float]:
+    def play() -> int:
         steps = 0
-        c0 = time.process_time()
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
-            game[0] += 1
-            e.reset(seed=game[0])
-            while True:
-                obs, _, term, trunc, _ = e.last()
-                if term or trunc:
-                    break
-                if numpy_choice:
-                    legal = np.flatnonzero(obs["action_mask"])
-                    e.step(legal[nrng.integers(len(legal))])
-                else:
-                    e.step(rng.choice(inner.legal_moves()))
-                steps += 1
-        return steps, time.process_time() - c0
+        game[0] += 1
+        e.reset(seed=game[0])
+        while True:
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                return steps
+            if numpy_choice:
+                legal = np.flatnonzero(obs["action_mask"])
+                e.step(legal[nrng.integers(len(legal))])
+            else:
+                e.step(rng.choice(inner.legal_moves()))
+            steps += 1
 
-    return run
+    return _timed(play)
 
 
 class _ApiFloor:
@@ -146,22 +158,18 @@ def floor_loop(seed: int) -> Loop:
     e = _ApiFloor()
     game = [seed]
 
-    def run(seconds: float) -> tuple[int, float]:
+    def play() -> int:
         steps = 0
-        c0 = time.process_time()
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
-            game[0] += 1
-            e.reset(game[0])
-            while True:
-                _, _, term, trunc, _ = e.last()
-                if term or trunc:
-                    break
-                e.step(rng.choice(e.game.legal_actions()))
-                steps += 1
-        return steps, time.process_time() - c0
+        game[0] += 1
+        e.reset(game[0])
+        while True:
+            _, _, term, trunc, _ = e.last()
+            if term or trunc:
+                return steps
+            e.step(rng.choice(e.game.legal_actions()))
+            steps += 1
 
-    return run
+    return _timed(play)
 
 
 def rlcard_loop(seed: int) -> Loop | None:
@@ -172,18 +180,15 @@ def rlcard_loop(seed: int) -> Loop | None:
     rng = random.Random(seed)
     e = rlcard.make("uno", config={"seed": seed})
 
-    def run(seconds: float) -> tuple[int, float]:
+    def play() -> int:
         steps = 0
-        c0 = time.process_time()
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
-            state, _ = e.reset()
-            while not e.is_over():
-                state, _ = e.step(rng.choice(list(state["legal_actions"])))
-                steps += 1
-        return steps, time.process_time() - c0
+        state, _ = e.reset()
+        while not e.is_over():
+            state, _ = e.step(rng.choice(list(state["legal_actions"])))
+            steps += 1
+        return steps
 
-    return run
+    return _timed(play)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -196,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         args.seconds, args.repeat = 0.2, 1
     loops: dict[str, Loop] = {
         "engine": engine_loop(1),
+        "engine_view": engine_loop(7, view=True),
         "env": env_loop(2),
         "env_numpy": env_loop(3, numpy_choice=True),
         "env_wrapped": env_loop(4, wrapped=True),
@@ -230,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
         summary["rlcard_env_steps_per_s"] = None
     else:
         summary["env_speedup_vs_rlcard_env"] = round(med["env"] / med["rlcard_env"], 2)
+    summary["env_cost_vs_engine_view"] = round(med["engine_view"] / med["env"], 3)
     print(json.dumps(summary))
     return 0
 
