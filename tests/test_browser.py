@@ -210,17 +210,44 @@ class Player:
                     if code in WILDS or code in VICTIM_CARDS:
                         target = cards.nth(i)
                         break
-            return _click(target)
+            return _click(target, visible_point(target))
         button = page.locator("#actions [data-action]")
         if button.count():
             return _click(button.first)
         return False
 
 
-def _click(target: Locator) -> bool:
-    """Click, unless the page changed under us (a new state, a dialog): then False."""
+VISIBLE_POINT = """(node) => {
+  const r = node.getBoundingClientRect();
+  const y = r.top + r.height / 2;
+  for (let x = r.left + 4; x < r.right - 2; x += 4) {
+    const hit = document.elementFromPoint(x, y);
+    if (hit && (hit === node || node.contains(hit))) return {x: x - r.left, y: r.height / 2};
+  }
+  return null;
+}"""
+
+
+def visible_point(target: Locator) -> dict[str, float] | None:
+    """A point of ``target`` (relative to it) where a click reaches it, or None.
+
+    In a fanned hand the next card covers the right part of a card, often its centre,
+    where Playwright clicks by default: a person clicks the part that shows.
+    """
     try:
-        target.click(timeout=3000)
+        point: dict[str, float] | None = target.evaluate(VISIBLE_POINT, timeout=3000)
+    except PlaywrightTimeout:
+        return None
+    return point
+
+
+def _click(target: Locator, position: dict[str, float] | None = None) -> bool:
+    """Click (at ``position`` in it), unless the page changed under us: then False."""
+    try:
+        if position is None:
+            target.click(timeout=3000)
+        else:
+            target.click(timeout=3000, position={"x": position["x"], "y": position["y"]})
     except PlaywrightTimeout:
         return False
     return True
@@ -264,7 +291,11 @@ def _start(p: Player) -> None:
 
 
 def _until_my_turn(p: Player, timeout: float = 20) -> None:
-    """Play (clicking legal things) until this seat holds a playable card or a button."""
+    """Play (clicking legal things) until it is this seat's turn with a card or a button.
+
+    Only the seat's own turn counts: a window (a catch, a jump-in) offers buttons out of
+    turn too, but it closes when the bots move on.
+    """
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         p.idle()
@@ -272,7 +303,8 @@ def _until_my_turn(p: Player, timeout: float = 20) -> None:
             p.page.click("#continue-btn")
             continue
         has_choice = p.page.locator('[data-dialog="chooser"] [data-choice]').count()
-        if not has_choice and (
+        mine = p.page.evaluate("document.body.dataset.turn === document.body.dataset.seat")
+        if mine and not has_choice and (
             p.page.locator("#hand .card.legal").count()
             or p.page.locator("#actions [data-action]").count()
         ):
@@ -483,6 +515,34 @@ def test_e_a_spectator_sees_no_hand(browser: Browser, server: Server) -> None:
     assert "spectator" in watcher.page.locator("#view-note").inner_text()
     assert watcher.page.locator(".replay-hands img").count() == 0
     watcher.close()
+    ann.close()
+
+
+def test_a_fanned_hand_shows_its_playable_cards_and_plays_them(
+    browser: Browser, server: Server
+) -> None:
+    # 22 cards each: the hand fans out with each card under more than half of the next
+    made = server.api("/api/tables", {
+        "variant": "hotdeath", "seats": 4, "bots": {str(s): "basic" for s in (1, 2, 3)},
+        "options": {"min_deal": 22, "max_deal": 22},
+    })
+    table, host = made["table_id"], made["host_token"]
+    joined = server.api(f"/api/tables/{table}/join", {"name": "Ann", "seat": 0})
+    ann = _player(browser)
+    ann.page.goto(f"{server.base}/t/{table}?token={joined['token']}")
+    ann.page.wait_for_selector("#waiting:not(.hidden)")
+    server.api(f"/api/tables/{table}/start", {}, token=host)
+    _until_my_turn(ann)
+    page = ann.page
+    assert "fanned" in (page.get_attribute("#hand", "class") or "")
+    # at the centre of every playable card lies a playable card, never a dim one above it
+    hits = page.eval_on_selector_all("#hand .card.legal", """cards => cards.map((c) => {
+        const r = c.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return hit ? hit.closest('.card').className : null; })""")
+    assert hits and all("legal" in h for h in hits), hits
+    page.screenshot(path=str(SHOTS / "fanned_hand.png"))
+    _play_moves(ann, 2)
     ann.close()
 
 
