@@ -903,6 +903,19 @@ class TestGoingOutAndScoring:
         act(g, "play R1")
         assert g.is_terminal() is over
 
+    @pytest.mark.rule("STD-9.4", "ruling", f"{CONTRACT} §4 max_turns, TD-6.4 (no result)")
+    @pytest.mark.parametrize(("scores", "winners"), [([0, 0, 0, 0], []),
+                                                     ([0, 120, 40, 0], [1])])
+    def test_a_stopped_game_is_won_by_the_best_total_only(self, scores: list[int],
+                                                          winners: list[int]) -> None:
+        g = std([["R3", "R4", "R5"], ["R1", "G1", "G5"], ["G2", "B2"], ["G3", "B3"]], "R7",
+                scores=scores, options={"max_turns": 1})
+        act(g, "play R3")
+        assert g.is_terminal()
+        assert g.scores == scores
+        assert g.winners == winners
+        assert g.returns() == [1.0 if s in winners else 0.0 for s in range(4)]
+
     @pytest.mark.rule("STD-9.5", "official", "ruling", f"{CONTRACT} STD-9.5 scoring")
     def test_penalty_points_each_player_scores_his_own_cards(self) -> None:
         g = std([["R3"], ["R5", "RS"], ["W"], ["G0", "Y9"]], "R7",
@@ -1262,6 +1275,30 @@ class TestJumpIn:
         act(g, "jump R+2", seat=3)
         assert len(g.hands[0]) == 3
         assert g.current_player() == 1
+
+    @pytest.mark.rule("STD-12.3", "official", f"{CONTRACT} STD-12.2, STD-12.3 a jumped-in 7")
+    def test_a_jumped_in_seven_swaps_with_the_chosen_player(self) -> None:
+        g = std([["B5", "G8"], ["B1", "B2"], ["R7", "G2", "G4"], ["Y3", "Y5", "Y6", "Y7"]],
+                "R7", top_player=0, turn=1, options={"jump_in": True, "seven_o": True})
+        assert [a for a in legal(g, 2) if a.startswith("jump")] == [
+            "jump R7 @0", "jump R7 @1", "jump R7 @3"]
+        with pytest.raises(IllegalActionError):
+            act(g, "jump R7", seat=2)
+        act(g, "jump R7 @1", seat=2)
+        assert hand(g, 2) == ["B1", "B2"]
+        assert hand(g, 1) == ["G2", "G4"]
+        assert hand(g, 3) == ["Y3", "Y5", "Y6", "Y7"]
+        assert g.current_player() == 3
+
+    @pytest.mark.rule("STD-12.3", "official", f"{CONTRACT} STD-8.1 call with the play, STD-12.3")
+    def test_a_jump_in_that_leaves_one_card_may_call_uno(self) -> None:
+        g = _jump(turn=1)
+        del g.hands[2][-1]  # P2 holds R5 and G2
+        assert [a for a in legal(g, 2) if a.startswith("jump")] == ["jump R5", "jump R5 uno"]
+        ev = act(g, "jump R5 uno", seat=2)
+        assert "uno" in kinds(ev)
+        assert g.uno_open == []
+        assert not any(a.startswith("catch") for a in legal(g, 3))
 
     @pytest.mark.rule("STD-12.3", "ruling", f"{CONTRACT} STD-12.3 window closes")
     def test_the_window_closes_with_the_next_turn_action(self) -> None:

@@ -1721,10 +1721,12 @@ _STANDARD: Final[tuple[Rule, ...]] = (
         """
         The first player whose total reaches 500 or more after a hand wins the game
         (`target_score`); otherwise a new hand is dealt. Only the winner of a hand scores, so
-        there can be no tie.
+        there can be no tie. A game stopped by `max_turns` (a safety valve for simulations)
+        does not score the hand in progress: the best total wins, and when every total is
+        equal nobody wins, as a stopped Cutthroat or Throwdown game has no result.
         """,
-        (OFFICIAL,),
-        ("target_score", "rounds"),
+        (OFFICIAL, RULING),
+        ("target_score", "rounds", "max_turns"),
     ),
     _r(
         "STD-9.5",
@@ -1838,7 +1840,9 @@ _STANDARD: Final[tuple[Rule, ...]] = (
         his seat. The chance comes once the last card's effects, automatic draws included, are
         complete, and lasts until somebody takes the next turn action. Nobody may jump in on his
         own card, and when several players claim together, the one nearest in turn order to the
-        player due to move gets it.
+        player due to move gets it. A jump-in is a play like any other: a 7 under 7-0 names the
+        player to swap with (STD-12.2), and a jump-in that leaves one card may carry the Uno
+        call (STD-8.1).
         """,
         (OFFICIAL, RULING),
         ("jump_in",),

@@ -476,7 +476,23 @@ class StandardState(GameState):
                 and seat != self.top_player):
             top = self.discard[-1]
             if not IS_WILD[top] and top in self.hands[seat]:
-                acts.append(make(A.JUMP, (top,)))
+                acts += self._jumps(seat, top)
+        return acts
+
+    def _jumps(self, seat: int, top: int) -> list[Action]:
+        """``seat``'s jump-in plays of the card ``top`` (STD-12.3).
+
+        A jump-in is a play: it takes the same choices as a play of that card in turn, a
+        seat to swap with for a 7 under 7-0 (STD-12.2) and the Uno call when it leaves one
+        card (STD-8.1).
+        """
+        if self.opts.seven_o and FACE_KIND[top] == NUMBER and FACE_NUMBER[top] == 7:
+            targets = [t for t in range(self.n) if t != seat]
+        else:
+            targets = [-1]
+        acts = [make(A.JUMP, (top,), target=t) for t in targets]
+        if len(self.hands[seat]) == 2:
+            acts += [make(A.JUMP, (top,), target=t, uno=True) for t in targets]
         return acts
 
     # ------------------------------------------------------------------ apply
@@ -952,7 +968,7 @@ class StandardState(GameState):
             return self.scores[:]  # every team is one seat (see team_of)
         return [sum(self.scores[t] for t in self.team_of(s)) for s in range(self.n)]
 
-    def _finish(self) -> None:
+    def _finish(self, stopped: bool = False) -> None:
         totals = self.team_totals()
         if self.opts.scoring == "winner_takes":
             if self.opts.rounds == 1 and self.hand_winner >= 0:
@@ -962,6 +978,8 @@ class StandardState(GameState):
         else:
             best = min(totals)
         winners = [s for s in range(self.n) if totals[s] == best]
+        if stopped and len(winners) == self.n:
+            winners = []  # STD-9.4: a game stopped with every total equal has no winner
         self.winners = winners
         self.phase = GAME_OVER
         self.drew = False
@@ -971,8 +989,9 @@ class StandardState(GameState):
                 self.emit("game_end", w, self.r("9.4"))
 
     def _stop_game(self) -> None:
+        """``max_turns`` reached: the hand in progress is not scored (STD-9.4, a ruling)."""
         self.emit("hand_end", NOBODY, self.r("9.4"))
-        self._finish()
+        self._finish(stopped=True)
 
     def position_extra(self) -> dict[str, Any]:
         """Standard fields of the position notation."""
