@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import hotdeath
+from hotdeath.bots.arena import window_seats
 from hotdeath.cards import (
     DRAW_TWO,
     FACE_KIND,
@@ -1299,6 +1300,14 @@ class TestJumpIn:
         assert "uno" in kinds(ev)
         assert g.uno_open == []
         assert not any(a.startswith("catch") for a in legal(g, 3))
+
+    @pytest.mark.rule("STD-12.3", "ruling", f"{CONTRACT} STD-12.3 first in turn order")
+    @pytest.mark.parametrize(("direction", "order"), [("cw", [2, 3]), ("ccw", [3, 2])])
+    def test_claims_are_offered_in_turn_order_from_the_player_to_act(
+            self, direction: str, order: list[int]) -> None:
+        g = std([["B5", "G8"], ["B1", "B2"], ["R5", "G2"], ["R5", "G3"]], "R5", top_player=0,
+                turn=1, direction=direction, options={"jump_in": True, "decks": 2})
+        assert window_seats(g) == order
 
     @pytest.mark.rule("STD-12.3", "ruling", f"{CONTRACT} STD-12.3 window closes")
     def test_the_window_closes_with_the_next_turn_action(self) -> None:

@@ -39,13 +39,19 @@ def seat_rngs(seed: int, players: int) -> list[random.Random]:
 
 
 def window_seats(state: GameState) -> list[int]:
-    """Seats other than the current player holding a window worth offering, in order."""
+    """Seats other than the current player holding a window worth offering, in order.
+
+    The order is turn order from the player to act, in the direction of play: when several
+    seats claim a window at once (two players jumping in, STD-12.3), the nearest one in turn
+    order is offered it first.
+    """
     actors = state.actors()
     if len(actors) < 2:
         return []
     n = state.n
     turn = state.turn
-    others = sorted(actors[1:], key=lambda s: (s - turn) % n)
+    d = state.direction
+    others = sorted(actors[1:], key=lambda s: ((s - turn) * d) % n)
     return [
         s for s in others if any(worth_offering(state, s, a) for a in state.legal_actions(s))
     ]
