@@ -15,6 +15,8 @@ error's stable code, and exits with status 2::
     hotdeath simulate [VARIANT] [--bot SPEC]... [--games N] [--seed S] [--workers W]
                       [--out FILE] [--backend process|ray] ...
     hotdeath report RESULTS... [--out DIR]
+    hotdeath tournament ENTRANT... [--variant V] [--players N] [--games G] [--seed S]
+                        [--out DIR] [--by games|hands] [--workers W] [--backend B] ...
     hotdeath serve [--host H] [--port P] [--database-url URL] [--bot-delay S]
 
 ``docs/notation.md`` documents the action, card and position notations these commands
@@ -831,6 +833,134 @@ def report(
                           + ", ".join(p.name for p in written))
     except HotDeathError as e:
         _fail(e.code, e.message)
+
+
+class RateBy(StrEnum):
+    """What a tournament's ratings are fitted from."""
+
+    games = "games"
+    hands = "hands"
+
+
+@app.command()
+def tournament(
+    entrants: Annotated[
+        list[str], typer.Argument(help="Bot specs, each entered once (e.g. random basic "
+                                       "heuristic:expert 'ismcts:iterations=200').")
+    ],
+    variant: Annotated[str, typer.Option("--variant", "-v", help="Variant name or alias.")]
+    = "hotdeath",
+    preset: Annotated[str | None, typer.Option("--preset", help="Preset name.")] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", metavar="NAME=VALUE", help="Set an option (repeatable)."),
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-n", min=2,
+                                 help="Seats per table (default: the variant's default, or "
+                                      "the number of entrants if smaller).")
+    ] = None,
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games per table.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Master seed (every table "
+                                                            "plays the same deals).")] = 0,
+    out: Annotated[
+        Path, typer.Option("--out", help="Folder for the results, standings and plots "
+                                         "(resumable).")
+    ] = Path("tournament"),
+    by: Annotated[RateBy, typer.Option("--by", help="Fit the ratings from games or from "
+                                                    "hands won.")] = RateBy.games,
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", min=0, max=10_000,
+                          help="Bootstrap resamplings for the rating intervals.")
+    ] = 200,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", min=1,
+                                 help="Worker processes (default: every core).")
+    ] = None,
+    backend: Annotated[
+        Backend, typer.Option("--backend", help="process (a local pool) or ray.")
+    ] = Backend.process,
+    address: Annotated[
+        str | None, typer.Option("--address", help="Ray cluster address (default: local).")
+    ] = None,
+    max_moves: Annotated[
+        int | None, typer.Option("--max-moves", min=1,
+                                 help="Stop a game after this many moves (left out).")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Play a round robin of bots and rate them: standings, crosstable, plots.
+
+    Every combination of --players distinct entrants is a table that plays --games games
+    (seats rotated), all tables on the same deals.  Ratings are Bradley-Terry on the Elo
+    scale with bootstrap intervals.  Running the same command again resumes and reports.
+    See docs/simulate.md.
+    """
+    from hotdeath.simulate import MAX_MOVES
+    from hotdeath.tournament import (
+        TournamentConfig,
+        crosstable,
+        load_tournament,
+        run_tournament,
+        standings,
+        write_outputs,
+    )
+
+    try:
+        if players is None:
+            players = min(get_variant(variant).default_players, max(2, len(entrants)))
+        config = TournamentConfig.make(entrants, variant, players, games, seed, preset,
+                                       parse_option_args(option or []),
+                                       max_moves or MAX_MOVES)
+    except HotDeathError as e:
+        _fail(e.code, e.message)
+    console = Console(stderr=True)
+    try:
+        if quiet:
+            run_tournament(config, out, workers, backend.value, address)
+        else:
+            console.print(f"{len(config.tables())} tables × {games} games, "
+                          f"{config.players} seats: results in {out}/")
+            with _sim_progress(console) as (progress_cb, _):
+                run_tournament(config, out, workers, backend.value, address, progress_cb)
+        result = load_tournament(out)
+        rows = standings(result, by.value, bootstrap, seed)
+        written = write_outputs(result, rows, by.value)
+    except HotDeathError as e:
+        _fail(e.code, e.message)
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: finished games are in {out}; run the same command again "
+                   "to resume", err=True)
+        raise typer.Exit(130) from None
+    show = _console()
+    table = Table(title=f"Standings ({result.config.variant}, {config.players} seats, "
+                        f"ratings from {by.value})")
+    for col in ("#", "entrant", "games", "wins", "win rate (95% CI)", "rating (95% CI)"):
+        table.add_column(col, justify="left" if col == "entrant" else "right")
+    for i, s in enumerate(rows, start=1):
+        lo, hi = s.rate_ci
+        table.add_row(str(i), s.entrant, str(s.games), str(s.wins),
+                      f"{100 * s.rate:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})",
+                      f"{s.rating:.0f} ({s.rating_ci[0]:.0f}-{s.rating_ci[1]:.0f})")
+    show.print(table)
+    names = config.entrants
+    order = [names.index(s.entrant) for s in rows]
+    cross = crosstable(result, by.value)
+    ct = Table(title="Crosstable: the row's share of its comparisons with the column "
+                     "(wins %/comparisons; columns numbered as the standings)")
+    ct.add_column("", no_wrap=True)
+    for rank in range(1, len(order) + 1):
+        ct.add_column(f"#{rank}", justify="right")
+    for rank, a in enumerate(order, start=1):
+        cells = []
+        for b in order:
+            w, t = cross[a][b]
+            cells.append("-" if a == b else f"{100 * w / t:.0f}%/{t}" if t else "")
+        ct.add_row(f"#{rank} {names[a]}", *cells)
+    show.print(ct)
+    if result.unfinished:
+        show.print(f"{result.unfinished} unfinished games (move cap) are left out")
+    show.print(f"wrote {', '.join(p.name for p in written)} to {out}")
 
 
 @app.command()
