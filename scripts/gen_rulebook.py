@@ -27,7 +27,9 @@ from hotdeath.rulebook import (  # noqa: E402
     RULES,
     SECTIONS,
     SOURCE_TAGS,
+    Audit,
     Rule,
+    audits_for,
     rules_for,
     section_of,
 )
@@ -113,6 +115,19 @@ def render_rule(rule: Rule) -> list[str]:
     ]
 
 
+def render_audit(audit: Audit) -> list[str]:
+    """The Markdown lines of one audit (a section after the game's rules)."""
+    lines = [
+        f'<a id="audit-{audit.date}"></a>',
+        f"## Audit {audit.date}",
+        "",
+        link_refs(" ".join(audit.summary.split()), audit.game),
+        "",
+    ]
+    lines += [f"- {link_refs(finding, audit.game)}" for finding in audit.findings]
+    return [*lines, ""]
+
+
 def render_game(game: str) -> str:
     """The Markdown file of one game."""
     lines = [
@@ -135,6 +150,8 @@ def render_game(game: str) -> str:
                 lines.append(f'<a id="{section.prefix}"></a>')
             lines += [f"## {section.title}", ""]
         lines += render_rule(rule)
+    for audit in audits_for(game):
+        lines += render_audit(audit)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

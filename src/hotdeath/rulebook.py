@@ -24,13 +24,16 @@ from types import MappingProxyType
 from typing import Final
 
 __all__ = [
+    "AUDITS",
     "GAMES",
     "RULES",
     "RULE_ID_PATTERN",
     "SECTIONS",
     "SOURCE_TAGS",
+    "Audit",
     "Rule",
     "Section",
+    "audits_for",
     "get_rule",
     "rules_for",
     "section_of",
@@ -77,6 +80,24 @@ class Section:
     def contains(self, rule_id: str) -> bool:
         """Whether the rule with this id belongs to the section."""
         return rule_id == self.prefix or rule_id.startswith(self.prefix + ".")
+
+
+@dataclass(frozen=True, slots=True)
+class Audit:
+    """An audit of one game's engine against its rules contract, rendered after its rules.
+
+    Attributes:
+        game: The game audited.
+        date: The day of the audit (ISO 8601).
+        summary: What was checked, in a sentence or two.
+        findings: One entry per divergence fixed or ruling made, each citing its rules.
+
+    """
+
+    game: str
+    date: str
+    summary: str
+    findings: tuple[str, ...]
 
 
 RULE_ID_PATTERN: Final = re.compile(r"^(HD|STD|CT|TD)-[0-9]+(\.[0-9]+)*(\.T[0-9])?$")
@@ -401,7 +422,9 @@ _HOTDEATH: Final[tuple[Rule, ...]] = (
         Delayed Blast is a wild draw-four that first skips somebody: with three or more
         active players the next active player loses his turn and the one after him faces a
         four-card attack, while with two active players it is an ordinary Wild Draw Four on
-        the opponent (`delayed_blast_min_active_for_skip`). It skips in the same way when it
+        the opponent (`delayed_blast_min_active_for_skip`, which cannot be set below 3: with
+        two active players the skip would bring the attack back onto the Delayed Blast's own
+        player). It skips in the same way when it
         is stacked, and it stacks and is answered like a Wild Draw Four. If its victim
         answers with Retaliation, the attack goes straight back to the Delayed Blast's
         player even though a seat lies between them, and the skipped player still gets no
@@ -1130,11 +1153,12 @@ _HOTDEATH: Final[tuple[Rule, ...]] = (
         the direction of play around, and the Retaliation's player becomes the new sender.
         After a Holy Defender the sender is the defender who passed the attack on, not the
         original attacker (`redirect_sender` = `original_attacker` targets the player who
-        last added to it instead). If the new victim is not adjacent, the turn jumps
-        straight to him and the players in between do not play. The new victim may answer
-        in turn, though by default he may not stack. If the attack came from nobody (an
-        up-card), Retaliation cancels it and play continues with the next active player
-        after the Retaliation's player in the new direction.
+        last added to it instead, unless that is the Retaliation's player himself, who then
+        turns it on the player who sent it to him). If the new victim is not adjacent, the
+        turn jumps straight to him and the players in between do not play. The new victim
+        may answer in turn, though by default he may not stack. If the attack came from
+        nobody (an up-card), Retaliation cancels it and play continues with the next active
+        player after the Retaliation's player in the new direction.
         """,
         (S000, S001, S002, APP, RULING),
         ("redirect_sender", "stack_after_deflection"),
@@ -1157,7 +1181,8 @@ _HOTDEATH: Final[tuple[Rule, ...]] = (
         """
         A Virus settles the attack at once by sharing it between the Virus player and the
         target, who is the attack's sender (with `redirect_sender` = `original_attacker`,
-        the player who last added to it). A draw is split: by default the target draws the
+        the player who last added to it, unless that is the Virus player himself: then the
+        sender). A draw is split: by default the target draws the
         larger half and the Virus player the smaller; `both_round_up` makes each draw half
         rounded up, and `victim_extra` gives the larger half to the Virus player; each share
         is then one card smaller for a holder of Luck o' the Irish. An ejection ejects both
@@ -1297,10 +1322,11 @@ _HOTDEATH: Final[tuple[Rule, ...]] = (
         direction, so a Glasnost aimed across the table skips nobody. With
         `next_player_only` (the app) a victim who is not the next player is revealed at once
         without a chance to answer, and a victim who is the next player answers as his
-        turn.
+        turn; for a Glasnost turned up as the first card the next player is the one who
+        opens play (HD-3.3), so with `first_player` = `dealer` its victim never answers.
         """,
         (S000, APP, RULING),
-        ("glasnost_response",),
+        ("glasnost_response", "first_player"),
     ),
     _r(
         "HD-4.7",
@@ -2786,6 +2812,56 @@ def _index(rules: tuple[Rule, ...]) -> Mapping[str, Rule]:
 
 RULES: Final[Mapping[str, Rule]] = _index(_HOTDEATH + _STANDARD + _CUTTHROAT + _THROWDOWN)
 """Every rule by id, ordered as in the documents (Hot Death, Standard, Cutthroat, Throwdown)."""
+
+
+AUDITS: Final[tuple[Audit, ...]] = (
+    Audit(
+        "hotdeath",
+        "2026-11-29",
+        """
+        Every card, option, preset and row of the attack/defence state machine of the
+        contract was checked against the engine by scenario, and by random games in which an
+        independent model of HD-3.5 (which cards may be played), HD-4.3 (which answers are
+        allowed), HD-4.2 to HD-4.6 (who acts next, and the attack's victim, sender and count),
+        HD-3.7.1 (who wins the hand) and HD-3.7.2 (hand values, over random hands and option
+        sets) was compared with the engine after every action; these found no divergence on
+        the default rules. The findings below are holes in the contract under non-default
+        options, closed by a ruling, and one divergence of the engine.
+        """,
+        (
+            "Divergence fixed (HD-4.6, HD-3.3): with `glasnost_response` = `next_player_only`, "
+            "a Glasnost turned up as the first card let its victim answer wherever he sat. Now, "
+            "as for a played Glasnost, only the player who opens play may answer; any other "
+            "victim is revealed at once, and with `first_player` = `dealer` (the dealer opens "
+            "and cannot be the victim) the victim is always revealed at once.",
+            "Ruling (HD-4.3.2, HD-4.3.4): with `redirect_sender` = `original_attacker` an "
+            "attack that comes back to its original attacker (after Retaliation, or a Holy "
+            "Defender with two active players) made his own Retaliation or Virus hit himself. "
+            "Now it hits the player who sent the attack to him, as by default: answering an "
+            "attack never targets the answering player.",
+            "Ruling (HD-2.3.11): `delayed_blast_min_active_for_skip` took the value 2, with "
+            "which a Delayed Blast between two active players skipped the opponent and "
+            "attacked its own player. The option now starts at 3; a smaller value is refused "
+            "with the error `bad_option_value`.",
+            "Engine fix (HD-3.7.1): the count of turns in which nobody could play or draw, "
+            "which ends a blocked hand, now starts afresh with every deal instead of carrying "
+            "over from a blocked hand before.",
+        ),
+    ),
+)
+"""The audits of the engine against the rules contracts, in date order."""
+
+
+def audits_for(game: str) -> list[Audit]:
+    """Return the audits of one game, oldest first.
+
+    Raises:
+        ValueError: If ``game`` is not one of :data:`GAMES`.
+
+    """
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
+    return [audit for audit in AUDITS if audit.game == game]
 
 
 def get_rule(rule_id: str) -> Rule:

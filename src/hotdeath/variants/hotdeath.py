@@ -164,8 +164,9 @@ class HotDeathOptions:
     mad_min_active_players: int = option(4, "Active players needed for M.A.D. to take effect",
                                          "HD-2.3.16", (2, 10))
     delayed_blast_min_active_for_skip: int = option(3, "Active players needed for the "
-                                                    "Delayed Blast's skip", "HD-2.3.11",
-                                                    (2, 10))
+                                                    "Delayed Blast's skip (at least 3: the "
+                                                    "skip never brings the attack back onto "
+                                                    "its own player)", "HD-2.3.11", (3, 10))
     all_bastards_effect: str = option("hand_ends_zero", "Holding all four bastard cards ends "
                                       "the hand (scoring 0) or wins the game", "HD-3.7.1",
                                       ("hand_ends_zero", "wins_game"))
@@ -368,6 +369,7 @@ class HotDeathState(GameState):
         self.hand_winner = NOBODY
         self.drew = False
         self.drawn = -1
+        self.idle = 0
         self._chk_bastards = True
         self.emit("deal", self.dealer, "HD-3.2", n=k)
         self._turn_up()
@@ -803,8 +805,14 @@ class HotDeathState(GameState):
         self.drew = False
         self.drawn = -1
 
-    def _target(self) -> int:
-        if self.opts.redirect_sender == "last_redirector":
+    def _target(self, r: int) -> int:
+        """Whom ``r``'s Retaliation or Virus hits (HD-4.3.2, HD-4.3.4).
+
+        With ``original_attacker`` that is the player who last added to the attack, unless
+        he is ``r`` himself (the attack came back to him): then, as by default, the player
+        who sent it to him (audit ruling of 2026-11-29).
+        """
+        if self.opts.redirect_sender == "last_redirector" or self.a_attacker == r:
             return self.a_sender
         return self.a_attacker
 
@@ -829,7 +837,7 @@ class HotDeathState(GameState):
             self._await_response()
         elif f == RET:
             self.direction = -self.direction
-            target = self._target()
+            target = self._target(r)
             self.emit("reverse", r, "HD-4.3.2")
             if self.a_two:
                 self._hand_over_to(r, "HD-2.3.15")
@@ -863,7 +871,7 @@ class HotDeathState(GameState):
             self._finish_attack(nxt(r))
 
     def _virus(self, r: int) -> None:
-        target = self._target()
+        target = self._target(r)
         self.emit("virus", r, "HD-4.3.4", target=target)
         kind = self.a_kind
         if kind == DRAW_ATTACK:
@@ -930,6 +938,12 @@ class HotDeathState(GameState):
         d = self.dealer
         if top == GLAS:
             anchor = DEALER_FIRST if self.opts.first_player == "dealer" else d
+            first = d if anchor == DEALER_FIRST else self.next_seat(d)
+            if self.opts.glasnost_response == "next_player_only" and v != first:
+                # only the player who opens play may answer (HD-4.6, HD-3.3)
+                self._reveal(v, "HD-4.6")
+                self._first_turn()
+                return
             self._attack(REVEAL_ATTACK, WILD_DRAW, 0, v, NOBODY, top, anchor=anchor)
         else:
             self.emit("play", d, "HD-3.3", (top,), target=v)
