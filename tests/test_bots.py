@@ -430,3 +430,17 @@ def test_no_bot_raises_in_any_situation_of_random_games(
         seat = g.current_player()
         g.step(walker.choice(g.legal_actions(seat)), seat)
     assert asked > 20
+
+
+@pytest.mark.rule("STD-12.3", "uno-variants.md STD-12.2, STD-12.3")
+def test_a_jump_in_seven_swaps_with_the_smallest_hand_and_calls_uno() -> None:
+    g = position(variant="standard", players=4, turn=1, top="R7", top_player=0,
+                 hands=[["B5", "G8", "G9", "Y1"], ["B1", "B2", "B3"], ["R7", "G2", "G4"],
+                        ["Y3", "Y5"]],
+                 options={"jump_in": True, "seven_o": True})
+    assert ask(g, "heuristic:strong", seat=2) == "jump R7 @3"  # seat 3 holds two cards
+    g = position(variant="standard", players=4, turn=1, top="R5", top_player=0,
+                 hands=[["B5", "G8"], ["B1", "B2", "B3"], ["R5", "G2"],
+                        ["Y3", "Y5", "Y6", "Y7"]],
+                 options={"jump_in": True})
+    assert ask(g, "heuristic:expert", seat=2) == "jump R5 uno"

@@ -153,6 +153,32 @@ def test_action_mask_matches_legal_actions(variant: str, preset: str) -> None:
                     assert mask[slot] == 1, f"{act} legal but masked"
 
 
+@pytest.mark.rule("STD-12.3", "uno-variants.md STD-12")
+def test_a_jump_in_with_a_seven_under_seven_o_names_its_seat() -> None:
+    # A jump-in is a play: under 7-0 the jumped-in 7 names the seat to swap with, so the
+    # space has a "jump @+k" slot per other seat (rules fix of 2026-11-29).
+    e = raw_env(variant="standard", players=3, options={"seven_o": True, "jump_in": True},
+                max_steps=5000)
+    lay = e.layout
+    assert [lay.names[s] for s in lay.jump_at] == ["jump @+1", "jump @+2"]
+    seen = 0
+    for seed in range(40):
+        for _ in _random_decisions(e, seed, 3000):
+            seat = e.acting_seat
+            jumps = [a for a in e.state.legal_actions(seat) if a.kind == A.JUMP]
+            for a in jumps:
+                slot = lay.slot_of(a, seat)
+                assert slot >= 0 and e.legal_moves().count(slot) == 1
+                if a.target >= 0:
+                    assert slot == lay.jump_at[(a.target - seat) % 3 - 1]
+                    chosen = e.action_of(slot)
+                    assert chosen is not None and chosen.target == a.target
+                    seen += 1
+        if seen >= 3:
+            break
+    assert seen >= 3, "no jump-in with a 7 came up"
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_observation_encodes_the_view(variant: str) -> None:
     """Decode the main sections and compare them with ``state.view(seat)``."""

@@ -288,9 +288,12 @@ class HeuristicBot:
                 if weak and rng.random() < 0.5:
                     continue
                 return a
-        for a in acts:
-            if a.kind == A.JUMP and (not weak or rng.random() < 0.5):
-                return a
+        jumps = [a for a in acts if a.kind == A.JUMP]
+        if jumps and (not weak or rng.random() < 0.5):
+            # with the Uno call when it leaves one card; a 7 under 7-0 swaps with the
+            # smallest other hand (STD-12.2, STD-12.3)
+            return max(jumps, key=lambda a: (
+                a.uno, -v.seats[a.target].hand_size if a.target >= 0 else 0, -a.target))
         return None
 
     # ------------------------------------------------------------------ scoring

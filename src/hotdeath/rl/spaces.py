@@ -15,6 +15,8 @@ a policy trained on one preset can be run on another preset of the same variant.
   card identical to the top), ``decline`` (Throwdown: refuse a call-back), ``uno`` (call
   Uno out of turn) and ``ignore`` (let an out-of-turn window go by);
 * ``catch +k`` (catch the seat ``k`` places clockwise), ``victim +k``, ``color C`` (4);
+* standard only: ``jump @+k`` (jump in with a 7 under the 7-0 rule, swapping with the seat
+  ``k`` places clockwise);
 * Hot Death only: ``deal N`` for N = 0..30; Throwdown only: ``uno @+k`` (name a seat that
   draws with one's Uno call), ``direction cw|ccw``, ``throw end`` and ``throw end C``.
 
@@ -100,6 +102,7 @@ class ActionLayout:
     victim: tuple[int, ...] = field(repr=False)
     color: tuple[int, ...] = field(repr=False)
     deal: tuple[int, ...] = field(repr=False)
+    jump_at: tuple[int, ...] = field(repr=False)
     uno_at: tuple[int, ...] = field(repr=False)
     direction: tuple[int, ...] = field(repr=False)
     throw_end: int = -1
@@ -139,6 +142,10 @@ class ActionLayout:
             return self.deal[action.n] if self.deal and 0 <= action.n <= MAX_DEAL else -1
         if k == A.DIRECTION:
             return self.direction[0 if action.n == 1 else 1] if self.direction else -1
+        if k == A.JUMP and action.target >= 0:
+            if not self.jump_at or action.target == seat:
+                return -1
+            return self.jump_at[(action.target - seat) % n - 1]
         if k == A.UNO and action.target >= 0:
             if not self.uno_at or action.target == seat:
                 return -1
@@ -199,12 +206,15 @@ def action_layout(variant: str, players: int) -> ActionLayout:
     victim = tuple(add(f"victim +{r}") for r in range(1, players))
     color = tuple(add(f"color {COLOR_NAMES[c]}") for c in COLORS)
     deal: tuple[int, ...] = ()
+    jump_at: tuple[int, ...] = ()
     uno_at: tuple[int, ...] = ()
     direction: tuple[int, ...] = ()
     throw_end = -1
     throw_end_color: tuple[int, ...] = ()
     if variant == "hotdeath":
         deal = tuple(add(f"deal {k}") for k in range(MAX_DEAL + 1))
+    if variant == "standard":
+        jump_at = tuple(add(f"jump @+{r}") for r in range(1, players))
     if throws:
         uno_at = tuple(add(f"uno @+{r}") for r in range(1, players))
         direction = (add("direction cw"), add("direction ccw"))
@@ -212,7 +222,7 @@ def action_layout(variant: str, players: int) -> ActionLayout:
         throw_end_color = tuple(add(f"throw end {COLOR_NAMES[c]}") for c in COLORS)
     layout = ActionLayout(
         variant, players, faces, tuple(names), plays, single, catch, victim, color, deal,
-        uno_at, direction, throw_end, throw_end_color,
+        jump_at, uno_at, direction, throw_end, throw_end_color,
     )
     _LAYOUTS[key] = layout
     return layout
