@@ -35,6 +35,7 @@ RULESETS: list[dict[str, Any]] = [
     {"draw_rule": "until_playable"},
     {"false_uno_call_penalty": 2},
     {"wild_color_must_change": True},
+    {"max_turns": 60, "target_score": 60},  # a stop in the fused step (STD-9.4)
 ]
 
 
