@@ -11,7 +11,7 @@
 The grammar (tokens separated by spaces, case-insensitive)::
 
     play CARD [CARD ...] [COLOUR] [@SEAT] [uno]   one or more cards (several: Throwdown)
-    jump CARD                                     standard jump-in house rule
+    jump CARD [@SEAT] [uno]                       standard jump-in house rule
     draw | pass | accept | challenge | question | decline | leave
     uno [@SEAT]                                   call Uno (Throwdown: make SEAT draw two)
     catch SEAT                                    catch a player who did not call Uno
