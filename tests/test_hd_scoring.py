@@ -770,6 +770,20 @@ class TestDealing:
         assert legal(g) == DEAL_5_TO_15
         assert legal(g, 0) == []
 
+    @pytest.mark.rule("HD-3.2", "app", "hot-death.md §3.2")
+    def test_views_number_the_hand_whose_deal_is_being_chosen(self) -> None:
+        g = hotdeath.new_game("hotdeath", players=4, seed=3, dealer=2)
+        assert g.hand_no == 0  # no hand dealt yet, but the dealer is choosing hand 1
+        for seat in (None, 0, 2):
+            assert g.view(seat).hand_no == 1 and g.view(seat).to_json()["hand_no"] == 1
+        act(g, "deal 7")
+        assert g.view(0).hand_no == g.hand_no == 1
+        g = _go_out()  # hand 1 is over: its winner chooses the deal of hand 2
+        assert phase(g) == "deal" and g.last_hand is not None and g.last_hand["hand"] == 1
+        assert g.view(0).hand_no == g.view(None).hand_no == 2
+        act(g, "deal 6")
+        assert g.view(0).hand_no == g.hand_no == 2
+
     @pytest.mark.rule("HD-3.2", "seed 002", "hot-death.md §3.2")
     def test_first_dealer_is_random(self) -> None:
         dealers = set()

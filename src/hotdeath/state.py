@@ -147,6 +147,15 @@ class GameState:
         """The seat whose decision the game waits for, or ``TERMINAL``."""
         return TERMINAL if self.phase == GAME_OVER else self.turn
 
+    def current_hand(self) -> int:
+        """The number of the hand being played (1 for the first), the last one once the
+        game is over.
+
+        ``hand_no`` counts the hands dealt so far; a variant whose dealer chooses the deal
+        before dealing says here that the hand being chosen is already the next one.
+        """
+        return self.hand_no
+
     def is_terminal(self) -> bool:
         """Whether the game (all hands to the target score) is over."""
         return self.phase == GAME_OVER

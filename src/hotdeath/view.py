@@ -52,6 +52,8 @@ class View:
     current_player: int
     dealer: int
     hand_no: int
+    """The hand being played (1 for the first), also while Hot Death's dealer chooses its
+    size; the last hand once the game is over (``GameState.current_hand``)."""
     hand_size: int
     drew: bool
     drawn: int
@@ -148,7 +150,7 @@ def build_view(state: GameState, seat: int | None) -> View:
         phase=PHASE_NAMES[state.phase],
         current_player=state.current_player(),
         dealer=state.dealer,
-        hand_no=state.hand_no,
+        hand_no=state.current_hand(),
         hand_size=state.hand_size,
         drew=state.drew,
         drawn=state.drawn if own and state.turn == seat and state.drew else -1,

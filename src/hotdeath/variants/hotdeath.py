@@ -338,6 +338,10 @@ class HotDeathState(GameState):
         self.phase = DEAL
         self.turn = self.dealer
 
+    def current_hand(self) -> int:
+        """The hand being played, or the one the dealer is choosing the size of (HD-3.2)."""
+        return self.hand_no + 1 if self.phase == DEAL else self.hand_no
+
     def deal_sizes(self) -> list[int]:
         """Hand sizes the dealer may choose now."""
         size = len(self.deck)
