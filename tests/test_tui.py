@@ -8,16 +8,20 @@ in a real terminal to the end of a hand.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
+import random
 import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -27,12 +31,16 @@ from textual.widgets import Input, OptionList
 from typer.testing import CliRunner
 
 from hotdeath import actions as A
+from hotdeath.bots import Bot, make_bot
+from hotdeath.bots.arena import play_game
 from hotdeath.cards import card_name
 from hotdeath.cli import app as cli
 from hotdeath.notation import replay, to_position
 from hotdeath.tui.app import ChoiceScreen, HelpScreen, HotDeathApp, ScoreScreen
 from hotdeath.tui.remote import ConnectError, RemoteSession, api, parse_table_url
 from hotdeath.tui.session import Session, card_rule_id, themed
+from hotdeath.variants import get_variant
+from hotdeath.view import View
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = (120, 40)
@@ -47,8 +55,14 @@ def screen_text(app: HotDeathApp) -> str:
     return console.export_text()
 
 
-async def settle(pilot: Pilot[None]) -> None:
-    """Let every pending update reach the screen (a busy machine repaints late)."""
+async def settle(pilot: Pilot[None], limit: float = 60.0) -> None:
+    """Let the bots finish thinking (without a delay they go on until the person is due)
+    and every pending update reach the screen (a busy machine repaints late)."""
+    app = pilot.app
+    deadline = time.monotonic() + limit
+    while (isinstance(app, HotDeathApp) and app.delay == 0 and app.thinking
+           and time.monotonic() < deadline):
+        await pilot.pause(0.002)
     for _ in range(3):
         await pilot.pause()
         await pilot.wait_for_scheduled_animations()
@@ -203,7 +217,7 @@ async def test_a_person_plays_a_hand_with_keys(
             await settle(pilot)
             assert not isinstance(app.screen, ScoreScreen)
             view = app.session.view()
-            assert view.hand_no == first.hand_no + 1 or view.phase == "deal"
+            assert view.hand_no == first.hand_no + 1  # also while the dealer chooses
             assert f"hand {first.hand_no + 1}" in app.sub_title
 
 
@@ -413,6 +427,164 @@ async def test_bots_with_a_delay_and_a_person_take_turns() -> None:
                 await play_one(app, pilot)
         assert turns >= 8
         assert app._thinking is None or app._thinking == app._token
+
+
+# ---------------------------------------------------------------------------- bots in threads
+
+
+class GatedBot:
+    """A bot that thinks until the test opens its gate (a slow bot, with no sleeping)."""
+
+    def __init__(self, inner: Bot, gate: threading.Event) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.gate = gate
+        self.asked = threading.Event()
+        self.answered = threading.Event()
+
+    def choose(self, view: View, rng: random.Random) -> A.Action | None:
+        """Wait for the gate, then answer as the wrapped bot does."""
+        self.asked.set()
+        assert self.gate.wait(60), "the test never opened the gate"
+        try:
+            return self.inner.choose(view, rng)
+        finally:
+            self.answered.set()
+
+
+def gate_bots(session: Session) -> tuple[threading.Event, list[GatedBot]]:
+    """Put every bot of ``session`` behind one gate (closed)."""
+    gate = threading.Event()
+    gated = {seat: GatedBot(bot, gate) for seat, bot in session.bots.items()}
+    session.bots = dict(gated)
+    return gate, list(gated.values())
+
+
+async def wait_until(pilot: Pilot[Any], cond: Callable[[], bool], limit: float = 30.0) -> None:
+    """Let the app run until ``cond()`` holds (fails after ``limit`` seconds)."""
+    deadline = time.monotonic() + limit
+    while not cond():
+        assert time.monotonic() < deadline, "timed out"
+        await pilot.pause(0.01)
+
+
+@pytest.mark.asyncio
+async def test_the_screen_stays_live_while_a_bot_thinks_without_a_delay() -> None:
+    session = Session("standard", 3, 2, bots=["basic"], human=False)
+    gate, gated = gate_bots(session)
+    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: any(b.asked.is_set() for b in gated))
+        await settle(pilot, limit=0)
+        turn = session.state.current_player()
+        text = screen_text(app)
+        assert f"{session.names[turn]} is thinking" in text  # the status line says who
+        assert f"{session.names[turn]} thinking…" in text  # and so does the table
+        assert app.thinking and not session.state.history
+        await pilot.press("f1")  # keys work: the help opens over the thinking bot
+        await settle(pilot, limit=0)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await settle(pilot, limit=0)
+        assert not isinstance(app.screen, HelpScreen) and not session.state.history
+        gate.set()  # the bot answers: its move is applied and the next bot thinks
+        await wait_until(pilot, lambda: len(session.state.history) >= 5
+                         or isinstance(app.screen, ScoreScreen))
+        assert session.state.history[0][0] == turn
+
+
+@pytest.mark.asyncio
+async def test_a_new_game_or_a_save_while_a_bot_thinks_drops_its_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    sessions: list[Session] = []
+    gates: list[threading.Event] = []
+
+    def make_session(seed: int) -> Session:
+        session = Session("hotdeath", 3, seed, bots=["basic"], human=False)
+        gates.append(gate_bots(session)[0])
+        sessions.append(session)
+        return session
+
+    save = tmp_path / "saved.json"
+    app = HotDeathApp(make_session(40), delay=0.0, window_seconds=0.0, save=save,
+                      make_session=make_session)
+    old = sessions[0]
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.thinking)
+        # saving while the bot thinks writes the game as it stands
+        await pilot.press("ctrl+s")
+        await settle(pilot, limit=0)
+        assert old.saved_to == save and "Record saved" in screen_text(app)
+        rec = json.loads(save.read_text(encoding="utf-8"))
+        assert to_position(replay(rec)) == to_position(old.state)
+        # a new game while the bot thinks: confirmed, then the old answer is dropped
+        await pilot.press("ctrl+n")
+        await settle(pilot, limit=0)
+        assert isinstance(app.screen, ChoiceScreen)
+        assert "Abandon this game?" in screen_text(app)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: app.session is not old and app.thinking)
+        new = app.session
+        assert new.seed == 41 and not new.state.history
+        gates[0].set()  # the old game's bot answers now, about the old position
+        await wait_until(pilot, lambda: all(b.answered.is_set() for b in old.bots.values()
+                                            if isinstance(b, GatedBot) and b.asked.is_set()))
+        await settle(pilot, limit=0)
+        assert not old.state.history and not new.state.history  # applied to neither
+        assert app.thinking  # the new game's bot is still asked
+        gates[1].set()
+        await wait_until(pilot, lambda: len(new.state.history) >= 3
+                         or isinstance(app.screen, ScoreScreen))
+        # the new game is the arena's game for its seed: the stale answer left no trace
+        reference = get_variant("hotdeath").new_game(3, 41, None, {})
+        n = len(new.state.history)
+        with contextlib.suppress(RuntimeError):
+            play_game(reference, [make_bot("basic") for _ in range(3)], max_moves=n)
+        assert reference.history[:n] == new.state.history[:n]
+
+
+def test_quitting_while_a_bot_thinks_does_not_wait_for_it() -> None:
+    session = Session("standard", 3, 2, bots=["basic"], human=False)
+    gate, gated = gate_bots(session)
+    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    quit_at: list[float] = []
+
+    async def quit_when_thinking(pilot: Pilot[object]) -> None:
+        await wait_until(pilot, lambda: app.thinking)
+        quit_at.append(time.monotonic())
+        await pilot.press("ctrl+q")
+
+    app.run(headless=True, size=SIZE, auto_pilot=quit_when_thinking)
+    assert quit_at and time.monotonic() - quit_at[0] < 10  # the gate is still closed
+    assert not session.state.history
+    asked = [b for b in gated if b.asked.is_set()]
+    gate.set()  # the bot answers to an app that has gone: nothing happens, nothing fails
+    assert asked and all(b.answered.wait(10) for b in asked)
+    time.sleep(0.05)
+    assert not session.state.history
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("variant", "seed", "bots"), [
+    ("standard", 6, ["basic"]), ("hotdeath", 9, ["heuristic", "basic"]),
+])
+async def test_threaded_bots_play_the_arenas_game(
+    variant: str, seed: int, bots: list[str]
+) -> None:
+    # Before the bots moved in threads, delay 0 ran the arena's loop on the screen's
+    # thread: the same seed and bots must still give exactly the arena's game.
+    session = Session(variant, 4, seed, bots=bots, human=False)
+    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ScoreScreen), limit=60)
+    history = session.state.history
+    reference = get_variant(variant).new_game(4, seed, None, {})
+    with contextlib.suppress(RuntimeError):
+        play_game(reference, [make_bot(bots[s % len(bots)]) for s in range(4)],
+                  max_moves=len(history))
+    assert len(history) > 20 and reference.history[:len(history)] == history
 
 
 def test_rule_text_follows_the_theme() -> None:

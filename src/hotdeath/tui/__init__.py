@@ -45,9 +45,10 @@ def run(
     app = HotDeathApp(session, delay=delay, save=save)
     app.run()
     session = app.session
-    if session.saved_to is None and save is not None and session.state.history:
+    target = save or session.saved_to  # asked for a record, or saved during the game
+    if target is not None and session.state.history and not session.over():
         try:
-            session.save(save)  # asked for a record: an unfinished game is saved too
+            session.save(target)  # an unfinished game is saved too, as it stands now
         except OSError as e:
             print(f"file_error: could not save the record to {save}: {e.strerror or e}")
     if session.saved_to is not None:

@@ -9,7 +9,9 @@ the bots move now (or lets an open window go); ``+``/``-`` change the bots' dela
 
 from __future__ import annotations
 
+import contextlib
 import json
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -22,6 +24,7 @@ from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
@@ -55,6 +58,22 @@ MAX_DELAY = 5.0
 def card_style(face: int) -> str:
     """The colour style of a card (wilds magenta)."""
     return CARD_STYLE.get(FACE_COLOR[face], WILD_STYLE)
+
+
+class BotMoveReady(Message):
+    """A bot's chosen move, sent from its thinking thread to the screen."""
+
+    def __init__(self, token: int, move: tuple[int, Action] | None,
+                 error: Exception | None, started: float) -> None:
+        super().__init__()
+        self.token = token
+        """The table's token when the bot was asked (an older one is dropped)."""
+        self.move = move
+        """(seat, action), or ``None`` when no bot is due to move."""
+        self.error = error
+        """What the bot raised, if it failed."""
+        self.started = started
+        """When it was asked (``time.monotonic``), to keep the delay between moves."""
 
 
 # ---------------------------------------------------------------------------- modal screens
@@ -251,6 +270,8 @@ class HotDeathApp(App[None]):
         Binding("minus", "faster", "Faster bots", show=False),
         Binding("f1", "help", "Help"),
         Binding("question_mark", "help", "Help", show=False),
+        Binding("ctrl+s", "save", "Save", show=False),
+        Binding("ctrl+n", "new_game", "New game", show=False),
         Binding("ctrl+q", "quit", "Quit"),
     ]
 
@@ -369,8 +390,7 @@ class HotDeathApp(App[None]):
             self.refresh_bindings()
             return
         view = s.view()
-        hand_no = len(s.results) + (0 if view.phase == "game_over" else 1)
-        self.sub_title = (f"hand {hand_no} · {s.where}"
+        self.sub_title = (f"hand {max(1, view.hand_no)} · {s.where}"
                           + (" · watching" if s.human is None else ""))
         self.query_one("#seats", Static).update(self._seats_table(view))
         self.query_one("#pile", Static).update(self._pile(view))
@@ -399,6 +419,7 @@ class HotDeathApp(App[None]):
         table.add_column("cards", justify="right")
         table.add_column("shown cards", ratio=1)
         table.add_column("score", justify="right")
+        thinking = self._thinking_seats()
         for sv in view.seats:
             turn = sv.seat == view.current_player
             name = Text(s.names[sv.seat], style="bold" if turn else "")
@@ -410,6 +431,8 @@ class HotDeathApp(App[None]):
                 name.append(" no Uno call!", style="bold red")
             if sv.infections:
                 name.append(f" infected ×{sv.infections}", style="yellow")
+            if sv.seat in thinking:
+                name.append(" thinking…", style="italic cyan")
             shown = Text(", ").join(Text(s.card(c), style=card_style(c)) for c in sv.revealed)
             table.add_row("▶" if turn else "", name, str(sv.hand_size), shown, str(sv.score))
         return table
@@ -509,13 +532,20 @@ class HotDeathApp(App[None]):
             text.append(" · ", style="dim")
             text.append("[space] ", style="bold cyan")
             text.append("let it go")
-        elif s.my_turn():
+        elif s.my_turn() and not self.bots_busy:
             text.append("Your turn: ", style="bold green")
             text.append_text(self._turn_hint(view))
-        elif self._pending is not None or self._thinking is not None:
-            seat = self._pending[0] if self._pending is not None else view.current_player
-            text.append(f"{s.names[seat]} is thinking… ", style="italic")
+        elif self._pending is not None:
+            text.append(f"{s.names[self._pending[0]]} is thinking… ", style="italic")
             text.append(f"(space: now · +/-: delay {self.delay:.2f} s)", style="dim")
+        elif self._thinking is not None:
+            who = [s.names[seat] for seat in s.thinking_seats()]
+            text.append(", ".join(who) + (" is" if len(who) == 1 else " are")
+                        + " thinking… ", style="italic")
+            if s.my_turn():
+                text.append("(then it is your turn)", style="dim")
+            else:
+                text.append(f"(+/-: delay {self.delay:.2f} s)", style="dim")
         if self.uno_armed:
             text.append("  UNO! will be called with your next card.", style="bold red")
         return text
@@ -583,55 +613,83 @@ class HotDeathApp(App[None]):
             if self.window_seconds > 0:
                 self._window_timer = self.set_timer(self.window_seconds, self._window_expired)
             return False
-        if self._pending is None and self.delay > 0:
-            # a person watches: the bots think in a thread so the screen stays live
-            if self._thinking != self._token:
-                self._thinking = self._token
-                self._think(self._token, time.monotonic())
-            return False
         if self._pending is None:
-            self._pending = s.next_bot_move()
-            if self._pending is None:
+            if not s.thinking_seats():  # no bot is due: the game waits for the person
                 self._prompt_if_needed()
                 return False
+            # the bots think in a thread, whatever the delay, so the screen stays live
+            if self._thinking != self._token:
+                self._think()
+            return False
         if self.delay > 0 and not self._hurry:
             self._timer = self.set_timer(self.delay, self._bot_moves)
             return False
         self._apply_pending()
         return True
 
-    @work(thread=True, group="bots")
-    def _think(self, token: int, started: float) -> None:
-        """Ask the bots for their next move (in a worker thread; the state is not changed)."""
-        try:
-            move = self.session.next_bot_move()
-        except Exception as e:  # a broken bot must not take the screen down with it
-            self.call_from_thread(self._bot_failed, token, e)
-            return
-        self.call_from_thread(self._thought, token, move, started)
+    def _think(self) -> None:
+        """Ask the bots for their next move in a daemon thread, over a copy of the game.
 
-    def _thought(self, token: int, move: tuple[int, Action] | None, started: float) -> None:
+        The answer comes back as a :class:`BotMoveReady` message tagged with the table's
+        token; an answer for an older token (a new game, a person's move) is dropped.  A
+        daemon thread, not a worker of the app's executor, so quitting never waits for a
+        slow bot.
+        """
+        token = self._token
+        self._thinking = token
+        session = self.session
+        state = session.state.clone()  # the live state stays the screen's alone
+        started = time.monotonic()
+
+        def think() -> None:
+            move: tuple[int, Action] | None = None
+            error: Exception | None = None
+            try:
+                move = session.next_bot_move(state)
+            except Exception as e:  # a broken bot must not take the screen down with it
+                error = e
+            with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
+                self.post_message(BotMoveReady(token, move, error, started))
+
+        threading.Thread(target=think, name="hotdeath-bot", daemon=True).start()
+
+    @on(BotMoveReady)
+    def _thought(self, message: BotMoveReady) -> None:
+        token, move = message.token, message.move
         if self._thinking == token:
             self._thinking = None
-        if token != self._token:
-            return  # the table changed meanwhile: that answer is stale
+        if token != self._token or not self.screen_stack:
+            return  # the table changed meanwhile (or the app is closing): a stale answer
+        if message.error is not None:
+            self._say(f"bot_error: a bot failed: {message.error}", error=True)
+            return
         self._pending = move
         if move is None:
             self._prompt_if_needed()
             self._refresh()
             return
-        wait = self.delay - (time.monotonic() - started)
+        wait = self.delay - (time.monotonic() - message.started)
         if self._hurry or wait <= 0:
             self._bot_moves()
             return
         self._timer = self.set_timer(wait, self._bot_moves)
         self._refresh()
 
-    def _bot_failed(self, token: int, error: Exception) -> None:
-        if self._thinking == token:
-            self._thinking = None
-        if token == self._token:
-            self._say(f"bot_error: a bot failed: {error}", error=True)
+    def _thinking_seats(self) -> set[int]:
+        """The seats shown as thinking: the one whose move waits, or those being asked."""
+        if self._pending is not None:
+            return {self._pending[0]}
+        return set(self.session.thinking_seats()) if self._thinking is not None else set()
+
+    @property
+    def thinking(self) -> bool:
+        """Whether a bot is thinking now (in its thread)."""
+        return self._thinking is not None
+
+    @property
+    def bots_busy(self) -> bool:
+        """Whether a bot is thinking or its chosen move waits to be shown."""
+        return self._thinking is not None or self._pending is not None
 
     def _apply_pending(self) -> None:
         if self._pending is None:
@@ -685,7 +743,7 @@ class HotDeathApp(App[None]):
         saved = ""
         if result.game_over:
             try:
-                path = s.save(self.save_path)
+                path = s.save(self.save_path or s.saved_to)
                 saved = f"Record saved: {path}  (hotdeath replay {path})"
             except OSError as e:
                 saved = f"file_error: could not save the record: {e.strerror or e}"
@@ -738,10 +796,41 @@ class HotDeathApp(App[None]):
                                    s.bot_specs, s.with_human, s.theme)
         self._cancel_timers()
         self._pending = None
-        self._token += 1
+        self._token += 1  # a bot still thinking about the old game is not listened to
         self._thinking = None
+        self._hurry = False
+        self._prompting = False
         self.uno_armed = False
         self._start()
+
+    def action_save(self) -> None:
+        """Save the game's record so far (again at the end, to the same file)."""
+        s = self.session
+        try:
+            path = s.save(self.save_path or s.saved_to)
+        except OSError as e:
+            self._say(f"file_error: could not save the record: {e.strerror or e}", error=True)
+            return
+        self._say(f"Record saved: {path} ({len(s.state.history)} moves so far; "
+                  f"hotdeath replay {path})")
+
+    def action_new_game(self) -> None:
+        """Abandon this game for a new one (the next seed), after a confirmation."""
+        if self.session.over():
+            self.new_game()
+            return
+        self._push_choice(
+            "Abandon this game?",
+            [f"Yes: deal a new game (seed {self.session.seed + 1})", "No: go on playing"],
+            self._confirmed_new_game, keys=["y", "n"],
+            hint="y or n. Save it first with ctrl+s if you want its record.")
+
+    def _confirmed_new_game(self, index: int | None) -> None:
+        self._prompting = False
+        if index == 0:
+            self.new_game()
+        else:
+            self._advance()
 
     # ------------------------------------------------------------------ prompts
 
@@ -898,6 +987,10 @@ class HotDeathApp(App[None]):
         if self._modal_open():
             return False
         s = self.session
+        if action == "save":
+            return s.local and s.ready()
+        if action == "new_game":
+            return s.local
         if action == "draw":
             return bool(self._legal_of(A.DRAW))
         if action == "pass_turn":
@@ -1042,6 +1135,7 @@ class HotDeathApp(App[None]):
             "latest events)\n"
             "u Uno (with your next card, or a call) · k catch · c challenge: only when open\n"
             "space: the bot moves now / let a window go · + and -: the bots' delay\n"
+            "ctrl+s: save the record so far · ctrl+n: abandon the game for a new one\n"
             "F1 or ?: this help · ctrl+q: quit"
         ))
         self.push_screen(HelpScreen(Group(*parts), "Help"), lambda _: self._advance())

@@ -23,6 +23,7 @@ from hotdeath.bots.arena import seat_rngs
 from hotdeath.cards import COLOR_NAMES, parse_card
 from hotdeath.errors import HotDeathError, IllegalActionError, WrongSeatError
 from hotdeath.events import Event
+from hotdeath.state import GameState
 from hotdeath.tui.session import Session
 from hotdeath.view import SeatView, View
 
@@ -235,9 +236,13 @@ class RemoteSession(Session):
             return False
         return self._view.current_player == self.human
 
-    def next_bot_move(self) -> tuple[int, Action] | None:
+    def next_bot_move(self, state: GameState | None = None) -> tuple[int, Action] | None:
         """Never: the server moves its bots."""
         return None
+
+    def thinking_seats(self) -> list[int]:
+        """None here: the server's bots think at the server."""
+        return []
 
     def play(self, action: Action) -> list[Event]:
         """Send the person's action; refused here first when it is not legal now."""

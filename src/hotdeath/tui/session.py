@@ -331,9 +331,25 @@ class Session:
 
     # ------------------------------------------------------------------ moves
 
-    def next_bot_move(self) -> tuple[int, Action] | None:
-        """The bots' next move (the arena decides who is asked), ``None`` if none is due."""
-        return next_bot_move(self.state, self.bots, self.rngs)
+    def next_bot_move(self, state: GameState | None = None) -> tuple[int, Action] | None:
+        """The bots' next move (the arena decides who is asked), ``None`` if none is due.
+
+        ``state`` is a copy of the game to think about (the screen asks in a worker
+        thread, over a clone, so the live state is never read by two threads); the
+        default is the live state.  Either way the bots draw on the session's seeded
+        generators, so the same seed and moves give the same game.
+        """
+        return next_bot_move(self.state if state is None else state, self.bots, self.rngs)
+
+    def thinking_seats(self) -> list[int]:
+        """The bot seats that may be asked for the next move (window holders, then the turn)."""
+        if self.state.is_terminal():
+            return []
+        seats = [s for s in window_seats(self.state) if s in self.bots]
+        turn = self.state.current_player()
+        if turn in self.bots and turn not in seats:
+            seats.append(turn)
+        return seats
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply a move (a bot's or the person's), log its events; return them."""
