@@ -148,8 +148,7 @@ class GameState:
         return TERMINAL if self.phase == GAME_OVER else self.turn
 
     def current_hand(self) -> int:
-        """The number of the hand being played (1 for the first), the last one once the
-        game is over.
+        """The number of the hand being played (1 for the first; the last one at the end).
 
         ``hand_no`` counts the hands dealt so far; a variant whose dealer chooses the deal
         before dealing says here that the hand being chosen is already the next one.
