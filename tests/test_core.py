@@ -18,6 +18,8 @@ from hotdeath.errors import (
     WrongSeatError,
 )
 from hotdeath.notation import to_position
+from hotdeath.simulate import _Tally
+from tests.support import hand, position, texts
 
 CORE_MODULES = [
     "hotdeath", "hotdeath.cards", "hotdeath.actions", "hotdeath.events", "hotdeath.errors",
@@ -151,3 +153,49 @@ def test_variant_states_stay_compilable_with_mypyc() -> None:
     for path in sorted(variants.glob("*.py")):
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"^    opts: \w+$", text, re.MULTILINE), path.name
+
+
+# A turn draw and a penalty draw of every variant, with both piles empty (the discard pile
+# holds only its top card): (variant, position fields, action, cards owed, forgiven rule).
+_EMPTY_PILES = [
+    ("standard", {}, "draw", 1, "STD-0.4"),
+    ("standard", {"top": "B+2", "pot": {"count": 2}}, "accept", 2, "STD-0.4"),
+    ("cutthroat", {}, "draw", 1, "CT-7.4"),
+    ("cutthroat", {"top": "B+2", "pot": {"count": 2}}, "accept", 2, "CT-7.4"),
+    ("throwdown", {}, "draw", 1, "TD-1.1"),
+    ("throwdown", {}, "catch 1", 2, "TD-1.1"),  # an erroneous call costs the caller two
+    ("hotdeath", {}, "draw", 1, "HD-3.2"),
+    ("hotdeath", {"top": "WD4", "color": "blue", "attack": {"count": 4}}, "accept", 4, "HD-3.2"),
+]
+
+
+@pytest.mark.rule("STD-0.4", "ruling", "uno-variants.md §0.4: owed cards are forgiven")
+@pytest.mark.rule("HD-3.2", "ruling", "hot-death.md §3.2: the empty draw pile")
+@pytest.mark.parametrize(("variant", "fields", "action", "owed", "rule"), _EMPTY_PILES)
+def test_a_draw_that_finds_both_piles_empty_logs_only_the_forgiven_cards(
+    variant: str, fields: dict[str, object], action: str, owed: int, rule: str
+) -> None:
+    place: dict[str, object] = {"top": "B9", **fields}
+    g = position(variant=variant, players=2, turn=0, draw=[],
+                 hands=[["R1", "R3"], ["G5", "Y7"]], **place)
+    events = g.apply_action(action)
+    assert hand(g, 0) == ["R1", "R3"]  # nothing came
+    assert [e.kind for e in events if e.kind in ("draw", "forgiven")] == ["forgiven"]
+    forgiven = next(e for e in events if e.kind == "forgiven")
+    assert (forgiven.seat, forgiven.n, forgiven.rule) == (0, owed, rule)
+    lines = texts(events)
+    assert f"P0 cannot draw {owed} more card{'s' if owed > 1 else ''}: no cards left  [{rule}]" \
+        in lines
+    assert not [line for line in lines if "draws 0" in line]
+    tally = _Tally(2)  # the statistics of hotdeath.simulate, read from the same events
+    tally.add(events)
+    assert tally.kinds["draw"] == 0 and tally.kinds["forgiven"] == 1 and tally.largest_draw == 0
+
+
+def test_a_draw_cut_short_by_empty_piles_logs_the_cards_drawn_then_the_rest_forgiven() -> None:
+    # a Draw Two on R7: the R7 under it is reshuffled and drawn, the second card is forgiven
+    g = position(variant="standard", players=2, turn=0, draw=[], discard=["R7"],
+                 hands=[["R+2", "G1"], ["G5", "Y7"]])
+    events = g.apply_action("play R+2")
+    owed = [(e.kind, e.n) for e in events if e.kind in ("draw", "forgiven")]
+    assert owed == [("draw", 1), ("forgiven", 1)]

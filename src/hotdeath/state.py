@@ -406,7 +406,11 @@ class GameState:
         return True
 
     def draw_cards(self, seat: int, count: int, rule: str) -> int:
-        """``seat`` draws ``count`` cards (reshuffling as needed); returns how many."""
+        """``seat`` draws ``count`` cards (reshuffling as needed); returns how many.
+
+        Events: a ``draw`` of the cards drawn (none when no card could be drawn) and, when
+        both piles ran out first, a ``forgiven`` of the cards still owed.
+        """
         if count <= 0:
             return 0
         hand = self.hands[seat]
@@ -440,7 +444,8 @@ class GameState:
                 self.uno_open.remove(seat)
             self._on_drawn(seat, got)
         if self._events is not None:
-            self.emit("draw", seat, rule, tuple(got), len(got), hidden=True)
+            if got:  # a draw that found both piles empty is only the forgiven event
+                self.emit("draw", seat, rule, tuple(got), len(got), hidden=True)
             if len(got) < count:
                 self.emit("forgiven", seat, self._reshuffle_rule(), n=count - len(got))
         return len(got)
