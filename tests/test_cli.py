@@ -480,3 +480,21 @@ def test_new_then_play_through_positions(tmp_path: Path) -> None:
         current = tmp_path / f"p{i + 1}.json"
         current.write_text(result.stdout, encoding="utf-8")
     assert Action.parse(str(action)) == action
+
+
+def test_play_takes_its_seat_range_from_the_variant(tmp_path: Path) -> None:
+    line = assert_error(invoke("play", "-v", "hotdeath", "-n", "11", "--plain"), "bad_players")
+    assert "Hot Death Uno (hotdeath) takes 2 to 10 players, not 11" in line
+    line = assert_error(invoke("play", "-v", "cutthroat", "-n", "16", "--plain"), "bad_players")
+    assert "takes 2 to 15 players, not 16" in line
+    assert_error(invoke("play", "-v", "ct", "-n", "1", "--plain"), "bad_players")
+    line = assert_error(invoke("play", "-v", "ct", "-n", "12", "-o", "max_players=10",
+                               "--plain"), "bad_players")
+    assert "max_players=10" in line and "up to 15" in line
+    # twelve seats of Cutthroat: the table limit (max_players, 10) is raised to match
+    save = tmp_path / "twelve.json"
+    done = invoke("play", "-v", "ct", "-n", "12", "--seed", "2", "--watch", "--delay", "0",
+                  "--bots", "random", "--plain", "--save", str(save))
+    assert done.exit_code == 0, done.output
+    state = replay(json.loads(save.read_text(encoding="utf-8")))
+    assert state.n == 12 and state.opts.max_players == 12 and state.is_terminal()

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import random
+import re
 import shutil
 import socket
 import subprocess
@@ -585,6 +586,44 @@ async def test_threaded_bots_play_the_arenas_game(
         play_game(reference, [make_bot(bots[s % len(bots)]) for s in range(4)],
                   max_moves=len(history))
     assert len(history) > 20 and reference.history[:len(history)] == history
+
+
+def table_lines(app: HotDeathApp) -> list[str]:
+    """The lines of the Table box on the screen (its left part, borders dropped)."""
+    lines = screen_text(app).splitlines()
+    start = next(i for i, line in enumerate(lines) if "Table" in line)
+    out = []
+    for line in lines[start + 1:]:
+        if line.startswith("╰"):
+            break
+        out.append(line.split("│")[1])
+    return out
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("size", "players", "groups"), [
+    ((80, 24), 12, 2), ((80, 24), 15, 2), ((120, 40), 15, 1), ((120, 40), 11, 1),
+])
+async def test_a_table_of_many_seats_stays_legible(
+    size: tuple[int, int], players: int, groups: int
+) -> None:
+    session = Session("cutthroat", players, 3, options={"max_players": players},
+                      bots=["basic"])
+    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        assert session.my_turn()
+        assert app.seat_groups(players) == groups
+        rows = table_lines(app)
+        assert len(rows) == 1 + -(-players // groups)  # the header and every seat: no clipping
+        text = "\n".join(rows)
+        view = session.view()
+        for sv in view.seats:  # every seat with its card count, in words a person reads
+            name = session.names[sv.seat] if groups == 1 else session.short_name(sv.seat)
+            assert re.search(rf"{re.escape(name)}(?!\w).*\b{sv.hand_size}\b", text), name
+        assert "…" not in text.replace("… thinking", "")  # nothing cut short
+        hand = app.query_one("#hand", OptionList)
+        assert hand.size.height >= min(7, len(view.hand or ())), "the hand keeps its rows"
 
 
 def test_rule_text_follows_the_theme() -> None:

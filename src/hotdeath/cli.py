@@ -41,7 +41,7 @@ from rich.text import Text
 from hotdeath import __version__
 from hotdeath.actions import Action
 from hotdeath.cards import COLOR_NAMES, card_name, parse_card
-from hotdeath.errors import HotDeathError
+from hotdeath.errors import HotDeathError, OptionError
 from hotdeath.events import Event, describe
 from hotdeath.notation import RECORD_FORMAT, from_position, replay, to_position
 from hotdeath.options import OptionValue
@@ -575,7 +575,12 @@ def play(
     variant: Annotated[str, typer.Option("--variant", "-v", help="Variant name or alias.")] = (
         "hotdeath"
     ),
-    players: Annotated[int, typer.Option("--players", "-n", min=2, max=10, help="Seats.")] = 4,
+    players: Annotated[
+        int, typer.Option("--players", "-n",
+                          help="Seats, within the variant's range ("
+                               + ", ".join(f"{v.name} {v.min_players}-{v.max_players}"
+                                           for v in all_variants()) + ").")
+    ] = 4,
     seed: Annotated[
         int | None, typer.Option("--seed", min=0, help="Seed for a reproducible game.")
     ] = None,
@@ -642,8 +647,8 @@ def play(
         except ValueError as e:
             names = ", ".join(info.name for info in bot_catalog())
             _fail("bad_bot", f"{e} (bots: {names})")
-    options = parse_option_args(option or [])
     try:
+        options = seat_options(variant, players, preset, parse_option_args(option or []))
         from hotdeath.tui import can_host
 
         if not plain and can_host():
@@ -664,6 +669,39 @@ def play(
         _fail(e.code, e.message)
     except ValueError as e:
         _fail("bad_argument", str(e))
+
+
+def seat_options(variant: str, players: int, preset: str | None,
+                 options: Mapping[str, object]) -> dict[str, object]:
+    """``options`` for a table of ``players`` seats, or a ``bad_players`` error.
+
+    The seat count must lie in the variant's range (``get_variant(variant)`` knows it).
+    A variant whose ``max_players`` option (a table limit, 10 by default) is below the
+    count asked for gets it raised to the count, unless the option was given.
+
+    >>> seat_options("cutthroat", 12, None, {})
+    {'max_players': 12}
+    """
+    v = get_variant(variant)
+    if not v.min_players <= players <= v.max_players:
+        raise OptionError(
+            "bad_players",
+            f"{v.title} ({v.name}) takes {v.min_players} to {v.max_players} players, "
+            f"not {players}",
+        )
+    out = dict(options)
+    names = {spec.name for spec in v.option_specs()}
+    if "max_players" in names:
+        limit = v.resolve_options(preset, out).max_players
+        if isinstance(limit, int) and players > limit:
+            if "max_players" in out:
+                raise OptionError(
+                    "bad_players",
+                    f"{players} players is more than max_players={limit} (given); "
+                    f"{v.name} takes up to {v.max_players} with max_players raised",
+                )
+            out["max_players"] = players
+    return out
 
 
 class Backend(StrEnum):

@@ -231,7 +231,7 @@ class HotDeathApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
     CSS = """
     Screen { layout: vertical; }
-    #top { height: auto; max-height: 16; }
+    #top { height: auto; max-height: 50%; }
     #seats { width: 3fr; height: auto; border: round $primary; padding: 0 1; }
     #pile { width: 2fr; height: auto; border: round $secondary; padding: 0 1; }
     #middle { height: 1fr; }
@@ -305,6 +305,7 @@ class HotDeathApp(App[None]):
         self._logged = 0
         self._prompting = False
         self._shown_results = 0
+        self._started = False
 
     # ------------------------------------------------------------------ layout
 
@@ -331,7 +332,13 @@ class HotDeathApp(App[None]):
         self.query_one("#hand", OptionList).focus()
         self.call_after_refresh(self._start)
 
+    def on_resize(self, event: events.Resize) -> None:
+        """A new size may change how the table lays out its seats."""
+        if self._started and not self._modal_open():
+            self._refresh()
+
     def _start(self) -> None:
+        self._started = True
         self._logged = 0
         self._shown_results = 0
         self.query_one("#log", RichLog).clear()
@@ -411,30 +418,66 @@ class HotDeathApp(App[None]):
         self.query_one("#status", Static).update(self._status(view))
         self.refresh_bindings()
 
+    def seat_groups(self, players: int) -> int:
+        """How many seats go side by side in the table: more when the screen is short.
+
+        The table may take half the screen's height; a long table (Cutthroat seats up to
+        15) is laid out in two or three groups of columns so your hand keeps its rows.
+        """
+        rows = max(3, self.size.height // 2 - 3)
+        return max(1, min(3, -(-players // rows)))
+
     def _seats_table(self, view: View) -> Table:
         s = self.session
-        table = Table(box=None, expand=True, pad_edge=False, show_edge=False)
-        table.add_column("", width=2)
-        table.add_column("seat", no_wrap=True)
-        table.add_column("cards", justify="right")
-        table.add_column("shown cards", ratio=1)
-        table.add_column("score", justify="right")
+        groups = self.seat_groups(len(view.seats))
+        compact = groups > 1
+        shown_any = any(sv.revealed for sv in view.seats)
+        table = Table(box=None, expand=True, pad_edge=False, show_edge=False,
+                      collapse_padding=compact)
+        for _ in range(groups):
+            if not compact:  # a compact table marks the turn in the seat's cell
+                table.add_column("", width=2)
+            table.add_column("seat", no_wrap=True)
+            table.add_column("cards", justify="right", no_wrap=True)
+            if shown_any or not compact:
+                table.add_column("shown cards", ratio=1)
+            table.add_column("pts" if compact else "score", justify="right", no_wrap=True)
         thinking = self._thinking_seats()
+        cells: list[list[RenderableType]] = []
         for sv in view.seats:
             turn = sv.seat == view.current_player
-            name = Text(s.names[sv.seat], style="bold" if turn else "")
+            if compact:
+                name = Text("▶" if turn else " ", style="bold")
+                name.append(s.short_name(sv.seat), style="bold" if turn else "")
+            else:
+                name = Text(s.names[sv.seat], style="bold" if turn else "")
             if sv.seat == view.dealer:
-                name.append(" dealer", style="dim")
+                name.append(" D" if compact else " dealer", style="dim")
             if not sv.active:
                 name.append(" (out)", style="dim italic")
             if sv.uno_catchable:
-                name.append(" no Uno call!", style="bold red")
+                name.append(" no Uno!" if compact else " no Uno call!", style="bold red")
             if sv.infections:
                 name.append(f" infected ×{sv.infections}", style="yellow")
             if sv.seat in thinking:
-                name.append(" thinking…", style="italic cyan")
-            shown = Text(", ").join(Text(s.card(c), style=card_style(c)) for c in sv.revealed)
-            table.add_row("▶" if turn else "", name, str(sv.hand_size), shown, str(sv.score))
+                name.append(" …" if compact else " thinking…", style="italic cyan")
+            row: list[RenderableType] = [] if compact else ["▶" if turn else ""]
+            row += [name, str(sv.hand_size)]
+            if shown_any or not compact:
+                row.append(Text(", ").join(Text(s.card(c), style=card_style(c))
+                                           for c in sv.revealed))
+            row.append(str(sv.score))
+            cells.append(row)
+        per_group = -(-len(cells) // groups)
+        width = len(cells[0]) if cells else 0
+        for r in range(per_group):
+            line: list[RenderableType] = []
+            for g in range(groups):
+                i = g * per_group + r
+                line += cells[i] if i < len(cells) else [""] * width
+            table.add_row(*line)
+        box = self.query_one("#seats", Static)
+        box.border_title = "Table · D dealer · … thinking" if compact else "Table"
         return table
 
     def _pile(self, view: View) -> Group:

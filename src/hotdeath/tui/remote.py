@@ -240,6 +240,10 @@ class RemoteSession(Session):
         """Never: the server moves its bots."""
         return None
 
+    def short_name(self, seat: int) -> str:
+        """The seat's name at the server (people and bots are named there)."""
+        return self.names[seat]
+
     def thinking_seats(self) -> list[int]:
         """None here: the server's bots think at the server."""
         return []

@@ -241,6 +241,10 @@ class Session:
         """Whether the game and its bots run here (not at a server)."""
         return True
 
+    def short_name(self, seat: int) -> str:
+        """A seat's name without its bot (for a table of many seats): ``P3``, ``P0 you``."""
+        return f"P{seat} you" if seat == self.human else f"P{seat}"
+
     def card(self, face: int) -> str:
         """A card in words with its colour letter: ``[R] Red 7``, ``[W] Wild Draw Four``."""
         color = FACE_COLOR[face]
