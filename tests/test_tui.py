@@ -371,6 +371,37 @@ async def test_glasnost_asks_for_a_victim() -> None:
 
 
 @pytest.mark.asyncio
+async def test_a_prompt_opens_once_and_a_stale_one_changes_nothing() -> None:
+    # Enter pressed twice on a slow screen asked twice for Glasnost's victim; answering
+    # the prompt left behind after the move tried the move again and stopped the bots.
+    from hotdeath.cards import parse_card
+    from hotdeath.notation import from_position
+
+    state = from_position({
+        "variant": "hotdeath", "players": 3, "seed": 1, "turn": 0, "top": "R5",
+        "hands": [["GLAS", "B7", "R8", "R9"], ["G1", "G2", "G3"], ["Y1", "Y3", "Y4"]],
+    })
+    session = Session("hotdeath", 3, 1, bots=["basic"])
+    session.state = state
+    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        glasnost = session.card_choices(parse_card("GLAS"))
+        app._ask(glasnost)
+        app._ask(glasnost)  # the second Enter: no second prompt
+        await settle(pilot)
+        assert isinstance(app.screen, ChoiceScreen) and len(app.screen_stack) == 2
+        app._play(A.Action.parse("play R8"))  # the game moves on under the prompt
+        await pilot.press("2")  # the stale prompt's answer is not played
+        await settle(pilot)
+        assert not isinstance(app.screen, ChoiceScreen)
+        assert session.state.history[0] == (0, A.Action.parse("play R8"))
+        assert all(a.kind != A.PLAY or parse_card("GLAS") not in a.cards
+                   for _, a in session.state.history)
+        assert len(session.state.history) >= 3 and session.my_turn()  # the bots went on
+
+
+@pytest.mark.asyncio
 async def test_help_shows_every_card_rule_in_the_theme() -> None:
     app = make_app("hotdeath", 3, theme="original")
     async with app.run_test(size=(120, 400)) as pilot:

@@ -763,7 +763,8 @@ class HotDeathApp(App[None]):
         try:
             self.session.play(action)
         except HotDeathError as e:
-            self._say(f"{e.code}: {e.message}", error=True)
+            self.message = Text(f"{e.code}: {e.message}", style="bold red")
+            self._advance()  # nothing changed; the flow goes on as it was
             return
         if not self.session.local:
             self.run_worker(self._send_outbox(), group="send")
@@ -905,7 +906,7 @@ class HotDeathApp(App[None]):
             def done(index: int | None) -> None:
                 self._prompting = False
                 if index is None:
-                    self._refresh()
+                    self._advance()
                     return
                 self._ask([a for a in acts if pick(a) == values[index]])
             return done
@@ -965,8 +966,19 @@ class HotDeathApp(App[None]):
         cancellable: bool = True,
         hint: str = "",
     ) -> None:
+        if self._modal_open():
+            return  # a key pressed twice: one prompt at a time
+        token = self._token
+
+        def answered(index: int | None) -> None:
+            if token != self._token:  # the game moved on meanwhile: a stale prompt
+                self._prompting = False
+                self._advance()
+                return
+            done(index)
+
         self._prompting = True
-        self.push_screen(ChoiceScreen(title, labels, keys, cancellable, hint), done)
+        self.push_screen(ChoiceScreen(title, labels, keys, cancellable, hint), answered)
 
     # ------------------------------------------------------------------ input
 
@@ -1099,7 +1111,7 @@ class HotDeathApp(App[None]):
     def _chosen_move(self, acts: Sequence[Action], index: int | None) -> None:
         self._prompting = False
         if index is None:
-            self._refresh()
+            self._advance()
             return
         self._play(acts[index])
 
