@@ -1,0 +1,222 @@
+"""Hot Death's fused fast path gives exactly the general engine's results.
+
+``HotDeathState.legal_actions`` builds the current player's ordinary turn list and caches it
+under the state's version counter, and ``HotDeathState.step`` applies a plain play, a draw or
+a pass from that list in one piece (``docs/performance.md`` §4).  These tests
+
+* drive the same games through ``step`` (the fused path) and through ``apply_action`` (the
+  general path, which collects events and never takes the fused one) side by side, under
+  every preset, 2–6 players and several option sets, and require identical positions,
+  histories and legal lists after every action; the legal lists are also checked against
+  the generic builder with the fused one switched off;
+* replay 200 seeded games with random legal actions (Uno calls, catches and 69 challenges
+  included) and compare each final position and history with digests recorded from the
+  engine before the fast path existed (``tests/data/hd_replay_digests.json``): any change of
+  behaviour — a deal, a legal list's order, a draw, a score — changes a digest.
+
+Record the digests again (only for an intended rules change) with
+``python -m tests.test_hd_fast_path --record``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import hotdeath
+from hotdeath import actions as A
+from hotdeath.actions import Action
+from hotdeath.errors import IllegalActionError, NotationError, WrongSeatError
+from hotdeath.notation import to_position
+from hotdeath.state import GameState
+from hotdeath.variants.hotdeath import PRESETS, HotDeathState
+
+DIGESTS = Path(__file__).parent / "data" / "hd_replay_digests.json"
+
+OPTION_SETS: list[dict[str, Any]] = [
+    {},
+    {"draw_rule": "draw_until_playable"},
+    {"after_draw_play": "any_legal_card"},
+    {"uno_rule": "off"},
+    {"sixty_nine_proof": "reveal_on_use", "stack_draw_twos": True},
+    {"sixty_nine_proof": "none", "shitter_last_card_needs_match": True},
+    {"deck": "double_216", "min_deal": 2, "max_deal": 4},
+    {"uno_penalty_cards": 0, "glasnost_response": "next_player_only",
+     "quitter_with_two_active": "player_wins", "mad_min_active_players": 2},
+    {"min_deal": 1, "max_deal": 3, "game_end_score": 150},
+]
+"""Non-default option sets (with the ``canonical`` preset)."""
+
+
+def replay_specs() -> list[tuple[str, dict[str, Any], int, int]]:
+    """The 200 replayed games: (preset, options, players, seed)."""
+    specs: list[tuple[str, dict[str, Any], int, int]] = []
+    combos: list[tuple[str, dict[str, Any]]] = [(p, {}) for p in PRESETS]
+    combos += [("canonical", o) for o in OPTION_SETS[1:]]
+    for i in range(200):
+        preset, options = combos[i % len(combos)]
+        specs.append((preset, options, 2 + i % 5, i))
+    return specs
+
+
+def pick(state: GameState, rnd: random.Random) -> tuple[int, Action]:
+    """Any actor's action, mostly the current player's (Uno calls, catches, challenges)."""
+    actors = state.actors()
+    seat = actors[0] if len(actors) == 1 or rnd.random() < 0.8 else rnd.choice(actors)
+    return seat, rnd.choice(state.legal_actions(seat))
+
+
+def play_out(state: GameState, seed: int, limit: int) -> None:
+    """Random legal actions through ``step``, the way bots and simulations call it."""
+    rnd = random.Random(seed)
+    for _ in range(limit):
+        if state.is_terminal():
+            return
+        seat, action = pick(state, rnd)
+        if seat == state.current_player():
+            state.legal_actions()
+            state.step(action)
+        else:
+            state.step(action, seat)
+
+
+def digest(state: GameState) -> str:
+    """A digest of the whole position and the history."""
+    h = hashlib.sha256(json.dumps(to_position(state), sort_keys=True).encode())
+    for seat, action in state.history:
+        h.update(f"{seat}:{action};".encode())
+    return h.hexdigest()[:20]
+
+
+def replay_digests() -> list[str]:
+    """The digest of each replayed game after at most 700 actions."""
+    out = []
+    for preset, options, players, seed in replay_specs():
+        g = hotdeath.new_game("hotdeath", players=players, seed=seed, preset=preset,
+                              options=options)
+        play_out(g, seed, 700)
+        out.append(digest(g))
+    return out
+
+
+def test_200_seeded_games_replay_exactly_as_recorded() -> None:
+    recorded = json.loads(DIGESTS.read_text())["digests"]
+    assert len(recorded) == 200
+    now = replay_digests()
+    changed = [i for i in range(200) if now[i] != recorded[i]]
+    assert not changed, f"games whose position or history changed: {changed[:20]}"
+
+
+def reference_legal(state: GameState, seat: int) -> list[Action]:
+    """The legal list built by the generic code, with the fused builder switched off."""
+    ref = state.clone()
+    assert isinstance(ref, HotDeathState)
+    ref._fast = False
+    return GameState.legal_actions(ref, seat)
+
+
+SIDE_BY_SIDE: list[tuple[str, dict[str, Any]]] = (
+    [(p, {}) for p in PRESETS] + [("canonical", o) for o in OPTION_SETS[1:]]
+)
+
+
+@pytest.mark.parametrize(("preset", "options"), SIDE_BY_SIDE,
+                         ids=[p + (":" + ",".join(o) if o else "") for p, o in SIDE_BY_SIDE])
+def test_step_matches_apply_action(preset: str, options: dict[str, Any]) -> None:
+    for seed in range(5):
+        players = 2 + seed
+        fast = hotdeath.new_game("hotdeath", players=players, seed=seed, preset=preset,
+                                 options=options)
+        slow = hotdeath.new_game("hotdeath", players=players, seed=seed, preset=preset,
+                                 options=options)
+        rnd = random.Random(seed)
+        for _ in range(300):
+            if fast.is_terminal():
+                break
+            for s in fast.actors():
+                assert fast.legal_actions(s) == slow.legal_actions(s) == reference_legal(fast, s)
+            assert fast.actors() == slow.actors()
+            seat, action = pick(fast, rnd)
+            if seat == fast.current_player():
+                fast.legal_actions()
+                fast.step(action)
+            else:
+                fast.step(action, seat)
+            slow.apply_action(action, seat)
+            assert to_position(fast) == to_position(slow)
+            assert fast.history == slow.history
+        assert fast.is_terminal() == slow.is_terminal()
+        assert fast.winners == slow.winners and fast.scores == slow.scores
+
+
+def turn_state() -> HotDeathState:
+    """A 3-player canonical game at an ordinary turn (no attack, no window)."""
+    g = hotdeath.new_game("hotdeath", players=3, seed=8)
+    rnd = random.Random(1)
+    while True:
+        assert isinstance(g, HotDeathState)
+        if (g.phase == 1 and not g.uno_open and g.sn_seat < 0 and not g.drew
+                and len(g.hands[g.turn]) > 3):
+            return g
+        g.step(rnd.choice(g.legal_actions()))
+
+
+def test_fast_path_still_refuses_and_changes_nothing() -> None:
+    g = turn_state()
+    p = g.current_player()
+    acts = g.legal_actions()
+    before = to_position(g)
+    other = (p + 1) % 3
+    with pytest.raises(WrongSeatError):
+        g.step(acts[0], other)  # another seat, with the current player's list cached
+    with pytest.raises(WrongSeatError):
+        g.step(acts[0], 9)
+    illegal = next(a for a in (A.PASS_ACTION, A.ACCEPT_ACTION) if a not in acts)
+    with pytest.raises(IllegalActionError):
+        g.step(illegal)
+    g.legal_actions(other)  # the cache now holds another seat's (empty) list
+    with pytest.raises(IllegalActionError):
+        g.step(illegal)
+    with pytest.raises(NotationError):
+        g.step("fly away")
+    assert to_position(g) == before
+    h = g.clone()
+    g.legal_actions(other)
+    g.step(str(acts[-1]))  # text is parsed and checked against the right list
+    h.apply_action(acts[-1])
+    assert to_position(g) == to_position(h) and g.history == h.history
+
+
+def test_step_accepts_an_equal_action_that_is_not_the_listed_object() -> None:
+    g = turn_state()
+    h = g.clone()
+    a = g.legal_actions()[0]
+    copy = Action(a.kind, tuple(a.cards), a.color, a.target, a.n, a.uno)
+    assert copy is not a
+    g.step(copy)
+    h.apply_action(a)
+    assert to_position(g) == to_position(h) and g.history == h.history
+
+
+def test_a_clone_does_not_share_the_cached_turn_list() -> None:
+    g = turn_state()
+    acts = g.legal_actions()
+    c = g.clone()
+    c.step(acts[-1])
+    assert g.legal_actions() == acts and to_position(g) != to_position(c)
+    h = g.clone()
+    g.step(acts[0])
+    h.apply_action(acts[0])
+    assert to_position(g) == to_position(h)
+
+
+if __name__ == "__main__" and "--record" in sys.argv:
+    DIGESTS.parent.mkdir(exist_ok=True)
+    DIGESTS.write_text(json.dumps({"digests": replay_digests()}, indent=0) + "\n")
+    print(f"wrote {DIGESTS}")
