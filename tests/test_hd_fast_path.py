@@ -24,6 +24,7 @@ import hashlib
 import json
 import random
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,10 +33,11 @@ import pytest
 import hotdeath
 from hotdeath import actions as A
 from hotdeath.actions import Action
+from hotdeath.cards import BB, SN
 from hotdeath.errors import IllegalActionError, NotationError, WrongSeatError
 from hotdeath.notation import to_position
-from hotdeath.state import GameState
-from hotdeath.variants.hotdeath import PRESETS, HotDeathState
+from hotdeath.state import TURN, GameState
+from hotdeath.variants.hotdeath import MATCH, PRESETS, PRIV, HotDeathState
 
 DIGESTS = Path(__file__).parent / "data" / "hd_replay_digests.json"
 
@@ -113,11 +115,34 @@ def test_200_seeded_games_replay_exactly_as_recorded() -> None:
     assert not changed, f"games whose position or history changed: {changed[:20]}"
 
 
+def old_turn_actions(g: HotDeathState, seat: int) -> list[Action]:
+    """The turn list as the engine built it before the fast path (a loop over the hand)."""
+    hand = g.hands[seat]
+    uno = len(hand) == 2 and g.opts.uno_rule == "catch"
+    key = g._key()
+    m = MATCH[key]
+    acts: list[Action] = []
+    if g.drew and g.opts.after_draw_play == "drawn_card_only":
+        cands: Sequence[int] = [g.drawn] if g.drawn in hand else []
+    else:
+        cands = sorted(set(hand))
+    has69 = SN in hand
+    pv = PRIV[key]
+    for f in cands:
+        if m[f] or (has69 and pv[f]) or (f == BB and g._bb_ok(key, hand)):
+            acts += g._expand(seat, f, False)
+            if uno:
+                acts += g._expand(seat, f, True)
+    acts.append(A.PASS_ACTION if g.drew else A.DRAW_ACTION)
+    return acts
+
+
 def reference_legal(state: GameState, seat: int) -> list[Action]:
-    """The legal list built by the generic code, with the fused builder switched off."""
+    """The legal list built by the generic code with the old turn builder."""
     ref = state.clone()
     assert isinstance(ref, HotDeathState)
     ref._fast = False
+    setattr(ref, "_turn_actions", lambda s: old_turn_actions(ref, s))  # noqa: B010
     return GameState.legal_actions(ref, seat)
 
 
@@ -161,7 +186,7 @@ def turn_state() -> HotDeathState:
     rnd = random.Random(1)
     while True:
         assert isinstance(g, HotDeathState)
-        if (g.phase == 1 and not g.uno_open and g.sn_seat < 0 and not g.drew
+        if (g.phase == TURN and not g.uno_open and g.sn_seat < 0 and not g.drew
                 and len(g.hands[g.turn]) > 3):
             return g
         g.step(rnd.choice(g.legal_actions()))

@@ -279,6 +279,38 @@ _PLAYS_UNO: Final = tuple(
     tuple(play(f, c, uno=True) for c in COLORS) if IS_WILD[f] else (play(f, uno=True),)
     for f in range(NUM_FACES)
 )
+_PLAYS_BOTH: Final = tuple(_PLAYS[f] + _PLAYS_UNO[f] for f in range(NUM_FACES))
+"""Each face's plays followed by its Uno-call plays (a hand of two cards)."""
+_MATCHING: Final = tuple(
+    frozenset(f for f in range(NUM_FACES) if MATCH[k][f]) for k in range(NUM_FACES + 4)
+)
+"""The faces playable on each table key without the 69 privilege (``MATCH`` as sets)."""
+_PRIVILEGED: Final = tuple(
+    frozenset(f for f in range(NUM_FACES) if PRIV[k][f]) for k in range(NUM_FACES + 4)
+)
+"""The faces playable on each table key only by the 69's holder (``PRIV`` as sets)."""
+_EXTRA: Final = tuple(_PRIVILEGED[k] | {SN, BB} for k in range(NUM_FACES + 4))
+"""The faces whose legality on each key needs more than the match table: the privileged
+ones, the 69 itself (it grants the privilege) and Big Brother."""
+_CANDIDATES: Final = tuple(_MATCHING[k] | _EXTRA[k] for k in range(NUM_FACES + 4))
+"""Every face that may be playable on each table key, whatever else the hand holds."""
+_DIRECTED: Final = frozenset((GLAS, MADC))
+"""Cards whose plays may name a victim (``_expand``)."""
+_NEXT, _SKIP, _DOUBLE_SKIP, _REVERSE, _REVERSE_SKIP = 1, 2, 3, 4, 5
+_FUSED: Final = tuple(
+    _NEXT if FACE_KIND[f] in (NUMBER, WILD) or f in (HOLY, RET, VIR, LOI, BS, SN, M5) else
+    _SKIP if FACE_KIND[f] == SKIP else
+    _DOUBLE_SKIP if FACE_KIND[f] == DOUBLE_SKIP else
+    _REVERSE if FACE_KIND[f] == REVERSE else
+    _REVERSE_SKIP if FACE_KIND[f] == REVERSE_SKIP else 0
+    for f in range(NUM_FACES)
+)
+"""How :meth:`HotDeathState.step` applies a face in one piece (0: the general path).
+
+Number cards, plain wilds and the special cards without an effect in a turn hand the turn
+on; Skip, Double Skip, Reverse and Reverse Skip move it as ``_play`` does.  Big Brother is
+not listed (its legality is not the match table's), nor any card with an attack or a choice.
+"""
 _DEAL_ACTIONS: Final = tuple(make(A.DEAL, n=k) for k in range(31))
 _COLOR_ACTIONS: Final = tuple(make(A.COLOR, color=c) for c in COLORS)
 
@@ -306,6 +338,13 @@ class HotDeathState(GameState):
         self.hand_winner = NOBODY
         self._chk_bastards = False
         self._game_winner = NOBODY
+        self._uno_catch = opts.uno_rule == "catch"
+        self._drawn_only = opts.after_draw_play == "drawn_card_only"
+        self._draw_one = opts.draw_rule == "draw_one"
+        self._fast = type(self) is HotDeathState
+        """Whether :meth:`legal_actions` and :meth:`step` may take the fused turn path."""
+        self._fast_ver = -1
+        self._fast_lc: list[Action] = []
 
     @staticmethod
     def check_options(players: int, opts: HotDeathOptions) -> None:
@@ -325,6 +364,7 @@ class HotDeathState(GameState):
 
     def _clone_extra(self, new: Any) -> None:
         new.infections = self.infections[:]
+        new._fast_ver = -1
 
     def _reshuffle_rule(self) -> str:
         return "HD-3.2"
@@ -483,24 +523,50 @@ class HotDeathState(GameState):
         return []
 
     def _turn_actions(self, seat: int) -> list[Action]:
+        """An ordinary turn (HD-3.4, HD-3.5): the playable cards' plays, then draw or pass.
+
+        The playable faces come from the precomputed sets of the table key (in face order);
+        the 69's privilege and Big Brother are added when the hand allows them.
+        """
         hand = self.hands[seat]
-        uno = len(hand) == 2 and self.opts.uno_rule == "catch"
-        key = self._key()
-        m = MATCH[key]
-        acts: list[Action] = []
-        if self.drew and self.opts.after_draw_play == "drawn_card_only":
-            cands: Sequence[int] = [self.drawn] if self.drawn in hand else []
+        top = self.discard[-1]
+        key = NUM_FACES + self.color if IS_WILD[top] else top
+        drew = self.drew
+        faces: Sequence[int]
+        if drew and self._drawn_only:
+            f = self.drawn
+            faces = [f] if f in hand and self._playable(key, f, hand) else []
         else:
-            cands = sorted(set(hand))
-        has69 = SN in hand
-        pv = PRIV[key]
-        for f in cands:
-            if m[f] or (has69 and pv[f]) or (f == BB and self._bb_ok(key, hand)):
+            sel = _CANDIDATES[key].intersection(hand)
+            if not sel.isdisjoint(_EXTRA[key]):  # the 69, Big Brother or a privileged face
+                cand = sel
+                sel = _MATCHING[key].intersection(cand)
+                if SN in cand:
+                    sel |= _PRIVILEGED[key].intersection(cand)
+                if BB in cand and self._bb_ok(key, hand):
+                    sel = sel.union((BB,))
+            faces = sorted(sel)
+        tail = A.PASS_ACTION if drew else A.DRAW_ACTION
+        if not faces:
+            return [tail]
+        acts: list[Action] = []
+        uno = len(hand) == 2 and self._uno_catch
+        if _DIRECTED.isdisjoint(faces):
+            plays = _PLAYS_BOTH if uno else _PLAYS
+            for f in faces:
+                acts += plays[f]
+        else:
+            for f in faces:
                 acts += self._expand(seat, f, False)
                 if uno:
                     acts += self._expand(seat, f, True)
-        acts.append(A.PASS_ACTION if self.drew else A.DRAW_ACTION)
+        acts.append(tail)
         return acts
+
+    def _playable(self, key: int, f: int, hand: list[int]) -> bool:
+        """Whether ``f`` of ``hand`` may be played on table key ``key`` (HD-3.5)."""
+        return (MATCH[key][f] or (PRIV[key][f] and SN in hand)
+                or (f == BB and self._bb_ok(key, hand)))
 
     def _can_stack(self) -> bool:
         return not self.a_redirected or self.opts.stack_after_deflection
@@ -553,6 +619,132 @@ class HotDeathState(GameState):
                 acts.append(make(A.CHALLENGE, target=self.sn_seat))
         return acts
 
+    # ------------------------------------------------------------------ fused turn
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Legal actions of ``seat`` (default: the current player), windows included.
+
+        See :meth:`GameState.legal_actions`.  The current player's list is built here
+        without the generic dispatch and also cached apart, for :meth:`step`'s fused path.
+        """
+        p = self.turn
+        if seat is None or seat == p:
+            if self._fast_ver == self._ver:
+                return self._fast_lc
+            if self.phase == GAME_OVER or not self._fast:
+                return GameState.legal_actions(self, seat)
+            acts = self._turn_actions(p) if self.phase == TURN else self._main_actions(p)
+            if self.uno_open or self.sn_seat >= 0:  # HD-3.11, HD-3.11.1
+                acts = acts + self._window_actions(p)
+            self._fast_ver = self._ver
+            self._fast_lc = acts
+            return acts
+        return GameState.legal_actions(self, seat)
+
+    def step(self, action: Action | str, seat: int | None = None) -> None:
+        """Apply ``action`` like :meth:`apply_action` but build no events (fast path).
+
+        When the current player's list was built by :meth:`legal_actions` and ``action``
+        is in it, the action is applied here without the generic checks again: in a turn,
+        a plain card (a number, a card without a turn effect, a wild, a Skip, Double Skip,
+        Reverse or Reverse Skip) played from a hand of two or more cards, a one-card turn
+        draw and a pass in one piece; any other listed action through the same rule code
+        that :meth:`GameState.step` would reach.  Everything else — other seats' window
+        actions, text, every illegal action — goes through :meth:`GameState.step` with its
+        checks and errors (:meth:`apply_action` always takes that general path, which
+        builds the events).
+        """
+        p = self.turn
+        if (self._fast_ver != self._ver or not (seat is None or seat == p)
+                or action not in self._fast_lc):
+            GameState.step(self, action, seat)
+            return
+        k = action.kind
+        if k == A.PLAY:
+            hand = self.hands[p]
+            f = action.cards[0]
+            code = _FUSED[f]
+            top = self.discard[-1]
+            if (not code or len(hand) < 2 or self.phase != TURN or self.out_order
+                    or self._chk_bastards
+                    or not MATCH[NUM_FACES + self.color if IS_WILD[top] else top][f]):
+                # attacks, choices, the 69's privilege, Big Brother, the last card (_apply)
+                self.history.append((p, action))
+                self._close_windows()
+                if self.phase == RESPONSE:
+                    self._respond(p, action)
+                else:
+                    self._play(p, action)
+                self._ver += 1
+                return
+            # _apply -> _close_windows -> _play -> _card_played -> _end_action, inlined
+            self.history.append((p, action))
+            if self.uno_open:
+                self.uno_open.clear()
+            self.sn_seat = NOBODY
+            self.idle = 0
+            hand.remove(f)
+            rev = self.revealed[p]
+            if rev and f in rev:
+                rev.remove(f)
+            self.discard.append(f)
+            self.color = action.color if IS_WILD[f] else FACE_COLOR[f]
+            if len(hand) == 1 and self._uno_catch and not action.uno:
+                self.uno_open.append(p)  # the Uno call was missed (HD-3.11)
+            na = self.n_active
+            moves = 1  # seats the turn moves on (HD-2.3.2 to HD-2.3.5, HD-3.10)
+            if code != _NEXT:
+                if code == _SKIP:
+                    moves = 2
+                elif code == _DOUBLE_SKIP:
+                    moves = 1 + min(2, na - 1)
+                else:
+                    self.direction = -self.direction
+                    if code == _REVERSE_SKIP or na <= 2:
+                        moves = 2
+            n = self.n
+            if na == n:
+                s = (p + moves * self.direction) % n
+            else:
+                s = p
+                for _ in range(moves):
+                    s = self.next_seat(s)
+            self.turn = s
+            self.drew = False
+            self.drawn = -1
+        elif k == A.DRAW:
+            hand = self.hands[p]
+            pile = self.draw_pile
+            if not pile or not hand or not self._draw_one:
+                GameState.step(self, action, seat)
+                return
+            # _apply -> _turn_draw -> draw_cards, inlined; the turn-end checks as there
+            self.history.append((p, action))
+            if self.uno_open:
+                self.uno_open.clear()
+            self.sn_seat = NOBODY
+            self.drew = True
+            f = pile.pop()
+            hand.append(f)
+            if f in BASTARDS:
+                self._chk_bastards = True
+            self.drawn = f
+            if self._drawn_only:
+                top = self.discard[-1]
+                playable = self._playable(
+                    NUM_FACES + self.color if IS_WILD[top] else top, f, hand)
+            else:
+                playable = len(self._turn_actions(p)) > 1
+            self.idle = 0  # a card was drawn (_blocked_after_draw)
+            if playable:
+                self._hand_over_check()
+            else:  # nothing to play after the draw: the turn ends at once (HD-3.4)
+                self._end_action(self.next_seat(p))
+        else:  # accept, pass, deal, colour, victim, the player's own window actions
+            self.history.append((p, action))
+            self._apply(p, action)
+        self._ver += 1  # invalidates the cached legal actions
+
     # ------------------------------------------------------------------ apply
 
     def _apply(self, seat: int, action: Action) -> None:
@@ -565,7 +757,7 @@ class HotDeathState(GameState):
                 self._play(seat, action)
         elif k == A.DRAW:
             self._close_windows()
-            had_play = self._lc[0].kind == A.PLAY
+            had_play = self.legal_actions(seat)[0].kind == A.PLAY
             before = len(self.hands[seat])
             self._turn_draw(seat)
             if self._turn_actions(seat) == [A.PASS_ACTION]:
