@@ -311,7 +311,7 @@ def _until_my_turn(p: Player, timeout: float = 20) -> None:
             return
         if not p.step():
             time.sleep(0.05)
-    raise AssertionError("it never became this seat's turn")
+    raise AssertionError(f"it never became this seat's turn: {_diagnose(p)}")
 
 
 def _diagnose(p: Player) -> str:

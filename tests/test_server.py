@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 import re
 import threading
@@ -390,7 +391,9 @@ def test_every_bad_message_gets_a_code_and_changes_nothing(db_url: str) -> None:
             assert rows == v + 1 == room.run.version
 
 
-def test_an_action_that_cannot_be_saved_is_refused_and_undone(db_url: str) -> None:
+def test_an_action_that_cannot_be_saved_is_reported_and_undone(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
     with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
         t = new_table(client, variant="standard", seats=2, bots={"1": "basic"})
         me = join(client, t["table_id"], "Ann")
@@ -407,16 +410,25 @@ def test_an_action_that_cannot_be_saved_is_refused_and_undone(db_url: str) -> No
             def broken(*_args: object, **_kwargs: object) -> None:
                 raise sa.exc.OperationalError("insert", {}, Exception("disk full"))
 
-            store.record_action = broken
+            store._write_action = broken  # in the store's thread, inside the transaction
             action = m["view"]["legal_actions"][0]
-            ws.send_json({"type": "action", "action": action, "version": m["version"],
-                          "id": "lost"})
-            assert recv(ws, "error")["code"] == "internal"
+            with caplog.at_level(logging.ERROR, logger="hotdeath.server"):
+                ws.send_json({"type": "action", "action": action, "version": m["version"],
+                              "id": "lost"})
+                # the move is never shown: the table is told and goes back to what is saved
+                assert recv(ws, "error")["code"] == "internal"
+                back = recv(ws, "state")
+            assert back["version"] == m["version"] and back["view"] == m["view"]
             assert room.run.version == m["version"] and room.run.state.hands[0] == hand
-            del store.record_action
+            assert any("failed" in r.getMessage() for r in caplog.records)
+            del store._write_action
             ws.send_json({"type": "action", "action": action, "version": m["version"],
                           "id": "kept"})
             assert recv(ws, "state")["version"] == m["version"] + 1
+            saved = store.load_game(m["game_id"])
+            assert saved is not None and saved[1][m["version"]] == (0, action)
+            history = [(s, str(a)) for s, a in room.run.state.history]
+            assert saved[1] == history[:len(saved[1])]  # the record has no gap
 
 
 def test_rate_limit_refuses_the_excess_and_keeps_the_connection(db_url: str) -> None:
@@ -561,6 +573,7 @@ def test_replay_of_a_running_game_shows_only_the_callers_view(client: TestClient
                 assert not (e["kind"] == "draw" and "cards" in e)
         r = client.get(f"/api/games/{game}/replay", headers={"X-Token": "bad"})
         assert (r.status_code, r.json()["code"]) == (403, "bad_token")
+
 
 
 # ---------------------------------------------------------------------------- thinking bots

@@ -1023,6 +1023,21 @@ def serve(
             help="Most seconds a thinking bot (ismcts) may take per move at a table.",
         ),
     ] = 1.0,
+    idle_unload: Annotated[
+        float,
+        typer.Option(
+            "--idle-unload", min=0.0,
+            help="Seconds after its last move before a table nobody is connected to leaves "
+            "memory (it is loaded back from the database when someone comes); 0: never.",
+        ),
+    ] = 900.0,
+    finished_unload: Annotated[
+        float,
+        typer.Option(
+            "--finished-unload", min=0.0,
+            help="The same for a table whose game is over; 0: never.",
+        ),
+    ] = 120.0,
 ) -> None:
     """Serve the browser game: tables with friends and bots (see docs/protocol.md)."""
     import uvicorn
@@ -1031,7 +1046,10 @@ def serve(
 
     url = database_url or default_database_url()
     try:
-        application = create_app(url, bot_delay=bot_delay, max_bot_seconds=max_bot_seconds)
+        application = create_app(
+            url, bot_delay=bot_delay, max_bot_seconds=max_bot_seconds,
+            idle_unload=idle_unload or None, finished_unload=finished_unload or None,
+        )
     except Exception as e:  # a bad URL, an unreachable database, a failed migration
         _fail("database_error", f"cannot open the database {url!r}: {e}")
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

@@ -44,6 +44,8 @@ from hotdeath.notation import record
 from hotdeath.server.protocol import RATE_BURST, RATE_PER_SECOND, ProtocolError, parse_message
 from hotdeath.server.room import (
     DEFAULT_BOT,
+    FINISHED_UNLOAD,
+    IDLE_UNLOAD,
     MAX_BOT_SECONDS,
     ApiError,
     Conn,
@@ -180,17 +182,25 @@ def create_app(
     bot_delay: float = 0.6,
     rate_limit: tuple[float, float] = (RATE_BURST, RATE_PER_SECOND),
     max_bot_seconds: float = MAX_BOT_SECONDS,
+    idle_unload: float | None = IDLE_UNLOAD,
+    finished_unload: float | None = FINISHED_UNLOAD,
 ) -> FastAPI:
     """The server application on the database at ``database_url`` (migrated now).
 
     ``bot_delay`` is the default delay of new tables' bots; ``rate_limit`` each
     connection's token bucket (burst, messages per second); ``max_bot_seconds`` the most
-    a thinking bot (``ismcts``) may think per decision.
+    a thinking bot (``ismcts``) may think per decision; ``idle_unload`` and
+    ``finished_unload`` the seconds after which a table nobody is connected to leaves
+    memory (None: never).  On shutdown every queued database write is made.
     """
     if not max_bot_seconds > 0:
         raise ValueError(f"max_bot_seconds must be more than 0 (got {max_bot_seconds})")
     store = Store(database_url)
-    hub = Hub(store, bot_delay, max_bot_seconds)
+    hub = Hub(store, bot_delay, max_bot_seconds, idle_unload, finished_unload)
+
+    async def saved() -> None:
+        """Wait (off the event loop) until what the request changed is written."""
+        await asyncio.wrap_future(store.barrier())
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -199,7 +209,7 @@ def create_app(
             log.info("restored %d unfinished game(s)", restored)
         yield
         await hub.close()
-        store.close()
+        await asyncio.to_thread(store.close)  # writes what is queued, then stops
 
     app = FastAPI(
         title="hotdeath",
@@ -317,29 +327,32 @@ def create_app(
             req.variant, req.preset, req.options, req.seats, req.bots, req.theme,
             req.bot_delay, req.takeover_timeout, req.takeover_bot, req.name,
         )
+        await saved()
         return {"table_id": room.table_id, "host_token": host, "table": room.summary(),
                 **links(room)}
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
     async def get_table(table_id: str) -> dict[str, Any]:
         """The public summary of a table (no tokens, no cards)."""
-        return hub.room(table_id).summary()
+        return (await hub.room(table_id)).summary()
 
     @app.patch("/api/tables/{table_id}", tags=["tables"])
     async def change_table(
         table_id: str, req: TableSettings, x_token: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         """Host: change the table's settings (the bots' delay), at any time."""
-        room = hub.room(table_id)
+        room = await hub.room(table_id)
         room.require_host(x_token)
         room.set_bot_delay(req.bot_delay)
+        await saved()
         return room.summary()
 
     @app.post("/api/tables/{table_id}/join", tags=["tables"])
     async def join(table_id: str, req: JoinTable) -> dict[str, Any]:
         """Take a seat: the answer's token is the only way back into it."""
-        room = hub.room(table_id)
+        room = await hub.room(table_id)
         seat, token = room.join(req.name, req.seat)
+        await saved()
         return {"seat": seat, "token": token, "table": room.summary()}
 
     @app.post("/api/tables/{table_id}/bots", tags=["tables"])
@@ -347,9 +360,10 @@ def create_app(
         table_id: str, req: SetBot, x_token: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         """Host: put a bot in an open seat (or change a bot)."""
-        room = hub.room(table_id)
+        room = await hub.room(table_id)
         room.require_host(x_token)
         room.set_bot(req.seat, req.bot)
+        await saved()
         return room.summary()
 
     @app.delete("/api/tables/{table_id}/bots/{seat}", tags=["tables"])
@@ -357,9 +371,10 @@ def create_app(
         table_id: str, seat: int, x_token: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         """Host: make a bot's seat open again."""
-        room = hub.room(table_id)
+        room = await hub.room(table_id)
         room.require_host(x_token)
         room.set_bot(seat, None)
+        await saved()
         return room.summary()
 
     @app.post("/api/tables/{table_id}/start", tags=["tables"])
@@ -367,9 +382,10 @@ def create_app(
         table_id: str, x_token: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         """Host: start the game (every seat needs a person or a bot)."""
-        room = hub.room(table_id)
+        room = await hub.room(table_id)
         room.require_host(x_token)
         room.start()
+        await saved()
         return room.summary()
 
     @app.post("/api/tables/{table_id}/rematch", tags=["tables"])
@@ -377,12 +393,13 @@ def create_app(
         table_id: str, x_token: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         """Host: a new game at the table once the game is over."""
-        room = hub.room(table_id)
+        room = await hub.room(table_id)
         room.require_host(x_token)
         try:
             room.rematch()
         except ProtocolError as e:
             raise ApiError(409, e.code, e.message) from None
+        await saved()
         return room.summary()
 
     @app.get("/api/games/{game_id}/replay", tags=["games"])
@@ -390,11 +407,13 @@ def create_app(
         game_id: str, x_token: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         """A finished game step by step with everything; a running one as the caller sees it."""
-        loaded = store.load_game(game_id) if len(game_id) <= 32 else None
+        loaded = (
+            await asyncio.wrap_future(store.fetch_game(game_id)) if len(game_id) <= 32 else None
+        )
         if loaded is None:
             raise ApiError(404, "unknown_game", f"there is no game {game_id!r}")
         row, actions, deals = loaded
-        room = hub.room(row["table_id"])
+        room = await hub.room(row["table_id"])
         full = row["status"] == "finished"
         seat: int | None = None
         if not full and x_token is not None:
@@ -427,7 +446,7 @@ def create_app(
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
-        room = hub.get(table_id)
+        room = await hub.load(table_id)
         if room is None:
             await ws.send_text(json.dumps(
                 {"type": "error", "code": "unknown_table",
@@ -459,7 +478,11 @@ def create_app(
                     ).to_json())
                     continue
                 try:
-                    room.handle(conn, parse_message(data))
+                    msg = parse_message(data)
+                    if conn not in room.conns:  # not attached yet: the table may have been
+                        fresh = await hub.load(table_id)  # unloaded and loaded again
+                        room = fresh if fresh is not None else room
+                    room.handle(conn, msg)
                 except ProtocolError as e:
                     conn.send_json(e.to_json())
         except WebSocketDisconnect:

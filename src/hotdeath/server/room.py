@@ -3,14 +3,20 @@
 A room holds its table's seats, connections and running game in memory, backed by the
 :class:`~hotdeath.server.store.Store`.  Everything that changes a game runs synchronously
 on the event loop, so actions are applied one at a time without locks: an action is
-checked and applied by the engine, written to the database in one transaction, and only
-then sent to the connections, each getting its own seat's view (computed and serialised
-once per seat and version).  Bots move from one background task per room
-(:func:`hotdeath.bots.arena.next_bot_move`), after the table's delay.  A bot that thinks
-(its catalog entry has a time ``budget``, such as ``ismcts``) is asked in one of the hub's
-few worker threads (:data:`THINKERS`) on a clone of the state, so the event loop keeps
-serving every table meanwhile; its answer is applied only if the game has not moved on in
-between (otherwise it is asked again).
+checked and applied by the engine, its write queued to the store's database thread, and
+the messages it makes (each seat's own view, computed and serialised once per seat and
+version) are sent when that write has committed, so nobody sees a move that is not saved.
+A write that fails is logged and the table goes back to what the database holds (every
+connection is told).  Bots move from one background task per room
+(:func:`hotdeath.bots.arena.next_bot_move`), after the table's delay, with generators
+derived from the game's seed and version (:func:`decision_rngs`), so a table reloaded
+from its record plays on exactly as it would have.  The :class:`Hub` unloads a table that
+nobody is connected to once it has been idle for a while, and loads it back on demand.
+
+A bot that thinks (its catalog entry has a time ``budget``, such as ``ismcts``) is asked
+in one of the hub's few worker threads (:data:`THINKERS`) on a clone of the state, so the
+event loop keeps serving every table meanwhile; its answer is applied only if the game
+has not moved on in between (otherwise it is asked again).
 """
 
 from __future__ import annotations
@@ -25,14 +31,14 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import hotdeath
 from hotdeath.actions import Action
 from hotdeath.bots import Bot, BotInfo, make_bot, parse_spec
-from hotdeath.bots.arena import next_bot_move, seat_rngs
+from hotdeath.bots.arena import next_bot_move
 from hotdeath.cards import THEMES, card_name
 from hotdeath.errors import HotDeathError
 from hotdeath.events import Event, describe
@@ -46,7 +52,7 @@ from hotdeath.server.commitment import (
     take_deal_shuffle,
 )
 from hotdeath.server.protocol import RATE_BURST, RATE_PER_SECOND, ProtocolError, TokenBucket
-from hotdeath.server.store import DealRow, Store
+from hotdeath.server.store import DealRow, GameRows, RoomRows, Store
 from hotdeath.state import GameState
 from hotdeath.variants import get_variant
 
@@ -67,11 +73,27 @@ LEVEL_SECONDS = (0.2, 0.5, 1.0)
 THINKERS = 2
 """Worker threads for thinking bots, shared by every table.  Bots are pure Python, so more
 threads add no speed under the GIL, only delay for the event loop (docs/performance.md)."""
+IDLE_UNLOAD = 900.0
+"""Default seconds a table nobody is connected to stays in memory after its last event."""
+FINISHED_UNLOAD = 120.0
+"""The same for a table whose game is over."""
+RETRY_SECONDS = 2.0
+"""Wait between attempts to reload a table from a database that failed."""
 
 
 def token_hash(token: str) -> str:
     """The stored form of a token (SHA-256 hex)."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def decision_rngs(seed: int, version: int, players: int) -> list[random.Random]:
+    """The bots' generators for the decisions at ``version`` of the game of ``seed``.
+
+    A function of the record only: a game rebuilt from the database (after a restart or
+    an unload) asks its bots with the same generators as the game that was never unloaded.
+    """
+    base = (seed * 1_000_003 + version) * 64
+    return [random.Random(base + seat) for seat in range(players)]
 
 
 def _dumps(obj: Any) -> str:
@@ -147,9 +169,10 @@ class GameRun:
     preset: str
     names: list[str]
     bots: dict[int, Bot]
-    rngs: list[random.Random]
     deals: dict[int, DealRow]
     version: int = 0
+    saved: int = 0
+    """The newest version whose write has committed (``version`` may be ahead of it)."""
     log: list[tuple[int, Event]] = field(default_factory=list)
     events_now: list[Event] = field(default_factory=list)
     last_action: tuple[int, str] | None = None
@@ -251,6 +274,31 @@ class Room:
         self.takeover_thinks = thinks(self.takeover_bot)
         self.stale_answers = 0
         """Bot answers dropped because the game moved on while they were computed."""
+        self.recovering = False
+        """True from a failed write until the table is reloaded from the database."""
+        self.used = time.monotonic()
+        """When something last happened at the table (a move, a connection, a change)."""
+        self._recovery: asyncio.Task[None] | None = None
+
+    @classmethod
+    def from_rows(cls, hub: Hub, rows: RoomRows) -> Room:
+        """A room rebuilt from what the database holds (its game replayed from the record)."""
+        room = cls(hub, rows.table, [SeatInfo(int(s["seat"])) for s in rows.seats])
+        room.install(rows)
+        return room
+
+    def install(self, rows: RoomRows) -> None:
+        """Take the table's settings, seats, games and current game from ``rows``."""
+        row = rows.table
+        self.name, self.bot_delay = row["name"], row["bot_delay"]
+        self.takeover_timeout, self.status = row["takeover_timeout"], row["status"]
+        for info, s in zip(self.seats, rows.seats, strict=True):
+            info.name, info.token_hash, info.bot = s["name"], s["token_hash"], s["bot"]
+        self.games = list(rows.games)
+        self.run = self._rebuild(rows.game) if rows.game is not None else None
+        if self.run is not None and self.run.state.is_terminal():
+            self.status = "finished"
+        self.used = time.monotonic()
 
     # ------------------------------------------------------------------ summaries
 
@@ -285,6 +333,7 @@ class Room:
         }
 
     def _broadcast_table(self) -> None:
+        self.used = time.monotonic()
         text = _dumps({"type": "table", "table": self.summary()})
         for c in self.conns:
             c.send(text)
@@ -387,10 +436,10 @@ class Room:
             game_id=game_id, state=state, seed=seed, seed_salt=new_salt(),
             preset=self.preset, names=names,
             bots={s: make_bot(spec) for s, spec in bot_specs.items()},
-            rngs=seat_rngs(seed, self.players), deals=deals,
+            deals=deals,
             slow={s for s, spec in bot_specs.items() if thinks(spec)},
         )
-        self.store.start_game(
+        saving = self.store.start_game(
             {"id": game_id, "table_id": self.table_id, "variant": self.variant,
              "preset": self.preset, "options": self.options, "players": self.players,
              "seed": seed, "seed_salt": run.seed_salt, "names": names,
@@ -402,25 +451,22 @@ class Room:
         self.run = run
         self.games.append(game_id)
         self.status = "playing"
-        self._broadcast_table()
-        self._broadcast_state()
+        self.used = time.monotonic()
+        self._after_save(saving, run, 0, [*self._table_texts(), *self._state_texts()])
         self.start_driver()
 
-    def load_game(self, game_id: str) -> None:
-        """Rebuild a game from its record in the database (replaying every action)."""
-        loaded = self.store.load_game(game_id)
-        if loaded is None:
-            raise RuntimeError(f"game {game_id} is not in the database")
-        row, actions, deals = loaded
+    def _rebuild(self, rows: GameRows) -> GameRun:
+        """A game rebuilt from its record in the database (replaying every action)."""
+        row, actions, deals = rows
         seed = int(row["seed"])
         state = hotdeath.new_game(row["variant"], row["players"], seed, row["preset"],
                                   row["options"])
         install(state)
         run = GameRun(
-            game_id=game_id, state=state, seed=seed, seed_salt=row["seed_salt"],
+            game_id=row["id"], state=state, seed=seed, seed_salt=row["seed_salt"],
             preset=row["preset"], names=list(row["names"]),
             bots={int(s): make_bot(spec) for s, spec in dict(row["bots"]).items()},
-            rngs=seat_rngs(seed, row["players"]), deals=deals,
+            deals=dict(deals),
             slow={int(s) for s, spec in dict(row["bots"]).items() if thinks(spec)},
         )
         run.events_now = list(state.opening_events)
@@ -432,9 +478,8 @@ class Room:
             run.events_now = events
             run.last_action = (seat, text)
             run.log.extend((run.version, e) for e in events)
-        self.run = run
-        if state.is_terminal():
-            self.status = "finished"
+        run.saved = run.version
+        return run
 
     def _process(self, run: GameRun, events: list[Event], create: bool) -> list[DealRow]:
         """Deal commitments and reveals after ``events``; returns the new commitments."""
@@ -466,33 +511,117 @@ class Room:
         run = self.run
         if run is None:
             raise ProtocolError("not_started", "no game is running at this table")
+        if self.recovering:
+            raise ProtocolError(
+                "internal", "a move could not be saved: the table is being reloaded, "
+                "try again in a moment"
+            )
         state = run.state
         events = state.apply_action(action, seat)
         text = str(state.history[-1][1])
-        saved = (run.deals.copy(), set(run.revealed), run.reveals_now)
         new = self._process(run, events, create=True)
-        result = (
-            (self.table_id, list(state.scores), list(state.winners))
-            if state.is_terminal() else None
+        result = (list(state.scores), list(state.winners)) if state.is_terminal() else None
+        saving = self.store.record_action(
+            self.table_id, run.game_id, run.version + 1, seat, text, new, result
         )
-        try:
-            self.store.record_action(run.game_id, run.version + 1, seat, text, new, result)
-        except Exception:
-            log.exception("could not save an action of table %s; restoring", self.table_id)
-            run.deals, run.revealed, run.reveals_now = saved
-            self.load_game(run.game_id)
-            raise ProtocolError(
-                "internal", "the action could not be saved; nothing changed"
-            ) from None
         run.version += 1
         run.events_now = events
         run.last_action = (seat, text)
         run.log.extend((run.version, e) for e in events)
+        self.used = time.monotonic()
+        out = self._state_texts()
         if result is not None:
             self.status = "finished"
-            self._broadcast_table()
-        self._broadcast_state()
+            out = [*self._table_texts(), *out]
+        self._after_save(saving, run, run.version, out)
         self._wake.set()
+
+    # ------------------------------------------------------------------ saving
+
+    def _table_texts(self) -> list[tuple[Conn, str]]:
+        text = _dumps({"type": "table", "table": self.summary()})
+        return [(c, text) for c in self.conns]
+
+    def _state_texts(self) -> list[tuple[Conn, str]]:
+        return [(c, self.state_text(c.seat)) for c in self.conns if c.greeted]
+
+    def _after_save(
+        self, saving: Future[None], run: GameRun, version: int, out: list[tuple[Conn, str]]
+    ) -> None:
+        """Send ``out`` once ``saving`` has committed; if it failed, reload the table.
+
+        The store's thread finishes writes in the order they were queued, so messages go
+        out in the order of the versions.
+        """
+
+        def done() -> None:
+            if saving.exception() is not None:
+                self._lost(run)
+                return
+            run.saved = max(run.saved, version)
+            for conn, text in out:
+                conn.send(text)
+
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # called outside an event loop: wait for the write here
+            saving.exception()
+            done()
+            return
+
+        def committed(_f: Future[None]) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is gone: nobody to tell
+                loop.call_soon_threadsafe(done)
+
+        saving.add_done_callback(committed)
+
+    def _lost(self, run: GameRun) -> None:
+        """A write of ``run`` failed: reload the table from the database (once)."""
+        if self.run is not run or self.recovering:
+            return
+        self.recovering = True
+        log.error("table %s: a move of game %s was not saved; reloading the table",
+                  self.table_id, run.game_id)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            rows = self.store.load_room(self.table_id).result()
+            self._recovered(rows)
+            return
+        self._recovery = loop.create_task(self._recover())
+
+    async def _recover(self) -> None:
+        await self.stop_driver()
+        while True:
+            try:
+                rows = await asyncio.wrap_future(self.store.load_room(self.table_id))
+                break
+            except Exception:  # the database still fails: logged by the store
+                await asyncio.sleep(RETRY_SECONDS)
+        self._recovered(rows)
+        if self.run is not None and not self.run.state.is_terminal():
+            self.start_driver()
+
+    def _recovered(self, rows: RoomRows | None) -> None:
+        """Install what the database holds and tell every connection."""
+        self.recovering = False
+        if rows is None:  # the table itself was never saved
+            self.hub.rooms.pop(self.table_id, None)
+            for c in list(self.conns):
+                c.send_json({"type": "error", "code": "internal", "id": None,
+                             "message": "this table could not be saved"})
+                c.close()
+            return
+        self.install(rows)
+        note = {"type": "error", "code": "internal", "id": None,
+                "message": "a move could not be saved: the table is back at its last "
+                           "saved move"}
+        self._broadcast_table()
+        for c in self.conns:
+            if c.greeted:
+                c.send_json(note)
+                if self.run is not None:
+                    c.send_json(self.state_message(c.seat, with_log=True))
 
     # ------------------------------------------------------------------ messages
 
@@ -546,11 +675,6 @@ class Room:
             text = run.cache[seat] = _dumps(self.state_message(seat))
         return text
 
-    def _broadcast_state(self) -> None:
-        for c in self.conns:
-            if c.greeted:
-                c.send(self.state_text(c.seat))
-
     # ------------------------------------------------------------------ connections
 
     def handle(self, conn: Conn, msg: dict[str, Any]) -> None:
@@ -582,6 +706,7 @@ class Room:
         conn.seat = seat
         conn.greeted = True
         self.conns.add(conn)
+        self.used = time.monotonic()
         first = False
         if seat is not None:
             info = self.seats[seat]
@@ -610,6 +735,7 @@ class Room:
                 self._connected(info, False)
 
     def _connected(self, info: SeatInfo, on: bool) -> None:
+        self.used = time.monotonic()
         self.store.update_seat(self.table_id, info.seat, connected=on)
         if on and self.run is not None:
             self.run.taken.pop(info.seat, None)
@@ -640,7 +766,8 @@ class Room:
                 msg_id,
             )
             conn.send_json(err.to_json())
-            conn.send(self.state_text(seat))
+            if run.saved == run.version:  # otherwise the newer state follows its write
+                conn.send(self.state_text(seat))
             return
         try:
             action = Action.parse(msg["action"])
@@ -696,15 +823,13 @@ class Room:
     ) -> tuple[bool, tuple[int, Action] | None]:
         """The next bot move computed in the hub's worker threads on a clone of the state.
 
-        Returns ``(fresh, move)``.  The bots' generators are copied too and take the
-        copies' state only if the answer is used; an answer computed for an older version
-        is dropped (``fresh`` false, counted in :attr:`stale_answers`).
+        Returns ``(fresh, move)``.  The bots' generators are those of the version
+        (:func:`decision_rngs`); an answer computed for an older version is dropped
+        (``fresh`` false, counted in :attr:`stale_answers`).
         """
         version = run.version
         snapshot = run.state.clone()
-        rngs = [random.Random() for _ in run.rngs]
-        for mine, theirs in zip(rngs, run.rngs, strict=True):
-            mine.setstate(theirs.getstate())
+        rngs = decision_rngs(run.seed, version, self.players)
         loop = asyncio.get_running_loop()
         move = await loop.run_in_executor(
             self.hub.thinkers, next_bot_move, snapshot, bots, rngs
@@ -712,8 +837,6 @@ class Room:
         if self.run is not run or run.version != version:
             self.stale_answers += 1
             return False, None
-        for mine, theirs in zip(rngs, run.rngs, strict=True):
-            theirs.setstate(mine.getstate())
         return True, move
 
     def start_driver(self) -> None:
@@ -748,7 +871,9 @@ class Room:
                 if not fresh:
                     continue
             else:
-                move = next_bot_move(run.state, bots, run.rngs)
+                move = next_bot_move(
+                    run.state, bots, decision_rngs(run.seed, run.version, self.players)
+                )
             if move is None:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), self._next_takeover())
@@ -760,8 +885,8 @@ class Room:
             seat, action = move
             try:
                 self.apply(seat, action)
-            except ProtocolError:  # not saved (the game was reloaded): try again later
-                await asyncio.sleep(1.0)
+            except ProtocolError:  # the table is being reloaded: try again later
+                await asyncio.sleep(RETRY_SECONDS)
             except HotDeathError:  # a bot chose an illegal move: a bug; people play on
                 log.exception("a bot move failed at table %s", self.table_id)
                 return
@@ -843,10 +968,16 @@ def check_bot(spec: object, max_seconds: float = MAX_BOT_SECONDS) -> str:
 
 
 class Hub:
-    """Every room of the server, loaded from the store on first use."""
+    """Every room in memory: loaded from the store on demand, unloaded when idle.
+
+    A table nobody is connected to is unloaded ``idle_unload`` seconds after the last thing
+    that happened at it (``finished_unload`` once its game is over; None: never); any
+    request for it (a page, a connection, a replay) loads it back from the database.
+    """
 
     def __init__(
-        self, store: Store, bot_delay: float = 0.6, max_bot_seconds: float = MAX_BOT_SECONDS
+        self, store: Store, bot_delay: float = 0.6, max_bot_seconds: float = MAX_BOT_SECONDS,
+        idle_unload: float | None = IDLE_UNLOAD, finished_unload: float | None = FINISHED_UNLOAD,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
@@ -855,6 +986,12 @@ class Hub:
         self.thinkers = ThreadPoolExecutor(THINKERS, thread_name_prefix="hotdeath-bot")
         """Where thinking bots are asked (tables wait their turn when all are busy)."""
         self.rooms: dict[str, Room] = {}
+        self.idle_unload = idle_unload
+        self.finished_unload = finished_unload
+        self.unloaded = 0
+        """How many times a table was unloaded."""
+        self._loading = asyncio.Lock()
+        self._sweeper: asyncio.Task[None] | None = None
 
     def create_table(
         self,
@@ -908,45 +1045,102 @@ class Hub:
         return room, host
 
     def get(self, table_id: str) -> Room | None:
-        """The room of ``table_id`` (loaded from the database if needed), or None."""
+        """The room of ``table_id`` (loaded from the database if needed, waiting), or None.
+
+        For start-up and scripts; the application awaits :meth:`load` instead.
+        """
         room = self.rooms.get(table_id)
-        if room is not None:
+        if room is not None or len(table_id) > 32:
             return room
-        if len(table_id) > 32:
+        rows = self.store.load_room(table_id).result()
+        if rows is None:
             return None
-        loaded = self.store.load_table(table_id)
-        if loaded is None:
-            return None
-        row, seat_rows = loaded
-        seats = [
-            SeatInfo(int(s["seat"]), s["name"], s["token_hash"], s["bot"]) for s in seat_rows
-        ]
-        room = Room(self, row, seats)
-        room.games = self.store.table_games(table_id)
-        if row["game_id"] is not None:
-            room.load_game(row["game_id"])
-        self.rooms[table_id] = room
+        room = self.rooms[table_id] = Room.from_rows(self, rows)
         return room
 
-    def room(self, table_id: str) -> Room:
-        """Like :meth:`get`, but ``unknown_table`` (404) if there is no such table."""
-        room = self.get(table_id)
+    async def load(self, table_id: str) -> Room | None:
+        """The room of ``table_id``, loaded from the database if it is not in memory.
+
+        The database is read in the store's thread; a loaded running game gets its bots.
+        """
+        room = self.rooms.get(table_id)
+        if room is not None or len(table_id) > 32:
+            return room
+        async with self._loading:
+            room = self.rooms.get(table_id)
+            if room is not None:
+                return room
+            rows = await asyncio.wrap_future(self.store.load_room(table_id))
+            room = self.rooms.get(table_id)
+            if room is not None or rows is None:
+                return room
+            room = self.rooms[table_id] = Room.from_rows(self, rows)
+            if room.run is not None and not room.run.state.is_terminal():
+                room.start_driver()
+            log.info("table %s loaded from the database", table_id)
+            return room
+
+    async def room(self, table_id: str) -> Room:
+        """Like :meth:`load`, but ``unknown_table`` (404) if there is no such table."""
+        room = await self.load(table_id)
         if room is None:
             raise ApiError(404, "unknown_table", f"there is no table {table_id!r}")
         return room
 
     def restore(self) -> int:
-        """Load every table with a running game and start its bots; returns how many."""
+        """Load every table with a running game and start its bots; returns how many.
+
+        Also starts the task that unloads idle tables.
+        """
         self.store.reset_connected()
         ids = self.store.playing_tables()
         for table_id in ids:
             room = self.get(table_id)
             if room is not None and room.run is not None and not room.run.state.is_terminal():
                 room.start_driver()
+        self.start_sweeper()
         return len(ids)
+
+    def start_sweeper(self) -> None:
+        """Start the task that unloads idle tables (if unloading is on)."""
+        limits = [t for t in (self.idle_unload, self.finished_unload) if t is not None]
+        if limits and (self._sweeper is None or self._sweeper.done()):
+            every = max(0.02, min(30.0, min(limits) / 4))
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep(every))
+
+    async def _sweep(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.unload_idle()
+            except Exception:  # never stop sweeping
+                log.exception("unloading idle tables failed")
+
+    async def unload_idle(self) -> list[str]:
+        """Unload every table idle long enough that nobody is connected to; their ids."""
+        now = time.monotonic()
+        gone = []
+        for table_id, room in list(self.rooms.items()):
+            limit = self.finished_unload if room.status == "finished" else self.idle_unload
+            if limit is None or room.conns or room.recovering or now - room.used < limit:
+                continue
+            await room.stop_driver()
+            if room.conns or self.rooms.get(table_id) is not room or room.used > now:
+                if room.run is not None and not room.run.state.is_terminal():
+                    room.start_driver()  # someone came back meanwhile
+                continue
+            del self.rooms[table_id]
+            self.unloaded += 1
+            gone.append(table_id)
+            log.info("table %s unloaded (idle %.0f s)", table_id, now - room.used)
+        return gone
 
     async def close(self) -> None:
         """Stop every bot task, the bots' threads and close every connection."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         for room in list(self.rooms.values()):
             await room.stop_driver()
             for c in list(room.conns):

@@ -4,18 +4,33 @@ SQLAlchemy Core over any SQLAlchemy URL (SQLite by default, PostgreSQL too).  Th
 is created and upgraded by the Alembic migrations in ``hotdeath/server/migrations`` when a
 :class:`Store` opens.  Every accepted action is written by :meth:`Store.record_action` in
 one transaction together with what it changed (a new deal commitment, the game's end).
+
+Every statement runs in one thread of the store (:class:`Writer`), never on the event
+loop: a write is queued and its :class:`~concurrent.futures.Future` returned at once; the
+queue runs in order, so the actions of a game are written in the order they were applied,
+and a read (also queued) sees every write queued before it.  A failed write is logged
+and fails its future; the later actions of that table are then refused (not written out
+of order) until :meth:`Store.load_room` reloads the table.  :meth:`Store.close` runs what
+is queued before it stops.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping, Sequence
+import logging
+import queue
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
+
+log = logging.getLogger("hotdeath.server")
+T = TypeVar("T")
 
 metadata = sa.MetaData()
 
@@ -142,42 +157,167 @@ def migrate(engine: Engine) -> None:
         command.upgrade(cfg, "head")
 
 
+class SaveRefused(Exception):
+    """A write not made because an earlier write of the same table failed."""
+
+
+class Writer:
+    """One thread that runs database jobs one at a time, in the order they were queued."""
+
+    def __init__(self, name: str = "hotdeath-db") -> None:
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any], str] | None] = (
+            queue.SimpleQueue()
+        )
+        self._lock = threading.Lock()
+        self._closed = False
+        self._thread = threading.Thread(target=self._work, name=name, daemon=True)
+        self._thread.start()
+
+    def submit(self, job: Callable[[], T], what: str) -> Future[T]:
+        """Queue ``job`` (``what`` names it in the log); its future holds the outcome."""
+        fut: Future[T] = Future()
+        with self._lock:
+            if self._closed:
+                fut.set_exception(RuntimeError(f"the store is closed ({what})"))
+            else:
+                self._jobs.put((job, fut, what))
+        return fut
+
+    def _work(self) -> None:
+        while True:
+            item = self._jobs.get()
+            if item is None:
+                return
+            job, fut, what = item
+            try:
+                result = job()
+            except SaveRefused as e:
+                log.warning("database: %s not written: %s", what, e)
+                fut.set_exception(e)
+            except Exception as e:
+                log.exception("database: %s failed", what)
+                fut.set_exception(e)
+            else:
+                fut.set_result(result)
+
+    def close(self) -> None:
+        """Run every job queued so far, then stop the thread (later jobs are refused)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._jobs.put(None)
+        self._thread.join()
+
+
+GameRows = tuple[dict[str, Any], list[tuple[int, str]], dict[int, DealRow]]
+"""A game row, its actions ``(seat, text)`` in order and its deal commitments by hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoomRows:
+    """Everything stored about a table: its row, seat rows, game ids and current game."""
+
+    table: dict[str, Any]
+    seats: list[dict[str, Any]]
+    games: list[str]
+    game: GameRows | None
+
+
 class Store:
-    """The server's database: tables, seats, games, their actions and deal commitments."""
+    """The server's database: tables, seats, games, their actions and deal commitments.
+
+    Methods that change something queue the change and return its future; methods that
+    read wait for their answer (every write queued before them included), and
+    :meth:`later` queues any of them to await from the event loop.
+    """
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
         migrate(self.engine)
+        self.writer = Writer()
+        self._broken: set[str] = set()
+        """Tables whose writes are refused since one failed (only the writer thread)."""
 
     def close(self) -> None:
-        """Release the connections."""
+        """Write everything queued, then release the connections."""
+        self.writer.close()
         self.engine.dispose()
+
+    def later(self, read: Callable[..., T], *args: Any) -> Future[T]:
+        """Queue ``read(*args)`` (one of the ``_read_*`` queries) behind the queued writes."""
+        return self.writer.submit(lambda: read(*args), getattr(read, "__name__", "read"))
+
+    def flush(self) -> None:
+        """Wait until every write queued so far is done (whether it worked or not)."""
+        self.barrier().result()
+
+    def _write(self, table_id: str, what: str, job: Callable[[sa.Connection], None],
+               chain: bool = False) -> Future[None]:
+        """Queue ``job`` in one transaction; ``chain``: part of the table's game record."""
+
+        def run() -> None:
+            if chain and table_id in self._broken:
+                raise SaveRefused(f"an earlier write of table {table_id} failed")
+            try:
+                with self.engine.begin() as c:
+                    job(c)
+            except Exception:
+                if chain:
+                    self._broken.add(table_id)
+                raise
+
+        return self.writer.submit(run, f"{what} (table {table_id})")
 
     # ---------------------------------------------------------------- tables and seats
 
-    def create_table(self, row: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> None:
+    def create_table(
+        self, row: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]
+    ) -> Future[None]:
         """Insert a table and its seats."""
-        with self.engine.begin() as c:
-            c.execute(tables_t.insert().values(created_at=_now(), **row))
-            c.execute(seats_t.insert(), [{"table_id": row["id"], **s} for s in seats])
+        row, rows = dict(row), [{"table_id": row["id"], **s} for s in seats]
+        created = _now()
 
-    def update_seat(self, table_id: str, seat: int, **values: Any) -> None:
+        def job(c: sa.Connection) -> None:
+            c.execute(tables_t.insert().values(created_at=created, **row))
+            c.execute(seats_t.insert(), rows)
+
+        return self._write(row["id"], "create the table", job, chain=True)
+
+    def update_seat(self, table_id: str, seat: int, **values: Any) -> Future[None]:
         """Change a seat's name, token hash, bot or connected flag."""
-        with self.engine.begin() as c:
+
+        def job(c: sa.Connection) -> None:
             c.execute(
                 seats_t.update()
                 .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
                 .values(**values)
             )
 
-    def update_table(self, table_id: str, **values: Any) -> None:
+        return self._write(table_id, f"update seat {seat}", job)
+
+    def update_table(self, table_id: str, **values: Any) -> Future[None]:
         """Change a table's settings (``bot_delay`` …)."""
-        with self.engine.begin() as c:
+
+        def job(c: sa.Connection) -> None:
             c.execute(tables_t.update().where(tables_t.c.id == table_id).values(**values))
+
+        return self._write(table_id, "update the table", job)
+
+    def reset_connected(self) -> Future[None]:
+        """Mark every seat disconnected (at start: no connection survives a restart)."""
+
+        def job(c: sa.Connection) -> None:
+            c.execute(seats_t.update().values(connected=False))
+
+        return self._write("*", "reset the connected flags", job)
 
     def load_table(self, table_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         """A table row and its seat rows (by seat), or None."""
+        return self.later(self._read_table, table_id).result()
+
+    def _read_table(self, table_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         with self.engine.connect() as c:
             row = c.execute(tables_t.select().where(tables_t.c.id == table_id)).mappings().first()
             if row is None:
@@ -189,19 +329,20 @@ class Store:
 
     def playing_tables(self) -> list[str]:
         """Ids of the tables whose game is running."""
+        return self.later(self._read_playing).result()
+
+    def _read_playing(self) -> list[str]:
         with self.engine.connect() as c:
             return list(
                 c.execute(sa.select(tables_t.c.id).where(tables_t.c.status == "playing"))
                 .scalars()
             )
 
-    def reset_connected(self) -> None:
-        """Mark every seat disconnected (at start: no connection survives a restart)."""
-        with self.engine.begin() as c:
-            c.execute(seats_t.update().values(connected=False))
-
     def table_games(self, table_id: str) -> list[str]:
         """The ids of a table's games, oldest first."""
+        return self.later(self._read_games, table_id).result()
+
+    def _read_games(self, table_id: str) -> list[str]:
         with self.engine.connect() as c:
             return list(
                 c.execute(
@@ -211,18 +352,41 @@ class Store:
                 ).scalars()
             )
 
+    def load_room(self, table_id: str) -> Future[RoomRows | None]:
+        """Queue the read of everything about a table (None: no such table).
+
+        Writes of the table refused since one failed are allowed again after it: the
+        caller rebuilds the table from what this read finds.
+        """
+
+        def read() -> RoomRows | None:
+            self._broken.discard(table_id)
+            found = self._read_table(table_id)
+            if found is None:
+                return None
+            row, seats = found
+            game = self._read_game(row["game_id"]) if row["game_id"] is not None else None
+            return RoomRows(row, seats, self._read_games(table_id), game)
+
+        return self.writer.submit(read, f"load table {table_id}")
+
     # ---------------------------------------------------------------- games
 
-    def start_game(self, row: Mapping[str, Any], deals: Iterable[DealRow]) -> None:
+    def start_game(self, row: Mapping[str, Any], deals: Iterable[DealRow]) -> Future[None]:
         """Insert a new game (and its first deal commitment) and make it the table's game."""
-        with self.engine.begin() as c:
-            c.execute(games_t.insert().values(created_at=_now(), status="running", **row))
+        row, deals = dict(row), list(deals)
+        created = _now()
+
+        def job(c: sa.Connection) -> None:
+            c.execute(games_t.insert().values(created_at=created, status="running", **row))
             self._insert_deals(c, row["id"], deals)
             c.execute(
                 tables_t.update()
                 .where(tables_t.c.id == row["table_id"])
                 .values(status="playing", game_id=row["id"])
             )
+
+        return self._write(row["table_id"], f"start game {row['id']}", job, chain=True)
 
     @staticmethod
     def _insert_deals(c: sa.Connection, game_id: str, deals: Iterable[DealRow]) -> None:
@@ -236,41 +400,60 @@ class Store:
 
     def record_action(
         self,
+        table_id: str,
         game_id: str,
         index: int,
         seat: int,
         action: str,
         deals: Sequence[DealRow] = (),
-        result: tuple[str, list[int], list[int]] | None = None,
-    ) -> None:
-        """Write one accepted action, in one transaction with what it changed.
+        result: tuple[list[int], list[int]] | None = None,
+    ) -> Future[None]:
+        """Queue one accepted action, written in one transaction with what it changed.
 
-        ``index`` counts from 1; ``deals`` are new deal commitments; ``result`` (table id,
-        scores, winners) ends the game.
+        ``index`` counts from 1; ``deals`` are new deal commitments; ``result`` (scores,
+        winners) ends the game.
         """
-        with self.engine.begin() as c:
-            c.execute(
-                _INSERT_ACTION,
-                {"game_id": game_id, "idx": index, "seat": seat, "action": action, "at": _now()},
-            )
-            if deals:
-                self._insert_deals(c, game_id, deals)
-            if result is not None:
-                table_id, scores, winners = result
-                c.execute(
-                    games_t.update()
-                    .where(games_t.c.id == game_id)
-                    .values(status="finished", scores=scores, winners=winners,
-                            finished_at=_now())
-                )
-                c.execute(
-                    tables_t.update().where(tables_t.c.id == table_id).values(status="finished")
-                )
+        deals = list(deals)
+        at = _now()
 
-    def load_game(
-        self, game_id: str
-    ) -> tuple[dict[str, Any], list[tuple[int, str]], dict[int, DealRow]] | None:
+        def job(c: sa.Connection) -> None:
+            self._write_action(c, table_id, game_id, index, seat, action, deals, result, at)
+
+        return self._write(table_id, f"action {index} of game {game_id}", job, chain=True)
+
+    def _write_action(
+        self, c: sa.Connection, table_id: str, game_id: str, index: int, seat: int,
+        action: str, deals: Sequence[DealRow], result: tuple[list[int], list[int]] | None,
+        at: dt.datetime,
+    ) -> None:
+        c.execute(
+            _INSERT_ACTION,
+            {"game_id": game_id, "idx": index, "seat": seat, "action": action, "at": at},
+        )
+        if deals:
+            self._insert_deals(c, game_id, deals)
+        if result is not None:
+            scores, winners = result
+            c.execute(
+                games_t.update()
+                .where(games_t.c.id == game_id)
+                .values(status="finished", scores=scores, winners=winners, finished_at=at)
+            )
+            c.execute(tables_t.update().where(tables_t.c.id == table_id).values(status="finished"))
+
+    def load_game(self, game_id: str) -> GameRows | None:
         """A game row, its actions ``(seat, text)`` in order and its deals, or None."""
+        return self.fetch_game(game_id).result()
+
+    def fetch_game(self, game_id: str) -> Future[GameRows | None]:
+        """Queue the read of :meth:`load_game` (to await from the event loop)."""
+        return self.later(self._read_game, game_id)
+
+    def barrier(self) -> Future[None]:
+        """A future done when every write queued so far is done."""
+        return self.writer.submit(lambda: None, "barrier")
+
+    def _read_game(self, game_id: str) -> GameRows | None:
         with self.engine.connect() as c:
             row = c.execute(games_t.select().where(games_t.c.id == game_id)).mappings().first()
             if row is None:

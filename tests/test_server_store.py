@@ -1,0 +1,279 @@
+"""The server's storage off the event loop, and tables unloaded from memory and loaded back.
+
+Writes go to one database thread in order; a read sees every write queued before it; a
+failed write is logged and refused for the rest of that table's record; closing the store
+writes what is queued.  A table nobody is connected to leaves memory when idle and comes
+back from its record exactly as it was (the bots included).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import secrets
+import threading
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from hotdeath.bots import make_bot
+from hotdeath.bots.arena import next_bot_move
+from hotdeath.server import create_app
+from hotdeath.server.room import Conn, Hub, Room, decision_rngs
+from hotdeath.server.store import SaveRefused, Store
+
+with warnings.catch_warnings():  # starlette warns about its httpx transport on import
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+FAST = (1e9, 1e9)
+
+
+def _people_table(hub: Hub, variant: str = "standard", players: int = 2) -> Room:
+    room, _host = hub.create_table(variant, None, {}, players, {}, "family", 0, None, None, None)
+    for s in range(players):
+        room.join(f"P{s}", s)
+    return room
+
+
+def _move(room: Room, rng: random.Random) -> None:
+    assert room.run is not None
+    bots = {s: make_bot("random") for s in range(room.players)}
+    rngs = [random.Random(rng.random()) for _ in range(room.players)]
+    move = next_bot_move(room.run.state, bots, rngs)
+    assert move is not None
+    room.apply(*move)
+
+
+def _outbox(conn: Conn) -> list[dict[str, Any]]:
+    out = []
+    while not conn.outbox.empty():
+        text = conn.outbox.get_nowait()
+        if text is not None:
+            out.append(json.loads(text))
+    return out
+
+
+def test_many_quick_moves_are_written_and_told_in_order(tmp_path: Path) -> None:
+    async def main() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'order.sqlite3'}")
+        hub = Hub(store, bot_delay=0)
+        room = _people_table(hub)
+        watcher = Conn()
+        room.hello(watcher, None)
+        room.start()
+        run = room.run
+        assert run is not None
+        rng = random.Random(5)
+        for _ in range(150):  # no await: every write is still queued when the next comes
+            if run.state.is_terminal():
+                break
+            _move(room, rng)
+        await asyncio.wrap_future(store.barrier())
+        await asyncio.sleep(0)  # the deliveries scheduled by the last writes
+        saved = store.load_game(run.game_id)
+        assert saved is not None
+        assert saved[1] == [(s, str(a)) for s, a in run.state.history]
+        assert run.saved == run.version == len(saved[1])
+        versions = [m["version"] for m in _outbox(watcher) if m["type"] == "state"]
+        assert versions == list(range(run.version + 1))  # each version once, in order
+        await hub.close()
+        store.close()
+
+    asyncio.run(main())
+
+
+def test_closing_writes_the_queue_and_a_restart_sees_everything(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'flush.sqlite3'}"
+
+    async def main() -> tuple[str, int, list[list[int]]]:
+        store = Store(url)
+        hub = Hub(store, bot_delay=0)
+        room = _people_table(hub, "hotdeath", 3)
+        room.start()
+        run = room.run
+        assert run is not None
+        gate = threading.Event()
+        store.writer.submit(lambda: gate.wait(10), "hold the writer")
+        rng = random.Random(9)
+        for _ in range(40):
+            _move(room, rng)
+        assert not store.barrier().done()  # everything above is still queued
+        threading.Timer(0.05, gate.set).start()
+        await hub.close()
+        store.close()  # waits for the queue
+        return room.table_id, run.version, [h[:] for h in run.state.hands]
+
+    table_id, version, hands = asyncio.run(main())
+    again = Store(url)
+    hub = Hub(again)
+    room = hub.get(table_id)
+    assert room is not None and room.run is not None
+    assert room.run.version == version and room.run.state.hands == hands
+    again.close()
+
+
+def test_a_failed_write_refuses_the_rest_of_the_record_until_reloaded(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def main() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'fail.sqlite3'}")
+        hub = Hub(store, bot_delay=0)
+        room = _people_table(hub)
+        seat0 = Conn()
+        room.hello(seat0, None)
+        room.start()
+        run = room.run
+        assert run is not None
+        rng = random.Random(3)
+        for _ in range(3):
+            _move(room, rng)
+        await asyncio.wrap_future(store.barrier())
+        good = [(s, str(a)) for s, a in run.state.history]
+        real = store._write_action
+        lost = run.version + 1
+
+        def broken(*args: Any) -> None:  # the database fails on one action only
+            if args[3] == lost:
+                raise sa.exc.OperationalError("insert", {}, Exception("disk full"))
+            real(*args)
+
+        store._write_action = broken  # type: ignore[method-assign,assignment]
+        with caplog.at_level(logging.WARNING, logger="hotdeath.server"):
+            _move(room, rng)
+            _move(room, rng)  # queued behind the failure: refused, never written out of order
+            refused = store.record_action(room.table_id, run.game_id, 99, 0, "draw")
+            with pytest.raises(SaveRefused):
+                await asyncio.wrap_future(refused)
+            for _ in range(200):  # the room reloads what the database holds
+                if room.run is not run and not room.recovering:
+                    break
+                await asyncio.sleep(0.01)
+        store._write_action = real  # type: ignore[method-assign]
+        logged = [(r.levelno, r.getMessage()) for r in caplog.records]
+        assert [m for lv, m in logged if lv == logging.ERROR and "failed" in m]
+        assert len([m for lv, m in logged if lv == logging.WARNING and "not written" in m]) == 2
+        assert room.run is not run and room.run is not None
+        assert [(s, str(a)) for s, a in room.run.state.history] == good
+        told = _outbox(seat0)
+        assert [m["code"] for m in told if m["type"] == "error"] == ["internal"]
+        assert told[-1]["type"] == "state" and told[-1]["version"] == len(good)
+        _move(room, rng)  # the table plays on, and the record continues without a gap
+        await asyncio.wrap_future(store.barrier())
+        saved = store.load_game(run.game_id)
+        assert saved is not None
+        assert saved[1] == [(s, str(a)) for s, a in room.run.state.history]
+        await hub.close()
+        store.close()
+
+    asyncio.run(main())
+
+
+async def _play(hub: Hub, table_id: str, moves: int, rng: random.Random) -> Room:
+    """Make ``moves`` moves of seat 0 (the person) while the bots play the others."""
+
+    async def turn(room: Room) -> bool:
+        for _ in range(3000):
+            run = room.run
+            assert run is not None
+            if run.state.is_terminal():
+                return False
+            rngs = decision_rngs(run.seed, run.version, room.players)  # as the room's bots
+            if next_bot_move(run.state, run.bots, rngs) is None:
+                return True
+            await asyncio.sleep(0.002)
+        raise AssertionError("the bots did not move")
+
+    room = await hub.room(table_id)
+    for _ in range(moves):
+        if not await turn(room):
+            break
+        run = room.run
+        assert run is not None
+        legal = run.state.legal_actions(0)
+        room.apply(0, legal[rng.randrange(len(legal))])
+    await turn(room)
+    return room
+
+
+def test_a_table_unloaded_mid_hand_comes_back_and_plays_on_exactly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two tables with the same seed and the same person's moves: one unloaded midway."""
+    monkeypatch.setattr(secrets, "randbits", lambda _k: 4242)
+
+    async def twin(unload: bool) -> tuple[list[tuple[int, str]], list[Any]]:
+        store = Store(f"sqlite:///{tmp_path / f'twin{unload}.sqlite3'}")
+        hub = Hub(store, bot_delay=0, idle_unload=0.0)
+        room, _host = hub.create_table(
+            "hotdeath", None, {}, 4, {1: "basic", 2: "random", 3: "heuristic"},
+            "family", 0, None, None, None,
+        )
+        room.join("Ann", 0)
+        table_id = room.table_id
+        room.start()
+        rng = random.Random(1)
+        room = await _play(hub, table_id, 4, rng)
+        before = room.run
+        assert before is not None and not before.state.is_terminal()
+        if unload:
+            assert await hub.unload_idle() == [table_id]
+            assert table_id not in hub.rooms and hub.unloaded == 1
+            room = await _play(hub, table_id, 0, rng)  # loaded back on demand
+            run = room.run
+            assert run is not None and run is not before
+            assert (run.seed, run.version, run.deals) == (
+                before.seed, before.version, before.deals)
+            assert run.log == before.log and run.state.hands == before.state.hands
+            assert room.status == "playing" and sorted(run.bots) == [1, 2, 3]
+        room = await _play(hub, table_id, 8, rng)
+        assert room.run is not None
+        out = ([(s, str(a)) for s, a in room.run.state.history], list(room.run.log))
+        await hub.close()
+        store.close()
+        return out
+
+    kept, reloaded = asyncio.run(twin(False)), asyncio.run(twin(True))
+    assert len(kept[0]) > 12
+    assert kept == reloaded  # the bots chose the same moves after the reload
+
+
+def test_a_finished_table_leaves_memory_and_its_replay_still_works(db_url: str) -> None:
+    app = create_app(db_url, bot_delay=0, rate_limit=FAST, idle_unload=None,
+                     finished_unload=0.05)
+    with TestClient(app) as client:
+        hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+        t = client.post("/api/tables", json={
+            "variant": "standard", "seats": 3, "bots": {"0": "basic", "1": "basic",
+                                                        "2": "random"},
+            "options": {"rounds": 1}}).json()
+        table_id = t["table_id"]
+        client.post(f"/api/tables/{table_id}/start", headers={"X-Token": t["host_token"]})
+        deadline = time.monotonic() + 20
+        while (summary := client.get(f"/api/tables/{table_id}").json())["status"] != "finished":
+            assert time.monotonic() < deadline, "the bots did not finish"
+            time.sleep(0.02)
+        first = client.get(f"/api/games/{summary['game_id']}/replay").json()
+        deadline = time.monotonic() + 5
+        while table_id in hub.rooms:
+            assert time.monotonic() < deadline, "the finished table stayed in memory"
+            time.sleep(0.02)
+        again = client.get(f"/api/games/{summary['game_id']}/replay").json()
+        assert again == first and again["status"] == "finished" and "record" in again
+        assert client.get(f"/api/tables/{table_id}").json() == summary
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            ws.send_json({"type": "hello", "token": None})
+            while (m := ws.receive_json())["type"] != "state":
+                pass
+            assert m["view"]["phase"] == "game_over" and m["game_id"] == summary["game_id"]
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'server.sqlite3'}"
