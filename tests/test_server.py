@@ -531,21 +531,17 @@ def test_a_new_server_on_the_same_database_continues_the_game(db_url: str) -> No
         with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
             hello(ws, me["token"])
             start(client, t)
-            play_out(ws, 0, upto=6)
-        room = client.app.state.hub.rooms[t["table_id"]]  # type: ignore[attr-defined]
-        version = room.run.version
-        hands = [h[:] for h in room.run.state.hands]
-        scores = room.run.state.scores[:]
+            seen, _ = play_out(ws, 0, upto=6)
+        # (the bots may move on until the server stops: compare with what Ann was told)
     # the first server is gone; a second one restores the game from its record
     with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
         room = client.app.state.hub.rooms[t["table_id"]]  # type: ignore[attr-defined]
-        assert room.run is not None and room.run.version >= version
+        assert room.run is not None and room.run.version >= seen["version"]  # all saved
         with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
             hello(ws, me["token"])
             back = recv(ws, "state")
-            if back["version"] == version:
-                assert back["view"]["hand"] == [card_code(c) for c in hands[0]]
-                assert room.run.state.hands == hands and room.run.state.scores == scores
+            if back["version"] == seen["version"]:
+                assert back["view"] == seen["view"]
             assert back["commitment"] is None or re.fullmatch(
                 "[0-9a-f]{64}", back["commitment"]["digest"]
             )
