@@ -388,6 +388,10 @@ def test_a_full_hand_against_three_bots_by_clicking_legal_cards(
     assert rows.count() == 4
     why = dialog.locator("#score-table").inner_text()
     assert "won the hand" in why or "last player standing" in why
+    # how the game is won: the rulebook's Hot Death rule, in the server's words
+    goal = dialog.locator("#goal-line")
+    assert goal.get_attribute("data-rule") == "HD-3.8"
+    assert "lowest total wins" in goal.inner_text()
     # the totals in the scoring table are the totals on the seats
     last = ann.states()[-1]["view"]
     totals = [int(rows.nth(i).locator("td").nth(3).inner_text()) for i in range(4)]
@@ -505,15 +509,29 @@ def test_e_a_spectator_sees_no_hand(browser: Browser, server: Server) -> None:
     watcher.page.screenshot(path=str(SHOTS / "spectator.png"))
     # the replay of the running game: Ann's browser holds her seat token, the watcher's none
     game = watcher.states()[-1]["game_id"]
+
+    def glasnost_on_seat_1(route: Any) -> None:
+        """The server's replay, with seat 1's hand shown to everyone at the last step."""
+        got = route.fetch()
+        data = got.json()
+        seats = data["steps"][-1]["view"]["seats"]
+        seats[1]["revealed"], seats[2]["revealed"] = ["GLAS", "R7"], []
+        route.fulfill(response=got, json=data)
+
+    ann.page.route("**/api/games/*/replay", glasnost_on_seat_1)
     ann.page.goto(f"{server.base}/replay/{game}")
     ann.page.wait_for_selector("body[data-ready='1']")
     assert "your seat" in ann.page.locator("#view-note").inner_text()
-    assert ann.page.locator(".replay-hands img").count() > 0
+    assert ann.page.locator('.replay-hands [data-seat="0"] img').count() > 0
+    # what a seat saw live: cards shown to everyone, face up; nothing of a hidden hand
+    shown = ann.page.locator('.replay-hands [data-seat="1"] .shown img')
+    assert shown.evaluate_all("ns => ns.map(n => n.alt)") == ["Glasnost", "Red 7"]
+    assert ann.page.locator('.replay-hands [data-seat="2"] img').count() == 0
     ann.page.screenshot(path=str(SHOTS / "replay_running_seat.png"), full_page=True)
     watcher.page.goto(f"{server.base}/replay/{game}")
     watcher.page.wait_for_selector("body[data-ready='1']")
     assert "spectator" in watcher.page.locator("#view-note").inner_text()
-    assert watcher.page.locator(".replay-hands img").count() == 0
+    assert watcher.page.locator(".replay-hands .hand-row:not(.shown) img").count() == 0
     watcher.close()
     ann.close()
 
@@ -624,6 +642,11 @@ def test_game_over_rematch_original_names_and_bot_speed(
     over.locator("#score-table").wait_for()
     assert over.locator("#score-table tbody tr").count() == 4
     assert "win" in over.locator("#winner-line").inner_text()
+    # standard Uno, one hand (`rounds` = 1): its rule, never Hot Death's "lowest total wins"
+    goal = over.locator("#goal-line")
+    assert goal.get_attribute("data-rule") == "STD-9.4"
+    assert "one hand" in goal.inner_text() and "lowest" not in goal.inner_text()
+    over.screenshot(path=str(SHOTS / "game_over_standard.png"))
     page.click("#rematch-btn")
     page.wait_for_selector(f"body:not([data-game='{first_game}'])")
     page.wait_for_selector('[data-dialog="over"]', state="detached")

@@ -572,6 +572,67 @@ def test_replay_of_a_running_game_shows_only_the_callers_view(client: TestClient
 
 
 
+def test_a_seats_replay_shows_exactly_what_the_seat_saw_live(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cards shown to everyone (a Glasnost reveal, a 69 proof) are in it; no other card."""
+    import secrets
+
+    monkeypatch.setattr(secrets, "randbits", lambda _k: 31)
+    t = new_table(client, variant="hotdeath", preset="source_000", seats=3,
+                  bots={"1": "random", "2": "basic"})
+    me = join(client, t["table_id"], "Ann")
+    with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+        hello(ws, me["token"])
+        start(client, t)
+        _, live = play_out(ws, 0, seed=4, upto=60)
+        replay = client.get(f"/api/games/{live[0]['game_id']}/replay",
+                            headers={"X-Token": me["token"]}).json()
+    assert replay["seat"] == 0 and replay["status"] == "running"
+    steps = replay["steps"]
+    shown = 0
+    for m in live:
+        step = steps[m["version"]]
+        assert step["view"] == m["view"], m["version"]  # the same view, reveals included
+        assert step["events"] == m["events"]
+        shown += sum(len(sv["revealed"]) for sv in step["view"]["seats"] if sv["seat"] != 0)
+    assert shown > 0, "no card of another seat was shown to everyone in this game"
+
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "rule", "lowest"),
+    [
+        ("hotdeath", {"game_end_score": 120}, "HD-3.8", True),
+        ("standard", {"target_score": 60}, "STD-9.4", False),
+        ("standard", {"target_score": 60, "scoring": "penalty_points"}, "STD-9.5", True),
+        ("cutthroat", {}, "CT-7.1", None),
+        ("throwdown", {}, "TD-6.2", None),
+    ],
+)
+def test_how_a_game_is_won_comes_from_the_rulebook(
+    client: TestClient, variant: str, options: Msg, rule: str, lowest: bool | None
+) -> None:
+    from hotdeath.bots.arena import play_game
+    from hotdeath.rulebook import RULES
+
+    goal = new_table(client, variant=variant, seats=3, options=options)["table"]["goal"]
+    assert (goal["rule"], goal["lowest_wins"]) == (rule, lowest)
+    assert (goal["rule_title"], goal["rule_text"]) == (RULES[rule].title, RULES[rule].text)
+    for words in (goal["text"], goal["rule_text"]):  # the words agree with the rule ...
+        assert bool(re.search(r"lowest total (then )?wins", words)) == bool(lowest), words
+    for seed in range(3):  # ... and with how the engine ends a game
+        state = play_game(hotdeath.new_game(variant, 3, seed, None, options),
+                          [make_bot("basic")] * 3)
+        if lowest is not None:
+            best = (min if lowest else max)(state.scores)
+            assert {state.scores[w] for w in state.winners} == {best}
+    # the pages state no rule of their own: what they say about winning comes from here
+    for page in (ROOT / "src/hotdeath/server/static").rglob("*.*"):
+        text = page.read_text().lower()
+        assert "lowest total" not in text and "highest total" not in text, page
+
+
 # ---------------------------------------------------------------------------- thinking bots
 
 

@@ -241,6 +241,19 @@ def action_words(action: Action, theme: str, names: list[str] | None = None) -> 
     return " ".join([parts[0], cards, *parts[1 + len(action.cards):]])
 
 
+def goal_json(variant: str, preset: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """How a game at a table is won: the variant's words and the rule they come from.
+
+    >>> goal_json("standard", "official", {"scoring": "penalty_points"})["lowest_wins"]
+    True
+    """
+    v = get_variant(variant)
+    goal = v.goal(v.resolve_options(preset, options))
+    title, text = _rule(goal.rule)
+    return {"rule": goal.rule, "rule_title": title, "rule_text": text,
+            "lowest_wins": goal.lowest_wins, "text": goal.text}
+
+
 def reveal_json(deal: DealRow) -> dict[str, Any]:
     """The reveal of a deal commitment."""
     return {"hand_no": deal.hand_no, "salt": deal.salt, "deck": list(deal.deck),
@@ -272,6 +285,7 @@ class Room:
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
         self.takeover_thinks = thinks(self.takeover_bot)
+        self.goal = goal_json(self.variant, self.preset, self.options)
         self.stale_answers = 0
         """Bot answers dropped because the game moved on while they were computed."""
         self.recovering = False
@@ -317,6 +331,7 @@ class Room:
             "bot_delay": self.bot_delay,
             "takeover_timeout": self.takeover_timeout,
             "status": self.status,
+            "goal": self.goal,
             "game_id": run.game_id if run is not None else None,
             "games": list(self.games),
             "seats": [

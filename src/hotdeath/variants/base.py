@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from hotdeath.errors import OptionError
 from hotdeath.events import Event
@@ -12,6 +12,18 @@ from hotdeath.options import OptionSpec, OptionValue, resolve, specs
 from hotdeath.state import GameState
 
 _RESOLVED: dict[str, dict[Any, Any]] = {}
+
+
+class Goal(NamedTuple):
+    """How a game is won under a variant and its options, as its rulebook says.
+
+    ``rule`` is the rule id; ``lowest_wins`` tells which way totals count (None: no points
+    decide, the first player out wins); ``text`` says it in words for people.
+    """
+
+    rule: str
+    lowest_wins: bool | None
+    text: str
 
 
 @dataclass(frozen=True)
@@ -35,6 +47,20 @@ class Variant:
     default_players: int = 4
     rule_prefix: str = "STD"
     extra: Mapping[str, Any] = field(default_factory=dict)
+    goal_of: Callable[[Any], Goal] | None = None
+    """How a game is won under given (resolved) options: see :meth:`goal`."""
+
+    def goal(self, opts: Any) -> Goal:
+        """How a game of this variant with the resolved ``opts`` is won.
+
+        >>> from hotdeath.variants import get_variant
+        >>> v = get_variant("hotdeath")
+        >>> v.goal(v.resolve_options("canonical", {})).rule
+        'HD-3.8'
+        """
+        if self.goal_of is None:
+            raise NotImplementedError(f"variant {self.name!r} does not declare its goal")
+        return self.goal_of(opts)
 
     @property
     def default_preset(self) -> str:

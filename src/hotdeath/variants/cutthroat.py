@@ -28,7 +28,7 @@ from hotdeath.actions import Action
 from hotdeath.cards import DRAW_TWO, FACE_COLOR, FACE_KIND, REVERSE, SKIP, WD4, WILD
 from hotdeath.options import option
 from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, TURN
-from hotdeath.variants.base import Variant
+from hotdeath.variants.base import Goal, Variant
 from hotdeath.variants.standard import StandardState
 
 
@@ -312,6 +312,13 @@ class CutthroatState(StandardState):
         return info
 
 
+def _goal(o: CutthroatOptions) -> Goal:
+    """CT-7.1: one hand, no scoring."""
+    who = "team of the player" if o.partners and o.partners_victory == "team" else "player"
+    return Goal("CT-7.1", None, f"The game is one hand and nobody scores: the {who} who goes "
+                "out first wins.")
+
+
 CUTTHROAT: Final = Variant(
     name="cutthroat",
     title="Cutthroat Uno",
@@ -327,4 +334,5 @@ CUTTHROAT: Final = Variant(
     max_players=15,
     default_players=4,
     rule_prefix="CT",
+    goal_of=_goal,
 )

@@ -69,7 +69,7 @@ from hotdeath.state import (
     TURN,
     GameState,
 )
-from hotdeath.variants.base import Variant
+from hotdeath.variants.base import Goal, Variant
 
 # Attack kinds and families (HD-4.1)
 NO_ATTACK: Final = 0
@@ -1529,6 +1529,16 @@ def hand_values(
     return out
 
 
+def _goal(o: HotDeathOptions) -> Goal:
+    """HD-3.8: points are bad; at the end score the lowest total wins."""
+    ties = ("players tied for it share the win" if o.tie_break == "shared"
+            else "of players tied for it the first in seat order wins")
+    early = (" A player who holds all four bastard cards at the end of a hand wins the game "
+             "at once." if o.all_bastards_effect == "wins_game" else "")
+    return Goal("HD-3.8", True, f"The game ends when a total reaches {o.game_end_score}: "
+                f"the lowest total wins; {ties}.{early}")
+
+
 HOTDEATH: Final = Variant(
     name="hotdeath",
     title="Hot Death Uno",
@@ -1543,4 +1553,5 @@ HOTDEATH: Final = Variant(
     max_players=10,
     default_players=4,
     rule_prefix="HD",
+    goal_of=_goal,
 )

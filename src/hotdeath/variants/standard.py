@@ -34,7 +34,7 @@ from hotdeath.cards import (
 from hotdeath.errors import OptionError
 from hotdeath.options import option
 from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, RESPONSE, TURN, GameState
-from hotdeath.variants.base import Variant
+from hotdeath.variants.base import Goal, Variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -1052,6 +1052,25 @@ class StandardState(GameState):
         }
 
 
+def _goal(o: StandardOptions) -> Goal:
+    """STD-9.4 (STD-9.5 with penalty points, STD-11.3 with partners): who wins the game."""
+    team = o.partners and o.partners_victory == "team"
+    who = "team" if team else "player"
+    if o.scoring == "penalty_points":
+        hands = f" or after {o.rounds} hands" if o.rounds else ""
+        return Goal("STD-9.5", True, "Every player scores the cards left in his own hand; the "
+                    f"game ends when a total reaches {o.target_score}{hands}: the lowest "
+                    "total wins, players tied for it sharing the win.")
+    rule = "STD-11.3" if team else "STD-9.4"
+    if o.rounds == 1:
+        return Goal(rule, False, f"The game is one hand: the {who} who goes out wins it.")
+    if o.rounds:
+        return Goal(rule, False, f"The game ends after {o.rounds} hands, or when a total "
+                    f"reaches {o.target_score}: the highest total wins.")
+    return Goal(rule, False, f"The first {who} whose total reaches {o.target_score} wins "
+                "the game.")
+
+
 STANDARD: Final = Variant(
     name="standard",
     title="Uno (official rules)",
@@ -1065,4 +1084,5 @@ STANDARD: Final = Variant(
     max_players=15,
     default_players=4,
     rule_prefix="STD",
+    goal_of=_goal,
 )

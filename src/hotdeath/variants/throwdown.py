@@ -55,7 +55,7 @@ from hotdeath.cards import (
 from hotdeath.errors import OptionError, PositionError
 from hotdeath.options import option
 from hotdeath.state import DEAL, GAME_OVER, NOBODY, RESPONSE, TURN, GameState
-from hotdeath.variants.base import Variant
+from hotdeath.variants.base import Goal, Variant
 
 # --------------------------------------------------------------------------- options
 
@@ -1555,6 +1555,11 @@ class ThrowdownState(GameState):
         }
 
 
+def _goal(_o: ThrowdownOptions) -> Goal:
+    """TD-6.2: the first player out wins."""
+    return Goal("TD-6.2", None, "Nobody scores: the first player to go out wins the game.")
+
+
 THROWDOWN: Final = Variant(
     name="throwdown",
     title="Uno Throwdown",
@@ -1569,4 +1574,5 @@ THROWDOWN: Final = Variant(
     max_players=10,
     default_players=4,
     rule_prefix="TD",
+    goal_of=_goal,
 )

@@ -46,10 +46,17 @@ function render() {
   const hands = step.hands || [];
   if (!step.hands && v.seat !== null && v.seat !== undefined && v.hand) hands[v.seat] = v.hand;
   $("hands").replaceChildren(...v.seats.map((s) => {
-    const cards = (hands[s.seat] || []).slice().sort((a, b) => cardSortKey(a).localeCompare(cardSortKey(b)));
-    return el("div", { class: `seat-box${v.current_player === s.seat && v.phase !== "game_over" ? " turn" : ""}` },
+    const known = hands[s.seat];
+    const cards = (known || []).slice().sort((a, b) => cardSortKey(a).localeCompare(cardSortKey(b)));
+    // a hand this view does not hold: the cards its player showed to everyone, as at the table
+    const shown = !known && s.revealed && s.revealed.length
+      ? el("div", { class: "hand-row shown", "aria-label": "cards shown to everyone" },
+        el("span", { class: "label" }, "shown"),
+        ...s.revealed.map((c) => { const img = cardImg(c, R.theme); img.title = cardName(c, R.theme); return img; }))
+      : null;
+    return el("div", { class: `seat-box${v.current_player === s.seat && v.phase !== "game_over" ? " turn" : ""}`, "data-seat": s.seat },
       el("strong", {}, nameOf(s.seat)), el("span", { class: "muted" }, ` · ${s.hand_size} cards · ${s.score} pts${s.active ? "" : " · out"}`),
-      el("div", { class: "hand-row" }, ...cards.map((c) => cardImg(c, R.theme))));
+      known ? el("div", { class: "hand-row" }, ...cards.map((c) => cardImg(c, R.theme))) : shown);
   }));
 }
 

@@ -290,10 +290,11 @@ function showWaiting() {
   const changed = Object.entries(t.options || {});
   $("waiting-rules").textContent = [
     `${t.variant}${t.preset ? `, ${t.preset.replaceAll("_", " ")} rules` : ""}`,
+    t.goal ? t.goal.text : null,
     changed.length ? `house rules: ${changed.map(([k, v]) => `${k} = ${v}`).join(", ")}` : "no house rules changed",
     `${t.theme === "original" ? "original" : "family"} card names`,
     `bots wait ${Number(t.bot_delay ?? 0).toFixed(1)} s`,
-  ].join(" · ");
+  ].filter(Boolean).join(" · ");
   $("waiting-hint").textContent = isHost
     ? "Send the links below to your friends, or put bots in the open seats, then start."
     : "The host starts the game when every seat is filled.";
@@ -818,6 +819,15 @@ async function verifyReveal(handNo, box) {
   }
 }
 
+/** How the game is won, in the words the server gives for this variant, with its rule. */
+function goalLine() {
+  const goal = S.table && S.table.goal;
+  if (!goal) return null;
+  const title = goal.rule_title ? `${goal.rule} — ${goal.rule_title}` : goal.rule;
+  return el("p", { class: "goal", id: "goal-line", "data-rule": goal.rule },
+    goal.text, " ", el("span", { class: "rule-id", title: goal.rule_text || title }, goal.rule));
+}
+
 function maybeShowScoring() {
   const v = S.view;
   const last = v.last_hand;
@@ -836,9 +846,8 @@ function maybeShowScoring() {
   const handNo = last.hand;
   openDialog("score", `Hand ${handNo} is over`, [
     el("p", { class: "muted" }, winner ? `${winner} won the hand.` : "Nobody won the hand.",
-      " Each line shows how a player's points were counted.",
-      v.variant === "hotdeath" ? " In Hot Death the lowest total wins." : ""),
-    scoreTable(last), verify,
+      " Each line shows how a player's points were counted."),
+    goalLine(), scoreTable(last), verify,
     el("div", { class: "footer" }, el("button", {
       class: "btn primary", type: "button", id: "continue-btn",
       onclick: () => { closeDialog("score"); autoChooser(); },
@@ -853,7 +862,12 @@ function showGameOver() {
   closeDialog("chooser");
   closeDialog("score");
   const last = v.last_hand;
-  const totals = v.seats.map((s) => ({ seat: s.seat, score: s.score })).sort((a, b) => a.score - b.score);
+  // winners first, then by total the way this variant counts (the table's goal)
+  const lowest = S.table && S.table.goal ? S.table.goal.lowest_wins : null;
+  const won = new Set(v.winners || []);
+  const totals = v.seats.map((s) => ({ seat: s.seat, score: s.score })).sort((a, b) =>
+    Number(won.has(b.seat)) - Number(won.has(a.seat)) ||
+    (lowest === null ? 0 : lowest ? a.score - b.score : b.score - a.score) || a.seat - b.seat);
   const winners = (v.winners || []).map(youOr).join(" and ");
   const verify = el("p", { class: "verify" });
   const children = [
@@ -861,6 +875,7 @@ function showGameOver() {
     el("p", { style: "text-align:center;font-size:1.2rem;font-weight:800", id: "winner-line" },
       `${winners || "Nobody"} win${v.winners && v.winners.length === 1 && v.winners[0] !== S.seat ? "s" : ""} the game`),
   ];
+  children.push(goalLine());
   if (last) children.push(el("h3", {}, `Last hand (hand ${last.hand})`), scoreTable(last), verify);
   children.push(el("h3", {}, "Final totals"), el("table", { class: "scores-table" },
     el("tbody", {}, ...totals.map((t) => el("tr", {}, el("td", {}, youOr(t.seat)), el("td", { class: "num" }, String(t.score)))))));
