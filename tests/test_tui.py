@@ -201,6 +201,8 @@ async def test_a_person_plays_a_hand_with_keys(
         assert first.headline in text
         if first.game_over:
             assert "play again" in text
+            ends = next(n for n in first.notes if n.startswith("The game ends by rule"))
+            assert " ".join(ends.split()[:6]) in " ".join(text.split())  # why it ends here
             saved = list(tmp_path.rglob("*.json"))
             assert len(saved) == 1 and session.saved_to == saved[0]
             assert "Record saved:" in text  # with the path (wrapped to the dialog's width)
@@ -343,6 +345,31 @@ async def test_a_throwdown_throw_asks_which_cards_go_down_together() -> None:
         await pilot.press("down", "enter")
         await settle(pilot)
         assert session.state.history[0] == (0, A.Action.parse("play R8 B8"))
+
+
+@pytest.mark.asyncio
+async def test_a_card_that_goes_down_only_behind_another_asks_for_the_throw() -> None:
+    from hotdeath.notation import from_position
+
+    # Blue 2 on top: Green 8 is marked playable, but only behind Blue 8 (same number)
+    state = from_position({
+        "variant": "throwdown", "players": 2, "seed": 1, "turn": 0, "top": "B2",
+        "hands": [["R1", "G8", "B8"], ["G1", "G2", "G3"]],
+    })
+    session = Session("throwdown", 2, 1, bots=["basic"])
+    session.state = state
+    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert check_hand_marks(app) == 1  # R1, G8, B8: G8 is the first marked
+        await pilot.press("home", "down", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ChoiceScreen)  # not "cannot be played now"
+        text = screen_text(app)
+        assert "Green 8 goes down only in a throw" in text and "Blue 8 + Green 8" in text
+        await pilot.press("enter")
+        await settle(pilot)
+        assert session.state.history[0] == (0, A.Action.parse("play B8 G8"))
 
 
 @pytest.mark.asyncio

@@ -887,12 +887,17 @@ class HotDeathApp(App[None]):
         if main and all(a.kind in (A.COLOR, A.VICTIM, A.DEAL, A.DIRECTION) for a in main):
             self._ask(main, cancellable=False)
 
-    def _ask(self, actions: Sequence[Action], cancellable: bool = True) -> None:
-        """Narrow ``actions`` down to one with prompts (cards, colour, victim), then play it."""
+    def _ask(self, actions: Sequence[Action], cancellable: bool = True,
+             confirm_cards: str = "") -> None:
+        """Narrow ``actions`` down to one with prompts (cards, colour, victim), then play it.
+
+        ``confirm_cards`` (a title) asks which cards go down even for one choice: the card
+        the person chose goes down only behind others (a Throwdown throw).
+        """
         acts = list(dict.fromkeys(actions))
         if not acts:
             return
-        if len(acts) == 1:
+        if len(acts) == 1 and not confirm_cards:
             self._play(acts[0])
             return
         s = self.session
@@ -923,10 +928,10 @@ class HotDeathApp(App[None]):
             self._push_choice("You deal: how many cards each?", labels,
                               narrow(lambda a: a.n, sizes), cancellable=cancellable,
                               hint="The dealer chooses the hand size.")
-        elif len(card_sets) > 1:
+        elif len(card_sets) > 1 or confirm_cards:
             card_sets.sort(key=len)
             labels = [Text(s.cards(c)) for c in card_sets]
-            self._push_choice("Which cards go down together?", labels,
+            self._push_choice(confirm_cards or "Which cards go down together?", labels,
                               narrow(lambda a: a.cards, card_sets), cancellable=cancellable,
                               hint="The last card ends up on top.")
         elif len(colours) > 1 and all(c >= 0 for c in colours):
@@ -989,6 +994,11 @@ class HotDeathApp(App[None]):
         s = self.session
         choices = s.card_choices(face)
         if not choices:
+            behind = [a for a in s.legal() if a.kind in CARD_ACTIONS and face in a.cards]
+            if behind:  # marked playable: it goes down behind another card of a throw
+                self._ask(behind, confirm_cards=f"{card_name(face, s.theme)} goes down "
+                                                 "only in a throw")
+                return
             if not s.my_turn() and not s.legal():
                 self._say("It is not your turn.", error=True)
             else:

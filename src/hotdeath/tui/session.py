@@ -437,6 +437,12 @@ class Session:
             result.notes.append(f"Went out in this order: {order}")
         rule_id = e_rule(events)
         result.notes.append(f"Scored by rule {rule_id}: {self.rule_title(rule_id)}")
+        ends = [e for e in events if e.kind == "game_end"]
+        if ends:  # why the game ends here (the target score, one hand, play on to a loser)
+            rule = ends[0].rule
+            first = self.rule_text(rule).split(". ")[0].rstrip(".")
+            result.notes.append(f"The game ends by rule {rule} ({self.rule_title(rule)}): "
+                                f"{first}.")
 
     def rule_text(self, rule_id: str) -> str:
         """A rule's text in the name theme, or an empty string for an unknown id."""
