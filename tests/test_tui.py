@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList
 from typer.testing import CliRunner
@@ -528,7 +529,10 @@ async def wait_until(pilot: Pilot[Any], cond: Callable[[], bool], limit: float =
 
 
 @pytest.mark.asyncio
-async def test_the_screen_stays_live_while_a_bot_thinks_without_a_delay() -> None:
+async def test_the_screen_stays_live_while_a_bot_thinks_without_a_delay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     session = Session("standard", 3, 2, bots=["basic"], human=False)
     gate, gated = gate_bots(session)
     app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
@@ -630,8 +634,9 @@ def test_quitting_while_a_bot_thinks_does_not_wait_for_it() -> None:
     ("standard", 6, ["basic"]), ("hotdeath", 9, ["heuristic", "basic"]),
 ])
 async def test_threaded_bots_play_the_arenas_game(
-    variant: str, seed: int, bots: list[str]
+    variant: str, seed: int, bots: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     # Before the bots moved in threads, delay 0 ran the arena's loop on the screen's
     # thread: the same seed and bots must still give exactly the arena's game.
     session = Session(variant, 4, seed, bots=bots, human=False)
@@ -684,6 +689,26 @@ async def test_a_table_of_many_seats_stays_legible(
         assert hand.size.height >= min(7, len(view.hand or ())), "the hand keeps its rows"
 
 
+@pytest.mark.asyncio
+async def test_the_scoring_of_many_seats_scrolls_and_keeps_its_keys_in_sight(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    session = Session("standard", 15, 8, options={"max_players": 15}, bots=["basic"],
+                      human=False)
+    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ScoreScreen), limit=60)
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Game over" in text and "r: play again · q: quit" in text  # 500 reached
+        scroll = app.screen.query_one("#score-scroll", VerticalScroll)
+        assert scroll.max_scroll_y > 0 and app.screen.focused is scroll
+        await pilot.press("end")
+        await settle(pilot)
+        assert scroll.scroll_y > 0 and "P14 (basic)" in screen_text(app)
+
+
 def test_rule_text_follows_the_theme() -> None:
     from hotdeath.cards import RET, parse_card
     from hotdeath.rulebook import get_rule
@@ -695,6 +720,11 @@ def test_rule_text_follows_the_theme() -> None:
     assert "originally" not in original
     assert card_rule_id("standard", parse_card("R7")) == "STD-5.1"
     assert card_rule_id("cutthroat", parse_card("WD4")) == "CT-4.3"
+    # a variant given by its alias (hotdeath play -v ct) cites its own rules, not Uno's
+    assert card_rule_id("ct", parse_card("WD4")) == "CT-4.3"
+    session = Session("td", 2, 1, bots=["basic"])
+    assert session.variant_name == "throwdown"
+    assert {e.rule_id.split("-")[0] for e in session.help_entries()} == {"TD"}
 
 
 def test_bad_bot_spec_and_options_are_refused() -> None:

@@ -161,14 +161,21 @@ class ScoreScreen(ModalScreen[str]):
         with Vertical(id="dialog", classes="wide") as box:
             box.border_title = ("Game over" if self.result.game_over
                                 else f"End of hand {self.result.hand_no}")
-            yield Static(self.body, id="score-body")
-            if self.saved:
-                yield Static(self.saved, id="saved")
+            with VerticalScroll(id="score-scroll") as scroll:
+                # the keys below stay in sight however many seats the table has
+                scroll.styles.max_height = max(4, self.app.size.height - 8)
+                yield Static(self.body, id="score-body")
+                if self.saved:
+                    yield Static(self.saved, id="saved")
             yield Static(
                 "r: play again · q: quit" if self.result.game_over
                 else self.next_words, id="score-keys"
             )
         yield Footer()
+
+    def on_mount(self) -> None:
+        """The arrows and page keys scroll a long table (many seats on a short screen)."""
+        self.query_one("#score-scroll", VerticalScroll).focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Play again and quit only once the game is over; Enter only before."""
@@ -252,6 +259,7 @@ class HotDeathApp(App[None]):
     #choices { height: auto; max-height: 20; border: none; }
     #hint { color: $text-muted; }
     #score-keys { color: $warning; text-style: bold; margin-top: 1; }
+    #score-scroll { height: auto; scrollbar-size-vertical: 1; }
     #help { border: round $primary; padding: 0 1; }
     """
 
@@ -801,14 +809,16 @@ class HotDeathApp(App[None]):
         headers = ("seat", "hand value", "points", "why", "total")
         keep = [i for i in range(len(headers))
                 if i == 0 or any(row[i] not in ("", "0") for row in result.rows)]
-        table = Table(expand=True)
-        for i in keep:
-            table.add_column(headers[i], no_wrap=i == 0, ratio=1 if i == 3 else None,
-                             justify="left" if i in (0, 3) else "right",
-                             style="bold" if i == 4 else "")
-        for row in result.rows:
-            table.add_row(*(row[i] for i in keep))
-        parts: list[RenderableType] = [Text(result.headline, style="bold"), table]
+        parts: list[RenderableType] = [Text(result.headline, style="bold")]
+        if len(keep) > 1:  # a game without points (Cutthroat) needs no table of names
+            table = Table(expand=True)
+            for i in keep:
+                table.add_column(headers[i], no_wrap=i == 0, ratio=1 if i == 3 else None,
+                                 justify="left" if i in (0, 3) else "right",
+                                 style="bold" if i == 4 else "")
+            for row in result.rows:
+                table.add_row(*(row[i] for i in keep))
+            parts.append(table)
         parts += [Text(note, style="dim") for note in result.notes]
         if result.game_over:
             view = self.session.view()

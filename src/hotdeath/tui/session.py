@@ -89,7 +89,11 @@ def themed(text: str, theme: str) -> str:
 
 
 def card_rule_id(variant: str, face: int) -> str:
-    """The rulebook id of the rule that says what card ``face`` does in ``variant``."""
+    """The rulebook id of the rule that says what card ``face`` does in ``variant``.
+
+    ``variant`` may be an alias (``ct``, ``td``).
+    """
+    variant = get_variant(variant).name
     kind = FACE_KIND[face]
     if variant == "hotdeath":
         from hotdeath.variants.hotdeath import rule_of
@@ -184,7 +188,7 @@ class Session:
         human: bool = True,
         theme: str = "family",
     ) -> None:
-        self.variant_name = variant
+        self.variant_name = get_variant(variant).name  # an alias (ct, td) by its name
         self.players = players
         self.preset = preset
         self.options = dict(options or {})
@@ -436,13 +440,18 @@ class Session:
             order = ", ".join(self.names[int(s)] for s in last["out_order"])
             result.notes.append(f"Went out in this order: {order}")
         rule_id = e_rule(events)
-        result.notes.append(f"Scored by rule {rule_id}: {self.rule_title(rule_id)}")
         ends = [e for e in events if e.kind == "game_end"]
+        if not ends or ends[0].rule != rule_id:
+            result.notes.append(f"Scored by rule {rule_id}: {self.rule_title(rule_id)}")
         if ends:  # why the game ends here (the target score, one hand, play on to a loser)
             rule = ends[0].rule
             first = self.rule_text(rule).split(". ")[0].rstrip(".")
+            changed = view.options
+            here = [f"{name}={changed[name]}" for name in re.findall(r"`(\w+)`", first)
+                    if name in changed]  # the rule's defaults, and this game's options
             result.notes.append(f"The game ends by rule {rule} ({self.rule_title(rule)}): "
-                                f"{first}.")
+                                f"{first}" + (f" (this game: {', '.join(here)})" if here
+                                              else "") + ".")
 
     def rule_text(self, rule_id: str) -> str:
         """A rule's text in the name theme, or an empty string for an unknown id."""
