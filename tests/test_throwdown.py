@@ -197,18 +197,20 @@ class TestSetup:
 
     @pytest.mark.rule("TD-1.6", SEED, "the winner deals next even when called back")
     def test_winner_stays_winner_after_being_called_back(self) -> None:
-        # P0 went out first; P1 on Uno calls him back; P2, then P0 again, go out
-        g = td([[], ["R5", "B6"], ["R9"]], "R1", turn=1, hand_winner=0, out_order=[0],
+        # P0 went out first; P1 on Uno calls him back; P0 goes out again, then P1
+        g = td([[], ["R5", "B6"], ["R9", "Y1"]], "R1", turn=1, hand_winner=0, out_order=[0],
                draw=["R2", "B2", "G3", "G4"])
         act(g, "play R5")
         act(g, "uno @0", seat=1)
         assert g.active[0] and hand(g, 0) == ["B2", "R2"]
-        act(g, "play R9")  # P2 goes out
+        act(g, "play R9")
         act(g, "play R2 B2")  # P0 goes out a second time
+        assert not g.is_terminal() and g.out_order == [0]
+        act(g, "play B6")  # P1 goes out
         assert g.is_terminal()
         assert g.winners == [0]  # the first out is the winner, and deals next
         assert g.last_hand is not None and g.last_hand["winner"] == 0
-        assert g.last_hand["out_order"] == [2, 0] and g.last_hand["loser"] == 1
+        assert g.last_hand["out_order"] == [0, 1] and g.last_hand["loser"] == 2
 
 
 # =========================================================================== TD-2 legal plays
@@ -920,6 +922,41 @@ class TestEnd:
         act(g, "play R5")
         assert "uno @0" not in legal(g, 1) and "uno @2" in legal(g, 1)
         assert "decline" not in legal(g, 0)
+
+    @pytest.mark.rule("TD-6.4", "ruling", "a called-back winner is never the loser")
+    def test_a_called_back_winner_cannot_be_the_loser(self) -> None:
+        # P0 went out first and won; P1 on Uno calls him back; P1 then goes out, leaving
+        # P0 (the winner) and P2 holding cards. The engine used to play on until P2 went out
+        # and then named P0 both winner and loser; now the game ends when P1 goes out, with
+        # P2, the last player besides the winner holding cards, the loser.
+        g = td([[], ["R5", "G1"], ["R9", "G8"]], "R7", turn=1, hand_winner=0, out_order=[0],
+               draw=["G9", "G3"])
+        act(g, "play R5")
+        act(g, "uno @0", seat=1)
+        assert g.active == [True, True, True] and hand(g, 0) == ["G3", "G9"]
+        act(g, "play R9", "play G9")
+        ev = act(g, "play G1")  # P1 goes out: P2 is the only one left who can lose
+        assert kinds(ev) == ["play", "out", "hand_end", "loser", "game_end"]
+        assert [(e.kind, e.seat, e.rule) for e in ev if e.kind in ("hand_end", "loser")] == [
+            ("hand_end", 0, "TD-6.3"), ("loser", 2, "TD-6.3")]
+        assert g.is_terminal() and g.winners == [0] and g.returns() == [1.0, 0.0, 0.0]
+        assert g.last_hand == {"hand": 1, "winner": 0, "loser": 2, "out_order": [1],
+                               "left": [], "end": "last_holder"}
+        assert hand(g, 0) == ["G3"]  # the winner still holds a card; it does not matter
+        # the same by leaving the table: P1 leaves instead of going out
+        g = td([["G3"], ["R5", "G1"], ["R9", "G8"]], "R7", turn=1, hand_winner=0)
+        act(g, "leave")
+        assert g.is_terminal() and g.winners == [0]
+        assert g.last_hand is not None and g.last_hand["loser"] == 2
+        assert g.last_hand["end"] == "left"
+        # with two others still holding cards the called-back winner plays on
+        g = td([["G3"], ["R5"], ["R9", "G8"], ["R1", "B2"]], "R7", turn=1, hand_winner=0)
+        act(g, "play R5")
+        assert not g.is_terminal() and g.turn == 2
+        # a position in which the game would be over is refused
+        with pytest.raises(PositionError) as err:
+            td([["G3"], ["R5"]], "R7", turn=1, hand_winner=0)
+        assert err.value.code == "bad_position" and "besides the winner" in err.value.message
 
     @pytest.mark.rule("TD-6.4", SEED, "ruling", "callback_decline")
     def test_declining_a_call_back(self) -> None:

@@ -2731,12 +2731,13 @@ _THROWDOWN: Final[tuple[Rule, ...]] = (
         "TD-6.3",
         "Playing on",
         """
-        By default (`play_on_after_first_out`) the game goes on after the first player goes out:
-        players who go out leave the turn order, play continues with whoever the last card makes
-        next, and a Throwdown in progress carries on with its pot. Play stops once just one
-        player has cards left, and he is the loser, which is how the rules' “last person to go
-        out” is read. With the option off, the first player out ends the game at once, a pending
-        pot is thrown away, and nobody is the loser. The result lists the winner, the order in
+        By default (`play_on_after_first_out`) the game goes on after the first player goes
+        out: players who go out leave the turn order, play continues with whoever the last
+        card makes next, and a Throwdown in progress carries on with its pot. Play stops
+        once just one player has cards left (not counting a winner who was called back,
+        TD-6.4), and he is the loser, which is how the rules' “last person to go out” is
+        read. With the option off, the first player out ends the game at once, a pending pot
+        is thrown away, and nobody is the loser. The result lists the winner, the order in
         which players went out and the loser.
         """,
         (S004, RULING),
@@ -2749,10 +2750,17 @@ _THROWDOWN: Final[tuple[Rule, ...]] = (
         With `extended_play` on, a player on Uno who calls his own Uno may name a player who
         has gone out as the target of his forced draw; that player draws two cards and
         rejoins at his own seat. A winner who is called back stays the winner and still
-        deals next, and each exit is recorded again. The winner may, at any time after going
-        out, refuse to be called back, after which nobody can target him; `callback_decline`
-        = `any_out_player` gives every player who has gone out that right. Because this can
-        go on all night, `max_turns` can stop a game, which then has no loser.
+        deals next, and each exit is recorded again. Our ruling for a case the rules leave
+        open: a called-back winner plays on but can never be the loser, so his cards do not
+        count towards the end of the game, which comes as soon as only one player besides
+        him holds cards; that player is the loser even if the winner still holds cards. The
+        rules say a called-back player “has still won the game”, so nobody is both winner
+        and loser, and the loser is still the last of the others left holding cards, found
+        at the moment he would be found had the winner never come back. The winner may, at
+        any time after going out, refuse to be called back, after which nobody can target
+        him; `callback_decline` = `any_out_player` gives every player who has gone out that
+        right. Because this can go on all night, `max_turns` can stop a game, which then has
+        no loser.
         """,
         (S004, RULING),
         ("extended_play", "callback_decline", "max_turns"),
@@ -2774,8 +2782,9 @@ _THROWDOWN: Final[tuple[Rule, ...]] = (
         A player who leaves the table has his cards put at the bottom of the discard pile
         and is removed from the turn order; he neither wins nor loses. Someone who takes over
         his seat simply keeps his hand and place. If at most one player then still holds
-        cards, the game ends: that player is the loser if somebody has already gone out, and
-        otherwise he is the winner and there is no loser.
+        cards (besides a called-back winner, TD-6.4), the game ends: that player is the loser
+        if somebody has already gone out, and otherwise he is the winner and there is no
+        loser.
         """,
         (S004, RULING),
     ),

@@ -1227,12 +1227,21 @@ class ThrowdownState(GameState):
         self.emit("out", p, "TD-6.1")
         return True
 
+    def _contenders(self) -> int:
+        """Players holding cards who may still lose: the winner, even called back, may not.
+
+        The game ends once at most one is left (TD-6.3, and TD-6.4's ruling for a called-back
+        winner).
+        """
+        w = self.winner
+        return self.n_active - (1 if w >= 0 and self.active[w] else 0)
+
     def _out_ends(self) -> bool:
-        """After someone went out: end the game if it is over (TD-6.3, TD-6.5)."""
+        """After someone went out: end the game if it is over (TD-6.3, TD-6.4, TD-6.5)."""
         if not self.opts.play_on_after_first_out:
             self._end("first_out")
             return True
-        if self.n_active <= 1:
+        if self._contenders() <= 1:
             self._end("last_holder")
             return True
         return False
@@ -1402,7 +1411,7 @@ class ThrowdownState(GameState):
             self.uno_open.remove(seat)
         self.active[seat] = False
         self.n_active -= 1
-        if self.n_active <= 1:
+        if self._contenders() <= 1:
             self._end("left")
             return
         if seat != self.turn:
@@ -1416,7 +1425,9 @@ class ThrowdownState(GameState):
 
     def _end(self, reason: str) -> None:
         """The game is over (TD-6.2, TD-6.3, TD-6.4, TD-6.6)."""
-        holders = [s for s in range(self.n) if self.active[s]]
+        # the loser is the last player holding cards other than the winner, who may be
+        # holding cards again after a call-back (TD-6.4)
+        holders = [s for s in range(self.n) if self.active[s] and s != self.winner]
         loser: int | None = None
         if reason in ("last_holder", "left") and len(holders) == 1:
             if self.winner >= 0:
@@ -1531,6 +1542,9 @@ class ThrowdownState(GameState):
             raise PositionError("bad_position", f"seat {self.turn} to act holds no cards")
         if self.n_active < 2:
             raise PositionError("bad_position", "at least two players must hold cards")
+        if self._contenders() < 2:
+            raise PositionError("bad_position", "the game is over: only one player besides "
+                                "the winner holds cards (TD-6.4)")
         if self.phase == RESPONSE and not self._has_play(self.turn):
             raise PositionError("bad_position", "the defender has no legal defence (he would "
                                 "draw the pot at once)")
