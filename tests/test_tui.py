@@ -467,7 +467,10 @@ async def test_delay_keys_and_skip() -> None:
         assert app.delay == pytest.approx(2.5)
         await pilot.press("plus")
         assert app.delay == pytest.approx(2.75)
-        assert "Watching" in screen_text(app)
+        assert "watching" in app.sub_title and "watching" in screen_text(app)
+        # nobody's hand and nothing to type: the log has the room
+        assert not app.query_one("#handbox").display and not app.query_one("#cmd").display
+        assert app.query_one("#log").size.width > SIZE[0] * 0.9
 
 
 @pytest.mark.asyncio

@@ -405,6 +405,9 @@ class HotDeathApp(App[None]):
             self.refresh_bindings()
             return
         view = s.view()
+        watching = s.human is None  # no hand and nothing to type: the log takes the room
+        self.query_one("#handbox", Vertical).display = not watching
+        self.query_one("#cmd", Input).display = not watching
         self.sub_title = (f"hand {max(1, view.hand_no)} · {s.where}"
                           + (" · watching" if s.human is None else ""))
         self.query_one("#seats", Static).update(self._seats_table(view))
@@ -1085,8 +1088,8 @@ class HotDeathApp(App[None]):
         if action in ("slower", "faster"):
             return s.local
         if action == "skip":
-            return s.local and (self._pending is not None or self._thinking is not None
-                                or s.window_open())
+            return s.local and (self._pending is not None or s.window_open()
+                                or (self._thinking is not None and self.delay > 0))
         return True
 
     def action_draw(self) -> None:
