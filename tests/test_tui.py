@@ -728,6 +728,10 @@ def test_rule_text_follows_the_theme() -> None:
     session = Session("td", 2, 1, bots=["basic"])
     assert session.variant_name == "throwdown"
     assert {e.rule_id.split("-")[0] for e in session.help_entries()} == {"TD"}
+    # a Hot Death window's challenge says what is challenged (the 69's 6/9 play)
+    hd = Session("hotdeath", 3, 1, bots=["basic"])
+    words = hd.action_words(A.Action.parse("challenge 2"))
+    assert "P2 (basic)'s 6/9 play" in words and "HD-3.11.1" in words
 
 
 def test_bad_bot_spec_and_options_are_refused() -> None:

@@ -376,6 +376,12 @@ class HotDeathApp(App[None]):
         except (OSError, WebSocketException) as e:
             self._ws = None
             self._say(f"connect_failed: the table's connection closed ({e})", error=True)
+        finally:
+            # quitting cancels this task, maybe inside the closing handshake: make sure
+            # the socket is closed, not left for the garbage collector
+            ws_left, self._ws = self._ws, None
+            if ws_left is not None:
+                ws_left.transport.abort()
 
     async def _send_outbox(self) -> None:
         """Send what the person did (the answer comes back as a state message)."""
@@ -931,8 +937,11 @@ class HotDeathApp(App[None]):
 
         if kinds == {A.DIRECTION}:
             acts.sort(key=lambda a: -a.n)
+            view = s.view()
             self._push_choice("You deal: which way does play go?",
-                              [Text(s.action_words(a)) for a in acts],
+                              [Text(f"{s.action_words(a)}: "
+                                    f"{s.names[(view.dealer + a.n) % view.players]} "
+                                    "plays first") for a in acts],
                               narrow(lambda a: a, acts), cancellable=cancellable)
         elif kinds == {A.DEAL}:
             sizes = sorted(a.n for a in acts)

@@ -280,8 +280,10 @@ class Session:
         if k == A.CATCH:
             return f"catch {self.names[a.target]}: no Uno call"
         if k == A.CHALLENGE:
-            return (f"challenge {self.names[a.target]}" if a.target >= 0
-                    else "challenge the Wild Draw Four")
+            if a.target >= 0:  # Hot Death: a 6 on a 9 (or 9 on 6) that only a 69 allows
+                return (f"challenge {self.names[a.target]}'s 6/9 play (only the 69 allows "
+                        "it: shown, the challenger draws, HD-3.11.1)")
+            return "challenge the Wild Draw Four"
         if k == A.QUESTION:
             return "question the Wild Draw Four"
         if k == A.UNO:
