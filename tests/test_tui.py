@@ -611,6 +611,26 @@ async def test_a_new_game_or_a_save_while_a_bot_thinks_drops_its_answer(
         assert reference.history[:n] == new.state.history[:n]
 
 
+@pytest.mark.asyncio
+async def test_a_message_goes_once_the_game_moves_on() -> None:
+    session = Session("standard", 3, 2, bots=["basic"])
+    gate, _ = gate_bots(session)
+    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, limit=0)
+        if session.my_turn():
+            app._play(session.legal()[0])
+        await wait_until(pilot, lambda: app.thinking)
+        await pilot.press("enter")  # a card while a bot thinks
+        await settle(pilot, limit=0)
+        assert "It is not your turn." in screen_text(app)
+        moves = len(session.state.history)
+        gate.set()
+        await wait_until(pilot, lambda: len(session.state.history) > moves)
+        await settle(pilot)
+        assert "It is not your turn." not in screen_text(app)  # stale once a bot moved
+
+
 def test_quitting_while_a_bot_thinks_does_not_wait_for_it() -> None:
     session = Session("standard", 3, 2, bots=["basic"], human=False)
     gate, gated = gate_bots(session)

@@ -299,6 +299,8 @@ class HotDeathApp(App[None]):
         self.make_session = make_session
         self.uno_armed = False
         self.message: Text = Text("")
+        self._message_token = 0
+        """The table's token when the message was said: it is shown until the game moves."""
         self._timer: Timer | None = None
         self._window_timer: Timer | None = None
         self._pending: tuple[int, Action] | None = None
@@ -398,6 +400,7 @@ class HotDeathApp(App[None]):
             self.query_one("#log", RichLog).clear()
         if session.error:
             self.message = Text(session.error, style="bold red")
+            self._message_token = self._token
             session.error = ""
         self._advance()
 
@@ -576,7 +579,7 @@ class HotDeathApp(App[None]):
     def _status(self, view: View) -> Text:
         s = self.session
         text = Text()
-        if self.message.plain:
+        if self.message.plain and self._message_token == self._token:  # not stale yet
             text.append_text(self.message)
             text.append("  ")
         if view.phase == "game_over":
@@ -781,6 +784,7 @@ class HotDeathApp(App[None]):
             self.session.play(action)
         except HotDeathError as e:
             self.message = Text(f"{e.code}: {e.message}", style="bold red")
+            self._message_token = self._token
             self._advance()  # nothing changed; the flow goes on as it was
             return
         if not self.session.local:
@@ -795,6 +799,7 @@ class HotDeathApp(App[None]):
 
     def _say(self, words: str, error: bool = False) -> None:
         self.message = Text(words, style="bold red" if error else "bold")
+        self._message_token = self._token
         self._refresh()
 
     def _show_result(self) -> None:
@@ -874,8 +879,10 @@ class HotDeathApp(App[None]):
         except OSError as e:
             self._say(f"file_error: could not save the record: {e.strerror or e}", error=True)
             return
-        self._say(f"Record saved: {path} ({len(s.state.history)} moves so far; "
-                  f"hotdeath replay {path})")
+        words = (f"Record saved: {path} ({len(s.state.history)} moves so far; "
+                 f"hotdeath replay {path})")
+        self._say(words)
+        self.notify(words, title="Saved", timeout=6)  # stays a while, however fast bots play
 
     def action_new_game(self) -> None:
         """Abandon this game for a new one (the next seed), after a confirmation."""
