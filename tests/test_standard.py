@@ -29,7 +29,7 @@ from hotdeath.cards import WD4 as WD4_FACE
 from hotdeath.errors import IllegalActionError, OptionError
 from hotdeath.rng import Rng
 from hotdeath.state import GameState
-from tests.support import act, hand, kinds, legal, pos, position
+from tests.support import act, hand, kinds, legal, pos, position, texts
 
 CONTRACT = "uno-variants.md"
 
@@ -223,6 +223,26 @@ class TestDealerAndDeal:
         act(g, "play R3")
         assert g.hand_no == 2
         assert g.dealer == next_dealer
+
+    @pytest.mark.rule("STD-2.1", "official", "ruling", f"{CONTRACT} STD-2.1, STD-13 A13")
+    def test_draw_high_draws_again_for_every_later_hand(self) -> None:
+        # Ruling: the official set-up begins every hand with the draw for the deal; the deal
+        # does not pass to the left (that is rotate_left).
+        dealers = []
+        for seed in range(12):
+            g = std([["G9"], ["R3"], ["G1", "B2"], ["G3", "Y4"]], "R7", turn=1, dealer=1,
+                    seed=seed, options={"dealer_selection": "draw_high"})
+            twin = g.clone()
+            ev = act(g, "play R3")
+            assert g.hand_no == 2
+            drawn = [e for e in ev if e.kind == "dealer"]
+            assert [(e.seat, e.rule, e.n) for e in drawn] == [(g.dealer, "STD-2.1", 2)]
+            assert texts(drawn) == [f"P{g.dealer} wins the draw for the deal of hand 2  [STD-2.1]"]
+            assert kinds(ev).index("dealer") < kinds(ev).index("deal")
+            twin.step("play R3")
+            assert twin.dealer == g.dealer  # from the seed: the same with or without events
+            dealers.append(g.dealer)
+        assert len(set(dealers)) > 1 and set(dealers) <= {0, 1, 2, 3}
 
     @pytest.mark.rule("STD-2.2", "official", "ruling", f"{CONTRACT} STD-2.2")
     @pytest.mark.parametrize("dealer", [0, 2])

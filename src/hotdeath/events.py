@@ -108,6 +108,8 @@ def describe(
     text: str
     if k == "dealer":
         text = f"{who} deals first"
+        if e.n > 1:  # a new draw for the deal of a later hand (n: that hand's number)
+            text = f"{who} wins the draw for the deal of hand {e.n}"
     elif k == "deal":
         text = f"{who} deals {e.n} cards to each player"
     elif k == "up_card":

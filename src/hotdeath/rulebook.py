@@ -1413,10 +1413,15 @@ _STANDARD: Final[tuple[Rule, ...]] = (
         "STD-2.1",
         "Choosing the dealer",
         """
-        By default the dealer is simply given, which is also the setting used in tests
-        (`dealer_selection` = `given`). With `draw_high` everyone turns over a card and the
-        highest number wins the deal (an action card counts as zero), players who tie drawing
-        again. With `rotate_left` the deal passes to the left for each later hand.
+        By default the dealer is simply given and deals every hand, which is also the
+        setting used in tests (`dealer_selection` = `given`). With `draw_high` everyone
+        turns over a card and the highest number wins the deal (an action card counts as
+        zero), players who tie drawing again. With `rotate_left` the deal passes to the left
+        for each later hand. The official rules do not say who deals the later hands, so our
+        ruling is that with `draw_high` the draw is repeated before every hand: the official
+        set-up, which every hand repeats (shuffle, deal seven, turn up the first card),
+        begins with this draw, no official text passes the deal on, and passing to the left
+        is what `rotate_left` is for.
         """,
         (OFFICIAL, RULING),
         ("dealer_selection",),

@@ -42,8 +42,9 @@ class StandardOptions:
     """The Standard column of the option registry (uno-variants §4)."""
 
     dealer_selection: str = option("given", "Dealer: the given seat (0 unless chosen) deals "
-                                   "every hand; draw_high: the first dealer draws the highest "
-                                   "number; rotate_left: the deal passes left after each hand",
+                                   "every hand; draw_high: the highest number drawn deals, "
+                                   "with a new draw before every hand; rotate_left: the deal "
+                                   "passes left after each hand",
                                    "STD-2.1", ("given", "draw_high", "rotate_left"))
     max_players: int = option(10, "Most players allowed at the table", "STD-1.1", (2, 15))
     decks: int = option(1, "Number of 108-card decks", "STD-1.1", (1, 2))
@@ -958,8 +959,11 @@ class StandardState(GameState):
         if max(self.team_totals()) >= o.target_score:
             self._finish()
             return
-        if o.dealer_selection != "given":
+        if o.dealer_selection == "rotate_left":
             self.dealer = (self.dealer + 1) % n
+        elif o.dealer_selection == "draw_high":  # every hand's set-up starts with the draw
+            self.dealer = self._draw_high(self.deck)
+            self.emit("dealer", self.dealer, self.r("2.1"), n=self.hand_no + 1)
         self._deal()
 
     def team_totals(self) -> list[int]:
