@@ -1303,6 +1303,20 @@ class TestPresets:
         o = opts("app_compat", options={"uno_rule": "catch"})
         assert o.uno_rule == "catch" and o.spreader_value == "fixed_60"
 
+    @pytest.mark.rule("HD-3.13", "app", "ruling", "hot-death.md §3.1, §3.13, §7 item 14")
+    @pytest.mark.parametrize("players", [2, 3, 5, 10])
+    def test_app_compat_describes_the_apps_four_seats_without_enforcing_them(
+        self, players: int
+    ) -> None:
+        # §3.13's "4 players" is the app's table, not an option: presets set options only
+        # and the engine seats 2 to 10 (§3.1), so the preset plays at any size
+        g = hotdeath.new_game("hotdeath", players=players, seed=3, preset="app_compat")
+        assert g.n == players and g.opts == opts("app_compat")
+        g.apply_action("deal 7")
+        assert [len(h) for h in g.hands] == [7] * players
+        assert value(["GSP"], dealt=players, preset="app_compat") == 60  # the app's fixed 60
+        assert "players" not in HD.presets["app_compat"]
+
     @pytest.mark.rule("HD-3.13", "app", "hot-death.md §3.13")
     def test_app_compat_in_play_has_no_uno_call(self) -> None:
         g = _uno(preset="app_compat")

@@ -1023,19 +1023,22 @@ _HOTDEATH: Final[tuple[Rule, ...]] = (
         Besides the canonical defaults (`canonical`) there are three ready-made option sets.
         `source_000` plays the fan page: the dealer starts, Draw Two and Mystery Draw cannot
         be answered, stacking is allowed after a deflection, a two-player Quitter wins and
-        M.A.D. needs only two active players, M.A.D. scores 75 and a plain Wild 40, the 69 is
-        shown whenever its privilege is used, the Quitter and Retaliation pair counts 1000
-        plus the rest of the hand, the Mystery Draw counts card points, the Blue Shield may
-        go negative, and the Magic Red 5 must sit directly on the Hot Death. `homepage_001`
-        plays the homepage: draw until playable, Draw Two unanswerable but stackable with
-        Draw Twos and Spreaders, all four bastard cards win the game, a 69 play may be
-        challenged, and the two-card 1000 combination. `app_compat` plays the app's rules
-        without its bugs: up-cards ignored, any legal card after a draw, no Uno call, Draw
-        Two unanswerable, Luck o' the Irish only against draw-wild and Mystery Draw attacks,
-        Virus halves rounded up, the Magic Red 5 only directly on the Hot Death, Glasnost
-        answerable only by the next player, no 69 proof, the app's scoring of the 1000
-        combination, Mystery Draw and Blue Shield, Spreaders worth 60, ties broken by seat,
-        and four players.
+        M.A.D. needs only two active players, M.A.D. scores 75 and a plain Wild 40, the 69
+        is shown whenever its privilege is used, the Quitter and Retaliation pair counts
+        1000 plus the rest of the hand, the Mystery Draw counts card points, the Blue Shield
+        may go negative, and the Magic Red 5 must sit directly on the Hot Death.
+        `homepage_001` plays the homepage: draw until playable, Draw Two unanswerable but
+        stackable with Draw Twos and Spreaders, all four bastard cards win the game, a 69
+        play may be challenged, and the two-card 1000 combination. `app_compat` plays the
+        app's rules without its bugs: up-cards ignored, any legal card after a draw, no Uno
+        call, Draw Two unanswerable, Luck o' the Irish only against draw-wild and Mystery
+        Draw attacks, Virus halves rounded up, the Magic Red 5 only directly on the Hot
+        Death, Glasnost answerable only by the next player, no 69 proof, the app's scoring
+        of the 1000 combination, Mystery Draw and Blue Shield, Spreaders worth 60, and ties
+        broken by seat. The app always seats four players, and its fixed 60 for a Spreader
+        equals the other sources' 20 per opponent at that size; the player count is not an
+        option, so the preset sets only these rules and plays at any table size from 2 to
+        10, the Spreader still worth 60.
         """,
         (S000, S001, APP),
         (
