@@ -12,7 +12,6 @@ import logging
 import random
 import re
 import threading
-import time
 import warnings
 from collections import Counter
 from collections.abc import Iterator
@@ -702,12 +701,11 @@ def test_the_server_answers_while_a_bot_thinks(
             hello(ws, None)
             start(client, t)
             assert blocker.entered.wait(5)
-            begun = time.monotonic()
             ws.send_json({"type": "ping", "id": "p1"})
             while (got := ws.receive_json())["type"] != "pong":
                 assert got["type"] in ("table", "state")
+            # answered while the bot still thinks: the loop was never blocked
             assert got["id"] == "p1" and not blocker.release.is_set()
-            assert time.monotonic() - begun < 2
             assert client.get(f"/api/tables/{t['table_id']}").status_code == 200
             blocker.release.set()
             while recv(ws, "state")["version"] < 3:

@@ -604,7 +604,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
             if info:
                 self._encode_attack(info, p)
         b[o_table] = len(st.draw_pile)
-        b[o_table + 1] = st.hand_no
+        b[o_table + 1] = st.current_hand()  # the hand being chosen during a deal choice
         b[o_table + 2] = st.hand_size
 
     def _encode_revealed(self, p: int, s: int, base: int) -> None:
