@@ -101,13 +101,17 @@ class Server:
                 self.proc.kill()
                 self.proc.wait(10)
 
-    def api(self, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
+    def api(
+        self, path: str, body: dict[str, Any] | None = None, token: str | None = None,
+        method: str | None = None,
+    ) -> Any:
         headers = {"Content-Type": "application/json"}
         if token:
             headers["X-Token"] = token
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(
-            self.base + path, data=data, headers=headers, method="GET" if body is None else "POST"
+            self.base + path, data=data, headers=headers,
+            method=method or ("GET" if body is None else "POST"),
         )
         with urllib.request.urlopen(req, timeout=10) as r:
             return json.loads(r.read())
@@ -656,7 +660,7 @@ def test_game_over_rematch_original_names_and_bot_speed(
 
 def test_keyboard_plays_a_card(browser: Browser, server: Server) -> None:
     ann = _player(browser)
-    _create_in_lobby(ann, server, "standard")
+    table = _create_in_lobby(ann, server, "standard")
     _start(ann)
     _until_my_turn(ann)
     page = ann.page
@@ -665,6 +669,12 @@ def test_keyboard_plays_a_card(browser: Browser, server: Server) -> None:
     if cards.count():
         code = cards.first.get_attribute("data-code")
         cards.first.focus()
+        # a table summary arrives (the host changes the bots' speed): the hand is drawn
+        # again, and the keyboard stays on the card
+        host = page.evaluate(f"localStorage.getItem('hotdeath.host.{table}')")
+        server.api(f"/api/tables/{table}", {"bot_delay": 0.5}, token=host, method="PATCH")
+        page.wait_for_function("document.getElementById('speed-out').textContent === '0.5 s'")
+        assert page.evaluate("document.activeElement.dataset.code") == code
         page.keyboard.press("Enter")
         if any(a.startswith(f"play {code} red") for a in ann.legal()):
             page.locator('[data-dialog="chooser"] [data-color="red"]').wait_for()

@@ -781,7 +781,9 @@ class Room:
                 msg_id,
             )
             conn.send_json(err.to_json())
-            if run.saved == run.version:  # otherwise the newer state follows its write
+            # behind: every newer state is on its way to this connection already; ahead (a
+            # confused client): the current one, unless its write is pending (it follows)
+            if msg["version"] > run.version and run.saved == run.version:
                 conn.send(self.state_text(seat))
             return
         try:

@@ -153,7 +153,7 @@ function onError(msg) {
     S.pending = null;
     document.body.dataset.pending = "0";
   }
-  if (msg.code === "stale") return; // the current state follows
+  if (msg.code === "stale") return; // the newer states reach us anyway
   if (msg.code === "bad_token") {
     localStorage.removeItem(TOKEN_KEY);
     S.token = null;
@@ -636,6 +636,8 @@ function renderMe() {
     cardSortKey(a.code).localeCompare(cardSortKey(b.code)) || a.i - b.i);
   let n = 0;
   const selectedIdx = new Set(S.selected.map((s) => s.i));
+  // a redraw (a new table summary, a new state) keeps the keyboard on the card it was on
+  const focused = hand.contains(document.activeElement) ? document.activeElement.dataset.code : null;
   hand.replaceChildren(...cards.map(({ code, i }) => {
     const ok = playable.has(code);
     const name = cardName(code, S.theme);
@@ -657,6 +659,10 @@ function renderMe() {
   $("keys-hint").classList.remove("hidden");
   me.dataset.spectator = "0";
   fitHand();
+  if (focused) {
+    const again = [...hand.querySelectorAll(".card:not([disabled])")].find((b) => b.dataset.code === focused);
+    if (again) again.focus();
+  }
 }
 
 /** Overlap the cards of a big hand so that it stays on one row when it can. */
