@@ -251,6 +251,7 @@ async def test_prompts_colour_and_deal_size() -> None:
                 deals += 1
                 text = screen_text(app)
                 assert "5 cards each" in text and "15 cards each" in text
+                assert "Not dealt yet" in text and "Your hand: not dealt yet" in text
                 await pilot.press("down", "down", "enter")  # 7 cards
                 await settle(pilot)
                 assert app.session.view().hand_size == 7
@@ -730,6 +731,28 @@ async def test_the_scoring_of_many_seats_scrolls_and_keeps_its_keys_in_sight(
         await pilot.press("end")
         await settle(pilot)
         assert scroll.scroll_y > 0 and "P14 (basic)" in screen_text(app)
+
+
+def test_before_a_deal_the_last_hands_cards_are_not_shown_as_anyones() -> None:
+    from hotdeath.tui.app import not_dealt
+
+    session = Session("hotdeath", 3, 3, bots=["basic"], human=False)
+    assert not_dealt(session.view())  # the first dealer chooses: nothing on the table
+    deals = []
+    while len(deals) < 2 and not session.over():
+        view = session.view()
+        if view.phase == "deal":
+            deals.append((view.hand_no, not_dealt(view), view.top >= 0))
+        move = session.next_bot_move()
+        assert move is not None
+        session.apply(*move)
+        if not deals or session.view().phase != "deal":
+            assert not not_dealt(session.view())
+    # hand 2's deal: the last hand's discard and hands are still there, not dealt to anyone
+    assert deals[1] == (2, True, True)
+    # a Throwdown dealer choosing the direction has dealt already
+    td = get_variant("throwdown").new_game(3, 1, None, {"initial_direction": 0})
+    assert td.view(0).phase == "deal" and not not_dealt(td.view(0))
 
 
 def test_rule_text_follows_the_theme() -> None:

@@ -55,6 +55,17 @@ WHY_EVENTS = 12
 MAX_DELAY = 5.0
 
 
+def not_dealt(view: View) -> bool:
+    """Whether the hand in ``view`` waits for its deal (Hot Death's dealer choosing the size).
+
+    Until then the table still holds the last hand's cards, which belong to no one now.
+    """
+    if view.phase != "deal":
+        return False
+    last = view.last_hand
+    return view.top < 0 or (last is not None and last.get("hand") != view.hand_no)
+
+
 def card_style(face: int) -> str:
     """The colour style of a card (wilds magenta)."""
     return CARD_STYLE.get(FACE_COLOR[face], WILD_STYLE)
@@ -463,6 +474,7 @@ class HotDeathApp(App[None]):
                 table.add_column("shown cards", ratio=1)
             table.add_column("pts" if compact else "score", justify="right", no_wrap=True)
         thinking = self._thinking_seats()
+        dealt = not not_dealt(view)  # before the deal, no seat holds cards of this hand
         cells: list[list[RenderableType]] = []
         for sv in view.seats:
             turn = sv.seat == view.current_player
@@ -482,10 +494,10 @@ class HotDeathApp(App[None]):
             if sv.seat in thinking:
                 name.append(" …" if compact else " thinking…", style="italic cyan")
             row: list[RenderableType] = [] if compact else ["▶" if turn else ""]
-            row += [name, str(sv.hand_size)]
+            row += [name, str(sv.hand_size) if dealt else "–"]
             if shown_any or not compact:
                 row.append(Text(", ").join(Text(s.card(c), style=card_style(c))
-                                           for c in sv.revealed))
+                                           for c in sv.revealed if dealt))
             row.append(str(sv.score))
             cells.append(row)
         per_group = -(-len(cells) // groups)
@@ -503,6 +515,11 @@ class HotDeathApp(App[None]):
     def _pile(self, view: View) -> Group:
         s = self.session
         lines: list[Text] = []
+        if not_dealt(view):  # Hot Death: the dealer picks the size
+            lines.append(Text("Not dealt yet", style="bold"))
+            lines.append(Text(f"{s.names[view.dealer]} deals and chooses how many cards "
+                              "each player gets (HD-3.2)."))
+            return Group(*lines)
         if view.top >= 0:
             lines.append(Text.assemble("Top: ", (f" {s.card(view.top)} ",
                                                  card_style(view.top) + " reverse")))
@@ -554,6 +571,10 @@ class HotDeathApp(App[None]):
         box = self.query_one("#handbox", Vertical)
         if view.hand is None:
             box.border_title = "Watching: every seat is a bot"
+            hand.clear_options()
+            return
+        if not_dealt(view):  # the last hand's cards are not yours any more
+            box.border_title = "Your hand: not dealt yet"
             hand.clear_options()
             return
         playable = s.playable_faces()
@@ -956,7 +977,7 @@ class HotDeathApp(App[None]):
             labels: list[str | Text] = [f"{n} cards each" for n in sizes]
             self._push_choice("You deal: how many cards each?", labels,
                               narrow(lambda a: a.n, sizes), cancellable=cancellable,
-                              hint="The dealer chooses the hand size.")
+                              hint="The dealer chooses the hand size (HD-3.2).")
         elif len(card_sets) > 1 or confirm_cards:
             card_sets.sort(key=len)
             labels = [Text(s.cards(c)) for c in card_sets]
@@ -1235,4 +1256,5 @@ class HotDeathApp(App[None]):
         self.push_screen(HelpScreen(Group(*parts), "Help"), lambda _: self._advance())
 
 
-__all__ = ["ChoiceScreen", "HelpScreen", "HotDeathApp", "ScoreScreen", "card_style"]
+__all__ = ["ChoiceScreen", "HelpScreen", "HotDeathApp", "ScoreScreen", "card_style",
+           "not_dealt"]
