@@ -738,7 +738,7 @@ def test_before_a_deal_the_last_hands_cards_are_not_shown_as_anyones() -> None:
 
     session = Session("hotdeath", 3, 3, bots=["basic"], human=False)
     assert not_dealt(session.view())  # the first dealer chooses: nothing on the table
-    deals = []
+    deals: list[tuple[int, bool, bool]] = []
     while len(deals) < 2 and not session.over():
         view = session.view()
         if view.phase == "deal":
