@@ -595,6 +595,7 @@ async def test_a_new_game_or_a_save_while_a_bot_thinks_drops_its_answer(
         await wait_until(pilot, lambda: app.session is not old and app.thinking)
         new = app.session
         assert new.seed == 41 and not new.state.history
+        assert app.save_path == tmp_path / "saved-2.json"  # the old game's record is kept
         gates[0].set()  # the old game's bot answers now, about the old position
         await wait_until(pilot, lambda: all(b.answered.is_set() for b in old.bots.values()
                                             if isinstance(b, GatedBot) and b.asked.is_set()))

@@ -55,6 +55,16 @@ WHY_EVENTS = 12
 MAX_DELAY = 5.0
 
 
+def next_free(path: Path) -> Path:
+    """``path`` with ``-2``, ``-3`` … before its suffix: the first that does not exist."""
+    n = 2
+    while True:
+        candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
+        if not candidate.exists():
+            return candidate
+        n += 1
+
+
 def not_dealt(view: View) -> bool:
     """Whether the hand in ``view`` waits for its deal (Hot Death's dealer choosing the size).
 
@@ -877,6 +887,8 @@ class HotDeathApp(App[None]):
             self.run_worker(self._send_outbox(), group="send")
             return
         seed = self.session.seed + 1
+        if self.save_path is not None and self.session.saved_to == self.save_path:
+            self.save_path = next_free(self.save_path)  # keep the last game's record
         if self.make_session is not None:
             self.session = self.make_session(seed)
         else:
@@ -1257,4 +1269,4 @@ class HotDeathApp(App[None]):
 
 
 __all__ = ["ChoiceScreen", "HelpScreen", "HotDeathApp", "ScoreScreen", "card_style",
-           "not_dealt"]
+           "next_free", "not_dealt"]
