@@ -472,7 +472,8 @@ class HotDeathApp(App[None]):
         s = self.session
         groups = self.seat_groups(len(view.seats))
         compact = groups > 1
-        shown_any = any(sv.revealed for sv in view.seats)
+        dealt = not not_dealt(view)  # before the deal, no seat holds cards of this hand
+        shown_any = dealt and any(sv.revealed for sv in view.seats)
         table = Table(box=None, expand=True, pad_edge=False, show_edge=False,
                       collapse_padding=compact)
         for _ in range(groups):
@@ -480,11 +481,10 @@ class HotDeathApp(App[None]):
                 table.add_column("", width=2)
             table.add_column("seat", no_wrap=True)
             table.add_column("cards", justify="right", no_wrap=True)
-            if shown_any or not compact:
+            if shown_any:  # Glasnost, a Blue Shield, the 69: cards everyone has seen
                 table.add_column("shown cards", ratio=1)
             table.add_column("pts" if compact else "score", justify="right", no_wrap=True)
         thinking = self._thinking_seats()
-        dealt = not not_dealt(view)  # before the deal, no seat holds cards of this hand
         cells: list[list[RenderableType]] = []
         for sv in view.seats:
             turn = sv.seat == view.current_player
@@ -505,7 +505,7 @@ class HotDeathApp(App[None]):
                 name.append(" …" if compact else " thinking…", style="italic cyan")
             row: list[RenderableType] = [] if compact else ["▶" if turn else ""]
             row += [name, str(sv.hand_size) if dealt else "–"]
-            if shown_any or not compact:
+            if shown_any:
                 row.append(Text(", ").join(Text(s.card(c), style=card_style(c))
                                            for c in sv.revealed if dealt))
             row.append(str(sv.score))
