@@ -296,6 +296,10 @@ _CANDIDATES: Final = tuple(_MATCHING[k] | _EXTRA[k] for k in range(NUM_FACES + 4
 """Every face that may be playable on each table key, whatever else the hand holds."""
 _DIRECTED: Final = frozenset((GLAS, MADC))
 """Cards whose plays may name a victim (``_expand``)."""
+_SPECIAL: Final = tuple(_EXTRA[k] | _DIRECTED for k in range(NUM_FACES + 4))
+"""The faces that send a turn list on each table key to the general builder."""
+_DRAW: Final = A.DRAW_ACTION
+_PASS: Final = A.PASS_ACTION
 _NEXT, _SKIP, _DOUBLE_SKIP, _REVERSE, _REVERSE_SKIP = 1, 2, 3, 4, 5
 _FUSED: Final = tuple(
     _NEXT if FACE_KIND[f] in (NUMBER, WILD) or f in (HOLY, RET, VIR, LOI, BS, SN, M5) else
@@ -525,42 +529,49 @@ class HotDeathState(GameState):
     def _turn_actions(self, seat: int) -> list[Action]:
         """An ordinary turn (HD-3.4, HD-3.5): the playable cards' plays, then draw or pass.
 
-        The playable faces come from the precomputed sets of the table key (in face order);
-        the 69's privilege and Big Brother are added when the hand allows them.
+        The playable faces come from the precomputed sets of the table key, in face order;
+        a hand that may hold a privileged face, the 69, Big Brother or a directed card takes
+        :meth:`_turn_list`'s general way.
         """
         hand = self.hands[seat]
         top = self.discard[-1]
         key = NUM_FACES + self.color if IS_WILD[top] else top
         drew = self.drew
-        faces: Sequence[int]
         if drew and self._drawn_only:
             f = self.drawn
-            faces = [f] if f in hand and self._playable(key, f, hand) else []
+            if f not in hand or not self._playable(key, f, hand):
+                return [_PASS]
+            if f in _DIRECTED:
+                return self._turn_list(seat, [f], hand, drew)
+            sel = frozenset((f,))
         else:
             sel = _CANDIDATES[key].intersection(hand)
-            if not sel.isdisjoint(_EXTRA[key]):  # the 69, Big Brother or a privileged face
+            if not sel:
+                return [_PASS if drew else _DRAW]
+            if not sel.isdisjoint(_SPECIAL[key]):
                 cand = sel
                 sel = _MATCHING[key].intersection(cand)
-                if SN in cand:
+                if SN in cand:  # HD-3.5 rule 8
                     sel |= _PRIVILEGED[key].intersection(cand)
                 if BB in cand and self._bb_ok(key, hand):
                     sel = sel.union((BB,))
-            faces = sorted(sel)
-        tail = A.PASS_ACTION if drew else A.DRAW_ACTION
-        if not faces:
-            return [tail]
+                return self._turn_list(seat, sorted(sel), hand, drew)
+        plays = _PLAYS_BOTH if len(hand) == 2 and self._uno_catch else _PLAYS
         acts: list[Action] = []
+        for f in sorted(sel):
+            acts += plays[f]
+        acts.append(_PASS if drew else _DRAW)
+        return acts
+
+    def _turn_list(self, seat: int, faces: list[int], hand: list[int], drew: bool) -> list[Action]:
+        """The turn list of the playable ``faces`` (in face order), each expanded."""
         uno = len(hand) == 2 and self._uno_catch
-        if _DIRECTED.isdisjoint(faces):
-            plays = _PLAYS_BOTH if uno else _PLAYS
-            for f in faces:
-                acts += plays[f]
-        else:
-            for f in faces:
-                acts += self._expand(seat, f, False)
-                if uno:
-                    acts += self._expand(seat, f, True)
-        acts.append(tail)
+        acts: list[Action] = []
+        for f in faces:
+            acts += self._expand(seat, f, False)
+            if uno:
+                acts += self._expand(seat, f, True)
+        acts.append(_PASS if drew else _DRAW)
         return acts
 
     def _playable(self, key: int, f: int, hand: list[int]) -> bool:
