@@ -15,7 +15,9 @@ What is measured, side by side in the same process and the same run:
   which is what one RLCard game is), driven with ``GameState.step`` (the fast path without
   events) and, as a second figure, with ``GameState.apply_action`` (which builds events);
 * Hot Death ``canonical`` with 4 random players: hands/s and whole games (to 1000 points)
-  per second.
+  per second; with ``--baseline SRC``, the same Hot Death games also on a second copy of
+  the engine loaded from ``SRC`` (the ``src`` folder of an earlier checkout, e.g. from
+  ``git archive``), interleaved with this one, to measure a change of the engine.
 
 The policy is the same on both sides: play a uniformly random playable *card* when there
 is one (then a uniformly random colour for a wild, or a random victim for a directed card),
@@ -202,14 +204,16 @@ def make_ours_runner(
     options: dict[str, object] | None = None,
     events: bool = False,
     count_hands: bool = False,
+    engine: Any = None,
 ) -> Runner:
     """Whole games of one of our variants under the benchmark policy.
 
     ``events`` drives the games with ``apply_action`` (events built) instead of ``step``;
     with ``count_hands`` the sample counts every hand played (``hand_no`` is the number of
-    hands once a game is over, the last one included).
+    hands once a game is over, the last one included); ``engine`` is another copy of the
+    package (:func:`load_baseline`) to drive instead of this one.
     """
-    new_game = hotdeath.new_game
+    new_game = engine.new_game if engine is not None else hotdeath.new_game
     choose = choose_ours
 
     def run(seconds: float) -> Sample:
@@ -380,6 +384,33 @@ class Config:
     samples: list[Sample] = field(default_factory=list)
 
 
+def load_baseline(src: str) -> Any:
+    """A second, independent copy of the ``hotdeath`` package, imported from ``src``.
+
+    The copy's modules are loaded under the usual names, taken out of ``sys.modules``
+    and the current ones put back, so both engines run side by side in this process (the
+    benchmark loop uses no function-level imports).
+    """
+    if not os.path.isfile(os.path.join(src, "hotdeath", "__init__.py")):
+        raise SystemExit(f"--baseline: no hotdeath package in {src!r}")
+    ours = {k: v for k, v in sys.modules.items() if k == "hotdeath" or k.startswith("hotdeath.")}
+    for k in ours:
+        del sys.modules[k]
+    sys.path.insert(0, src)
+    try:
+        base = importlib.import_module("hotdeath")
+        for variant in ("hotdeath", "standard"):
+            g = base.new_game(variant, players=4, seed=0)
+            while not g.is_terminal():  # touch every module the loop may need
+                g.step(g.legal_actions()[0])
+    finally:
+        sys.path.remove(src)
+        for k in [k for k in sys.modules if k == "hotdeath" or k.startswith("hotdeath.")]:
+            del sys.modules[k]
+        sys.modules.update(ours)
+    return base
+
+
 def median(xs: Sequence[float]) -> float:
     return float(statistics.median(xs))
 
@@ -415,6 +446,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--no-rlcard", action="store_true", help="measure our engine only")
     p.add_argument("--no-rlcard-round", action="store_true",
                    help="skip the RLCard UnoRound (rules only) reference rows")
+    p.add_argument("--baseline", metavar="SRC", default=None,
+                   help="also run the Hot Death games on the engine in SRC (the src folder "
+                   "of another checkout), interleaved, and report the speed-up")
     p.add_argument("--quick", action="store_true",
                    help=f"tiny run for smoke tests ({QUICK_SECONDS} s, 1 repetition)")
     args = p.parse_args(argv)
@@ -471,10 +505,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                STANDARD_OPTIONS, events=True)))
     if args.hotdeath_players:
         hp = args.hotdeath_players
+        # against a baseline both engines play the same seeds in the same order
+        hd_seeds = SeedCounter(args.seed) if args.baseline else seeds
         configs.append(Config(f"hotdeath_{hp}p", "hotdeath canonical (to 1000)", hp,
-                              make_ours_runner("hotdeath", hp, seeds,
+                              make_ours_runner("hotdeath", hp, hd_seeds,
                                                random.Random(args.seed + 400),
                                                count_hands=True)))
+        if args.baseline:
+            configs.append(Config(f"hotdeath_{hp}p_baseline", "baseline canonical (to 1000)",
+                                  hp, make_ours_runner("hotdeath", hp, SeedCounter(args.seed),
+                                                       random.Random(args.seed + 400),
+                                                       count_hands=True,
+                                                       engine=load_baseline(args.baseline))))
 
     if args.hotdeath_players:
         for idx, name in enumerate(VARIANTS):
@@ -603,6 +645,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         result[f"hotdeath_{hp}p_decisions_per_s"] = round(hdps, 1)
         print(f"Hot Death canonical, {hp} players: {fmt(hh)} hands/s, {fmt(hg)} games "
               f"(to 1000)/s, {fmt(hdps)} decisions/s")
+        base = by_key.get(f"hotdeath_{hp}p_baseline")
+        if base is not None:
+            bd = median([s.decisions_per_s for s in base.samples])
+            cpu_d = median([s.decisions / s.cpu_seconds for s in hd.samples])
+            cpu_b = median([s.decisions / s.cpu_seconds for s in base.samples])
+            paired = [h.decisions_per_s / b.decisions_per_s
+                      for h, b in zip(hd.samples, base.samples, strict=True)]
+            result[f"hotdeath_{hp}p_baseline_decisions_per_s"] = round(bd, 1)
+            result[f"hotdeath_{hp}p_cpu_decisions_per_s"] = round(cpu_d, 1)
+            result[f"hotdeath_{hp}p_baseline_cpu_decisions_per_s"] = round(cpu_b, 1)
+            result[f"hotdeath_{hp}p_speedup"] = round(hdps / bd, 3)
+            result[f"hotdeath_{hp}p_speedup_cpu"] = round(cpu_d / cpu_b, 3)
+            print(f"Hot Death against the baseline ({args.baseline}): {hdps / bd:.2f}x "
+                  f"decisions/s (per repetition {min(paired):.2f}-{max(paired):.2f}x); per CPU "
+                  f"second {fmt(cpu_d)} against {fmt(cpu_b)} decisions/s, {cpu_d / cpu_b:.2f}x")
         for name in VARIANTS:
             vs = by_key[f"{name}_4p"].samples
             vg = median([x.games_per_s for x in vs])

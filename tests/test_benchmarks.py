@@ -12,7 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_engine_benchmark_quick_run_prints_its_figures() -> None:
     out = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "engine.py"), "--quick"],
+        [sys.executable, str(ROOT / "benchmarks" / "engine.py"), "--quick",
+         "--baseline", str(ROOT / "src")],  # this engine against a second copy of itself
         capture_output=True, text=True, check=True, timeout=300,
     ).stdout
     last = json.loads(out.strip().splitlines()[-1])
@@ -22,3 +23,5 @@ def test_engine_benchmark_quick_run_prints_its_figures() -> None:
     assert last["cutthroat_4p_games_per_s"] > 0
     assert last["throwdown_4p_games_per_s"] > 0
     assert "ratio_2p" in last  # null when RLCard is not installed
+    assert last["hotdeath_4p_baseline_decisions_per_s"] > 0
+    assert last["hotdeath_4p_speedup_cpu"] > 0
