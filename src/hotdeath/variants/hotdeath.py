@@ -270,7 +270,7 @@ PRIV: Final = tuple(
     for k in range(NUM_FACES + 4)
 )
 _STACK_WILDS: Final = frozenset((WD4, HOT, DB, HOS))
-_DEFENCES: Final = (RET, HOLY, VIR)
+_DEFENCES: Final = frozenset((RET, HOLY, VIR))
 _DRAW_COUNT: Final = {WD4: 4, HOT: 8, DB: 4, HOS: 4}
 _PLAYS: Final = tuple(
     tuple(play(f, c) for c in COLORS) if IS_WILD[f] else (play(f),) for f in range(NUM_FACES)
@@ -594,7 +594,7 @@ class HotDeathState(GameState):
             if fam == WILD_DRAW:
                 defend = not self.a_locked
                 if defend and self._can_stack():
-                    cards += [f for f in _STACK_WILDS if f in hand]
+                    cards += _STACK_WILDS.intersection(hand)
                 if (defend and M5 in hand and FACE_KIND[self.a_last] == HOT_DEATH
                         and (not o.magic5_requires_hot_death_on_top
                              or self.discard[-1] == self.a_last)):
@@ -606,12 +606,13 @@ class HotDeathState(GameState):
             else:
                 defend = o.mystery_defensible
         if defend:
-            cards += [f for f in _DEFENCES if f in hand]
+            cards += _DEFENCES.intersection(hand)
+        if not cards:
+            return [A.ACCEPT_ACTION]
+        plays = _PLAYS_BOTH if uno else _PLAYS
         acts: list[Action] = []
         for f in sorted(cards):
-            acts += _PLAYS[f]
-            if uno:
-                acts += _PLAYS_UNO[f]
+            acts += plays[f]
         acts.append(A.ACCEPT_ACTION)
         return acts
 
@@ -1120,7 +1121,8 @@ class HotDeathState(GameState):
     def _accept(self, r: int) -> None:
         """The victim takes the attack (HD-4.3.6)."""
         kind = self.a_kind
-        self.emit("accept", r, "HD-4.3.6")
+        if self._events is not None:
+            self.emit("accept", r, "HD-4.3.6")
         if kind == DRAW_ATTACK:
             attack_draw = self.a_family != DRAW_TWO_FAMILY
             self._punish(r, self.a_count, "HD-4.3.6", attack_draw)
