@@ -299,6 +299,8 @@ _DIRECTED: Final = frozenset((GLAS, MADC))
 _SPECIAL: Final = tuple(_EXTRA[k] | _DIRECTED for k in range(NUM_FACES + 4))
 """The faces that send a turn list on each table key to the general builder."""
 _DRAW: Final = A.DRAW_ACTION
+_PLAY_KIND: Final = A.PLAY
+_DRAW_KIND: Final = A.DRAW
 _PASS: Final = A.PASS_ACTION
 _NEXT, _SKIP, _DOUBLE_SKIP, _REVERSE, _REVERSE_SKIP = 1, 2, 3, 4, 5
 _FUSED: Final = tuple(
@@ -672,7 +674,7 @@ class HotDeathState(GameState):
             GameState.step(self, action, seat)
             return
         k = action.kind
-        if k == A.PLAY:
+        if k == _PLAY_KIND:
             hand = self.hands[p]
             f = action.cards[0]
             code = _FUSED[f]
@@ -724,7 +726,7 @@ class HotDeathState(GameState):
             self.turn = s
             self.drew = False
             self.drawn = -1
-        elif k == A.DRAW:
+        elif k == _DRAW_KIND:
             hand = self.hands[p]
             pile = self.draw_pile
             if not pile or not hand or not self._draw_one:
