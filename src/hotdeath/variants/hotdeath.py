@@ -300,6 +300,8 @@ _SPECIAL: Final = tuple(_EXTRA[k] | _DIRECTED for k in range(NUM_FACES + 4))
 """The faces that send a turn list on each table key to the general builder."""
 _DRAW: Final = A.DRAW_ACTION
 _PLAY_KIND: Final = A.PLAY
+_ACCEPT_KIND: Final = A.ACCEPT
+_BASTARD_SET: Final = frozenset(BASTARDS)
 _DRAW_KIND: Final = A.DRAW
 _PASS: Final = A.PASS_ACTION
 _NEXT, _SKIP, _DOUBLE_SKIP, _REVERSE, _REVERSE_SKIP = 1, 2, 3, 4, 5
@@ -754,7 +756,29 @@ class HotDeathState(GameState):
                 self._hand_over_check()
             else:  # nothing to play after the draw: the turn ends at once (HD-3.4)
                 self._end_action(self.next_seat(p))
-        else:  # accept, pass, deal, colour, victim, the player's own window actions
+        elif k == _ACCEPT_KIND and self.a_kind == DRAW_ATTACK:
+            # _apply -> _accept -> _punish -> draw_cards -> _finish_attack, inlined
+            self.history.append((p, action))
+            hand = self.hands[p]
+            pile = self.draw_pile
+            count = self.a_count
+            if count > len(pile) or not hand or LOI in hand or self.out_order:
+                self._close_windows()
+                self._accept(p)  # a reshuffle, Luck o' the Irish, a player out
+            else:
+                if self.uno_open:
+                    self.uno_open.clear()
+                self.sn_seat = NOBODY
+                if count > 0:  # HD-4.3.6: the victim draws the whole attack
+                    got = pile[-count:]
+                    del pile[-count:]
+                    got.reverse()
+                    hand.extend(got)
+                    if not _BASTARD_SET.isdisjoint(got):
+                        self._chk_bastards = True
+                self.a_kind = NO_ATTACK
+                self._end_action(self.next_seat(p))
+        else:  # pass, deal, colour, victim, other answers, the player's own window actions
             self.history.append((p, action))
             self._apply(p, action)
         self._ver += 1  # invalidates the cached legal actions
