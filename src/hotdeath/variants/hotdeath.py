@@ -682,7 +682,7 @@ class HotDeathState(GameState):
             code = _FUSED[f]
             top = self.discard[-1]
             if (not code or len(hand) < 2 or self.phase != TURN or self.out_order
-                    or self._chk_bastards
+                    or self._chk_bastards or self.n_active < 2
                     or not MATCH[NUM_FACES + self.color if IS_WILD[top] else top][f]):
                 # attacks, choices, the 69's privilege, Big Brother, the last card (_apply)
                 self.history.append((p, action))
