@@ -534,8 +534,8 @@ class HotDeathState(GameState):
         """An ordinary turn (HD-3.4, HD-3.5): the playable cards' plays, then draw or pass.
 
         The playable faces come from the precomputed sets of the table key, in face order;
-        a hand that may hold a privileged face, the 69, Big Brother or a directed card takes
-        :meth:`_turn_list`'s general way.
+        a hand that may hold a privileged face, the 69 or Big Brother has them checked one by
+        one, and directed cards are expanded by :meth:`_turn_list`.
         """
         hand = self.hands[seat]
         top = self.discard[-1]
@@ -559,7 +559,8 @@ class HotDeathState(GameState):
                     sel |= _PRIVILEGED[key].intersection(cand)
                 if BB in cand and self._bb_ok(key, hand):
                     sel = sel.union((BB,))
-                return self._turn_list(seat, sorted(sel), hand, drew)
+                if not sel.isdisjoint(_DIRECTED):
+                    return self._turn_list(seat, sorted(sel), hand, drew)
         plays = _PLAYS_BOTH if len(hand) == 2 and self._uno_catch else _PLAYS
         acts: list[Action] = []
         for f in sorted(sel):
@@ -568,13 +569,17 @@ class HotDeathState(GameState):
         return acts
 
     def _turn_list(self, seat: int, faces: list[int], hand: list[int], drew: bool) -> list[Action]:
-        """The turn list of the playable ``faces`` (in face order), each expanded."""
+        """The turn list of the playable ``faces`` (in face order), directed cards expanded."""
         uno = len(hand) == 2 and self._uno_catch
+        plays = _PLAYS_BOTH if uno else _PLAYS
         acts: list[Action] = []
         for f in faces:
-            acts += self._expand(seat, f, False)
-            if uno:
-                acts += self._expand(seat, f, True)
+            if f in _DIRECTED:
+                acts += self._expand(seat, f, False)
+                if uno:
+                    acts += self._expand(seat, f, True)
+            else:
+                acts += plays[f]
         acts.append(_PASS if drew else _DRAW)
         return acts
 
