@@ -305,19 +305,25 @@ _BASTARD_SET: Final = frozenset(BASTARDS)
 _DRAW_KIND: Final = A.DRAW
 _PASS: Final = A.PASS_ACTION
 _NEXT, _SKIP, _DOUBLE_SKIP, _REVERSE, _REVERSE_SKIP = 1, 2, 3, 4, 5
+_DRAW_TWO_ATTACK, _WILD_DRAW_ATTACK, _MYSTERY_ATTACK = 6, 7, 8
 _FUSED: Final = tuple(
     _NEXT if FACE_KIND[f] in (NUMBER, WILD) or f in (HOLY, RET, VIR, LOI, BS, SN, M5) else
     _SKIP if FACE_KIND[f] == SKIP else
     _DOUBLE_SKIP if FACE_KIND[f] == DOUBLE_SKIP else
     _REVERSE if FACE_KIND[f] == REVERSE else
-    _REVERSE_SKIP if FACE_KIND[f] == REVERSE_SKIP else 0
+    _REVERSE_SKIP if FACE_KIND[f] == REVERSE_SKIP else
+    _DRAW_TWO_ATTACK if FACE_KIND[f] == DRAW_TWO else
+    _WILD_DRAW_ATTACK if f in _DRAW_COUNT else
+    _MYSTERY_ATTACK if f == MYS else 0
     for f in range(NUM_FACES)
 )
 """How :meth:`HotDeathState.step` applies a face in one piece (0: the general path).
 
 Number cards, plain wilds and the special cards without an effect in a turn hand the turn
-on; Skip, Double Skip, Reverse and Reverse Skip move it as ``_play`` does.  Big Brother is
-not listed (its legality is not the match table's), nor any card with an attack or a choice.
+on; Skip, Double Skip, Reverse and Reverse Skip move it as ``_play`` does; the Draw Two,
+the drawing wilds and the Mystery Draw start their attack as ``_play`` does.  Big Brother
+is not listed (its legality is not the match table's), nor the Spreader, the Quitter or
+the directed cards.
 """
 _DEAL_ACTIONS: Final = tuple(make(A.DEAL, n=k) for k in range(31))
 _COLOR_ACTIONS: Final = tuple(make(A.COLOR, color=c) for c in COLORS)
@@ -349,6 +355,7 @@ class HotDeathState(GameState):
         self._uno_catch = opts.uno_rule == "catch"
         self._drawn_only = opts.after_draw_play == "drawn_card_only"
         self._draw_one = opts.draw_rule == "draw_one"
+        self._db_skip = opts.delayed_blast_min_active_for_skip
         self._fast = type(self) is HotDeathState
         """Whether :meth:`legal_actions` and :meth:`step` may take the fused turn path."""
         self._fast_ver = -1
@@ -668,9 +675,10 @@ class HotDeathState(GameState):
         When the current player's list was built by :meth:`legal_actions` and ``action``
         is in it, the action is applied here without the generic checks again: in a turn,
         a plain card (a number, a card without a turn effect, a wild, a Skip, Double Skip,
-        Reverse or Reverse Skip) played from a hand of two or more cards, a one-card turn
-        draw and a pass in one piece; any other listed action through the same rule code
-        that :meth:`GameState.step` would reach.  Everything else — other seats' window
+        Reverse or Reverse Skip) or a draw attack (Draw Two, a drawing wild, the Mystery
+        Draw) played from a hand of two or more cards, a one-card turn draw, a pass and the
+        acceptance of a draw attack in one piece; any other listed action through the same
+        rule code that :meth:`GameState.step` would reach.  Everything else — other seats' window
         actions, text, every illegal action — goes through :meth:`GameState.step` with its
         checks and errors (:meth:`apply_action` always takes that general path, which
         builds the events).
@@ -712,6 +720,22 @@ class HotDeathState(GameState):
             self.color = action.color if IS_WILD[f] else FACE_COLOR[f]
             if len(hand) == 1 and self._uno_catch and not action.uno:
                 self.uno_open.append(p)  # the Uno call was missed (HD-3.11)
+            if code >= _DRAW_TWO_ATTACK:  # _play's draw attacks (HD-4.2)
+                victim = self.next_seat(p)
+                if code == _DRAW_TWO_ATTACK:
+                    self._attack(DRAW_ATTACK, DRAW_TWO_FAMILY, 2, victim, p, f)
+                elif code == _WILD_DRAW_ATTACK:
+                    if f == DB and self.n_active >= self._db_skip:
+                        victim = self.next_seat(victim)  # HD-2.3.11
+                    self._attack(DRAW_ATTACK, WILD_DRAW, _DRAW_COUNT[f], victim, p, f)
+                else:  # the Mystery Draw: the number of the card it covers (HD-2.3.13)
+                    num = -1 if IS_WILD[top] else FACE_NUMBER[top]
+                    if num >= 1:
+                        self._attack(DRAW_ATTACK, MYSTERY, num, victim, p, f)
+                    else:
+                        self._end_action(victim)
+                self._ver += 1
+                return
             na = self.n_active
             moves = 1  # seats the turn moves on (HD-2.3.2 to HD-2.3.5, HD-3.10)
             if code != _NEXT:
