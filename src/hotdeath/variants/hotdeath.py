@@ -221,7 +221,8 @@ PRESET_DESCRIPTIONS: Final = {
     "canonical": "The project's ruling: source 002 where it speaks, gaps filled from 001, "
                  "000 and the app",
     "source_000": "The readings of the fan page (seed 000)",
-    "app_compat": "The Android app's rule choices (its bugs excluded); made for 4 players",
+    "app_compat": "The Android app's rule choices (its bugs excluded); the app seats four "
+                  "players, the preset plays at any table size",
     "homepage_001": "The readings where the Hot Death Uno Homepage (seed 001) differs",
 }
 
