@@ -62,7 +62,7 @@ def _outbox(conn: Conn) -> list[dict[str, Any]]:
 
 def test_many_quick_moves_are_written_and_told_in_order(tmp_path: Path) -> None:
     async def main() -> None:
-        store = Store(f"sqlite:///{tmp_path / 'order.sqlite3'}")
+        store = Store(f"sqlite:///{tmp_path / 'order.sqlite3'}", threaded=True)
         hub = Hub(store, bot_delay=0)
         room = _people_table(hub)
         watcher = Conn()
@@ -93,7 +93,7 @@ def test_closing_writes_the_queue_and_a_restart_sees_everything(tmp_path: Path) 
     url = f"sqlite:///{tmp_path / 'flush.sqlite3'}"
 
     async def main() -> tuple[str, int, list[list[int]]]:
-        store = Store(url)
+        store = Store(url, threaded=True)
         hub = Hub(store, bot_delay=0)
         room = _people_table(hub, "hotdeath", 3)
         room.start()
@@ -123,7 +123,7 @@ def test_a_failed_write_refuses_the_rest_of_the_record_until_reloaded(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     async def main() -> None:
-        store = Store(f"sqlite:///{tmp_path / 'fail.sqlite3'}")
+        store = Store(f"sqlite:///{tmp_path / 'fail.sqlite3'}", threaded=True)
         hub = Hub(store, bot_delay=0)
         room = _people_table(hub)
         seat0 = Conn()

@@ -1038,6 +1038,14 @@ def serve(
             help="The same for a table whose game is over; 0: never.",
         ),
     ] = 120.0,
+    db_thread: Annotated[
+        bool | None,
+        typer.Option(
+            "--db-thread/--no-db-thread",
+            help="Run database statements in a thread of their own (default: yes for a "
+            "database server, no for SQLite, whose commits are faster than the hand-over).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the browser game: tables with friends and bots (see docs/protocol.md)."""
     import uvicorn
@@ -1049,6 +1057,7 @@ def serve(
         application = create_app(
             url, bot_delay=bot_delay, max_bot_seconds=max_bot_seconds,
             idle_unload=idle_unload or None, finished_unload=finished_unload or None,
+            db_thread=db_thread,
         )
     except Exception as e:  # a bad URL, an unreachable database, a failed migration
         _fail("database_error", f"cannot open the database {url!r}: {e}")

@@ -184,6 +184,7 @@ def create_app(
     max_bot_seconds: float = MAX_BOT_SECONDS,
     idle_unload: float | None = IDLE_UNLOAD,
     finished_unload: float | None = FINISHED_UNLOAD,
+    db_thread: bool | None = None,
 ) -> FastAPI:
     """The server application on the database at ``database_url`` (migrated now).
 
@@ -191,11 +192,13 @@ def create_app(
     connection's token bucket (burst, messages per second); ``max_bot_seconds`` the most
     a thinking bot (``ismcts``) may think per decision; ``idle_unload`` and
     ``finished_unload`` the seconds after which a table nobody is connected to leaves
-    memory (None: never).  On shutdown every queued database write is made.
+    memory (None: never); ``db_thread`` whether database statements run in a thread of
+    their own (None: for a database server, not for SQLite; see :class:`Store`).  On
+    shutdown every queued database write is made.
     """
     if not max_bot_seconds > 0:
         raise ValueError(f"max_bot_seconds must be more than 0 (got {max_bot_seconds})")
-    store = Store(database_url)
+    store = Store(database_url, db_thread)
     hub = Hub(store, bot_delay, max_bot_seconds, idle_unload, finished_unload)
 
     async def saved() -> None:

@@ -5,10 +5,12 @@ is created and upgraded by the Alembic migrations in ``hotdeath/server/migration
 :class:`Store` opens.  Every accepted action is written by :meth:`Store.record_action` in
 one transaction together with what it changed (a new deal commitment, the game's end).
 
-Every statement runs in one thread of the store (:class:`Writer`), never on the event
-loop: a write is queued and its :class:`~concurrent.futures.Future` returned at once; the
-queue runs in order, so the actions of a game are written in the order they were applied,
-and a read (also queued) sees every write queued before it.  A failed write is logged
+Every statement goes through the store's :class:`Writer`, in order: for a database
+server it runs in one thread of the store, never on the event loop (a write is queued and
+its :class:`~concurrent.futures.Future` returned at once); for SQLite, by default, in the
+caller's thread (see :class:`Store`).  Either way the jobs run in order, so the actions
+of a game are written in the order they were applied, and a read (also queued) sees
+every write queued before it.  A failed write is logged
 and fails its future; the later actions of that table are then refused (not written out
 of order) until :meth:`Store.load_room` reloads the table.  :meth:`Store.close` runs what
 is queued before it stops.
@@ -162,16 +164,24 @@ class SaveRefused(Exception):
 
 
 class Writer:
-    """One thread that runs database jobs one at a time, in the order they were queued."""
+    """Runs database jobs one at a time, in the order they were submitted.
 
-    def __init__(self, name: str = "hotdeath-db") -> None:
+    Threaded (the default): one thread of its own runs them, and :meth:`submit` returns at
+    once.  Inline (``threaded=False``): :meth:`submit` runs the job in the caller's thread
+    and returns its finished future, the same interface with no hand-over between threads.
+    """
+
+    def __init__(self, name: str = "hotdeath-db", threaded: bool = True) -> None:
         self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any], str] | None] = (
             queue.SimpleQueue()
         )
+        self.threaded = threaded
         self._lock = threading.Lock()
         self._closed = False
-        self._thread = threading.Thread(target=self._work, name=name, daemon=True)
-        self._thread.start()
+        self._thread: threading.Thread | None = None
+        if threaded:
+            self._thread = threading.Thread(target=self._work, name=name, daemon=True)
+            self._thread.start()
 
     def submit(self, job: Callable[[], T], what: str) -> Future[T]:
         """Queue ``job`` (``what`` names it in the log); its future holds the outcome."""
@@ -179,26 +189,31 @@ class Writer:
         with self._lock:
             if self._closed:
                 fut.set_exception(RuntimeError(f"the store is closed ({what})"))
+            elif self._thread is None:
+                self._run(job, fut, what)
             else:
                 self._jobs.put((job, fut, what))
         return fut
+
+    @staticmethod
+    def _run(job: Callable[[], Any], fut: Future[Any], what: str) -> None:
+        try:
+            result = job()
+        except SaveRefused as e:
+            log.warning("database: %s not written: %s", what, e)
+            fut.set_exception(e)
+        except Exception as e:
+            log.exception("database: %s failed", what)
+            fut.set_exception(e)
+        else:
+            fut.set_result(result)
 
     def _work(self) -> None:
         while True:
             item = self._jobs.get()
             if item is None:
                 return
-            job, fut, what = item
-            try:
-                result = job()
-            except SaveRefused as e:
-                log.warning("database: %s not written: %s", what, e)
-                fut.set_exception(e)
-            except Exception as e:
-                log.exception("database: %s failed", what)
-                fut.set_exception(e)
-            else:
-                fut.set_result(result)
+            self._run(*item)
 
     def close(self) -> None:
         """Run every job queued so far, then stop the thread (later jobs are refused)."""
@@ -206,6 +221,8 @@ class Writer:
             if self._closed:
                 return
             self._closed = True
+            if self._thread is None:
+                return
             self._jobs.put(None)
         self._thread.join()
 
@@ -232,11 +249,19 @@ class Store:
     :meth:`later` queues any of them to await from the event loop.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, threaded: bool | None = None) -> None:
+        """Open (and migrate) the database at ``url``.
+
+        ``threaded``: statements run in a thread of the store (True) or in the caller's
+        thread (False); None (the default) chooses a thread for a database server and the
+        caller's thread for SQLite, whose commits take a fraction of a millisecond and
+        cost more in hand-overs between threads than they take (docs/performance.md §8).
+        """
         self.url = url
         self.engine = make_engine(url)
         migrate(self.engine)
-        self.writer = Writer()
+        self.writer = Writer(threaded=not url.startswith("sqlite") if threaded is None
+                             else threaded)
         self._broken: set[str] = set()
         """Tables whose writes are refused since one failed (only the writer thread)."""
 
