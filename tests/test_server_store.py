@@ -277,3 +277,17 @@ def test_a_finished_table_leaves_memory_and_its_replay_still_works(db_url: str) 
 @pytest.fixture
 def db_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'server.sqlite3'}"
+
+
+def test_sqlite_runs_statements_inline_and_a_thread_is_a_choice(tmp_path: Path) -> None:
+    inline = Store(f"sqlite:///{tmp_path / 'inline.sqlite3'}")
+    threaded = Store(f"sqlite:///{tmp_path / 'thread.sqlite3'}", threaded=True)
+    try:
+        assert not inline.writer.threaded and threaded.writer.threaded
+        caller = threading.get_ident()
+        ran_in = inline.writer.submit(threading.get_ident, "where")
+        assert ran_in.done() and ran_in.result() == caller  # finished before submit returned
+        assert threaded.writer.submit(threading.get_ident, "where").result(5) != caller
+    finally:
+        inline.close()
+        threaded.close()
