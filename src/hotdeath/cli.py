@@ -75,6 +75,13 @@ app = typer.Typer(
 # ------------------------------------------------------------------ output helpers
 
 
+OptionArgs = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", metavar="NAME=VALUE", help="Set an option (repeatable)."),
+]
+"""``--option NAME=VALUE`` (repeatable), shared by the commands that start games."""
+
+
 def _console() -> Console:
     """A console on the current standard output (created per command for test runners)."""
     return Console(highlight=False, markup=False, emoji=False, soft_wrap=True)
@@ -543,10 +550,7 @@ def new(
     players: Annotated[int | None, typer.Option("--players", "-n", help="Seats.")] = None,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Shuffle seed.")] = 0,
     preset: Annotated[str | None, typer.Option("--preset", help="Preset name.")] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", metavar="NAME=VALUE", help="Set an option (repeatable)."),
-    ] = None,
+    option: OptionArgs = None,
     dealer: Annotated[int | None, typer.Option("--dealer", help="First dealer's seat.")] = None,
     out: Annotated[
         Path | None, typer.Option("--out", help="Write the position here, not to stdout.")
@@ -585,10 +589,7 @@ def play(
         int | None, typer.Option("--seed", min=0, help="Seed for a reproducible game.")
     ] = None,
     preset: Annotated[str | None, typer.Option("--preset", help="Preset name.")] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", metavar="NAME=VALUE", help="Set an option (repeatable)."),
-    ] = None,
+    option: OptionArgs = None,
     bots: Annotated[
         list[str] | None,
         typer.Option("--bots", metavar="SPEC",
@@ -711,14 +712,21 @@ class Backend(StrEnum):
     ray = "ray"
 
 
+WorkersOpt = Annotated[
+    int | None, typer.Option("--workers", "-w", min=1,
+                             help="Worker processes (default: every core).")
+]
+BackendOpt = Annotated[Backend, typer.Option("--backend", help="process (a local pool) or ray.")]
+AddressOpt = Annotated[
+    str | None, typer.Option("--address", help="Ray cluster address (default: local).")
+]
+
+
 @app.command()
 def simulate(
     variant: Annotated[str, typer.Argument(help="Variant name or alias.")] = "hotdeath",
     preset: Annotated[str | None, typer.Option("--preset", help="Preset name.")] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", metavar="NAME=VALUE", help="Set an option (repeatable)."),
-    ] = None,
+    option: OptionArgs = None,
     players: Annotated[int | None, typer.Option("--players", "-n", help="Seats.")] = None,
     bot: Annotated[
         list[str] | None,
@@ -728,19 +736,12 @@ def simulate(
     ] = None,
     games: Annotated[int, typer.Option("--games", "-g", min=0, help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Master seed.")] = 0,
-    workers: Annotated[
-        int | None, typer.Option("--workers", "-w", min=1,
-                                 help="Worker processes (default: every core).")
-    ] = None,
+    workers: WorkersOpt = None,
     out: Annotated[
         Path, typer.Option("--out", help="Results file (JSON lines; appended, resumable).")
     ] = Path("results.jsonl"),
-    backend: Annotated[
-        Backend, typer.Option("--backend", help="process (a local pool) or ray.")
-    ] = Backend.process,
-    address: Annotated[
-        str | None, typer.Option("--address", help="Ray cluster address (default: local).")
-    ] = None,
+    backend: BackendOpt = Backend.process,
+    address: AddressOpt = None,
     fixed_seats: Annotated[
         bool, typer.Option("--fixed-seats",
                            help="Do not rotate the bots round the table from game to game.")
@@ -889,10 +890,7 @@ def tournament(
     variant: Annotated[str, typer.Option("--variant", "-v", help="Variant name or alias.")]
     = "hotdeath",
     preset: Annotated[str | None, typer.Option("--preset", help="Preset name.")] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", metavar="NAME=VALUE", help="Set an option (repeatable)."),
-    ] = None,
+    option: OptionArgs = None,
     players: Annotated[
         int | None, typer.Option("--players", "-n", min=2,
                                  help="Seats per table (default: the variant's default, or "
@@ -911,16 +909,9 @@ def tournament(
         int, typer.Option("--bootstrap", min=0, max=10_000,
                           help="Bootstrap resamplings for the rating intervals.")
     ] = 200,
-    workers: Annotated[
-        int | None, typer.Option("--workers", "-w", min=1,
-                                 help="Worker processes (default: every core).")
-    ] = None,
-    backend: Annotated[
-        Backend, typer.Option("--backend", help="process (a local pool) or ray.")
-    ] = Backend.process,
-    address: Annotated[
-        str | None, typer.Option("--address", help="Ray cluster address (default: local).")
-    ] = None,
+    workers: WorkersOpt = None,
+    backend: BackendOpt = Backend.process,
+    address: AddressOpt = None,
     max_moves: Annotated[
         int | None, typer.Option("--max-moves", min=1,
                                  help="Stop a game after this many moves (left out).")
