@@ -239,7 +239,7 @@ def test_lobby_errors_change_nothing(client: TestClient) -> None:
 
 
 def test_full_game_with_bots_to_the_end_and_rematch(client: TestClient) -> None:
-    t = new_table(client, variant="hotdeath", bots={"1": "basic", "2": "random", "3": "basic"},
+    t = new_table(client, variant="hotdeath", bots={"1": "basic", "2": "basic", "3": "basic"},
                   options={"game_end_score": 400})
     me = join(client, t["table_id"], "Ann")
     with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
@@ -524,7 +524,7 @@ def test_disconnected_person_is_played_by_a_bot(db_url: str) -> None:
 
 def test_a_new_server_on_the_same_database_continues_the_game(db_url: str) -> None:
     with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
-        t = new_table(client, variant="hotdeath", bots={"1": "basic", "2": "random"}, seats=3,
+        t = new_table(client, variant="hotdeath", bots={"1": "basic", "2": "basic"}, seats=3,
                       options={"game_end_score": 300})
         me = join(client, t["table_id"], "Ann")
         with client.websocket_connect(f"/ws/{t['table_id']}") as ws:

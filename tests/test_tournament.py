@@ -164,15 +164,15 @@ def _result(entrants: list[str], records: list[dict[str, Any]]) -> TournamentRes
 
 
 def _game(bots: list[str], winner: int, hands: list[int] | None = None,
-          unfinished: bool = False) -> dict[str, Any]:
-    return {"index": 0, "bots": bots, "winners": [] if unfinished else [winner],
+          unfinished: bool = False, index: int = 0) -> dict[str, Any]:
+    return {"index": index, "bots": bots, "winners": [] if unfinished else [winner],
             "hand_winners": hands if hands is not None else [winner],
             "unfinished": unfinished}
 
 
 def test_ratings_recover_a_known_odds_ratio() -> None:
     # basic beats random in 75 of 100 games: odds 3:1, 400*log10(3) = 191 Elo apart.
-    recs = [_game(["basic", "random"], 0 if i < 75 else 1) for i in range(100)]
+    recs = [_game(["basic", "random"], 0 if i < 75 else 1, index=i) for i in range(100)]
     res = _result(["basic", "random"], recs)
     rows = standings(res, bootstrap=50, seed=1)
     assert [r.entrant for r in rows] == ["basic", "random"]
@@ -184,6 +184,18 @@ def test_ratings_recover_a_known_odds_ratio() -> None:
         assert r.rating_ci[0] <= r.rating <= r.rating_ci[1]
         assert r.rating_ci[1] - r.rating_ci[0] > 20  # a real interval, not a point
     assert (rows[0].games, rows[0].wins, rows[0].comparisons) == (100, 75, 100)
+
+
+def test_the_bootstrap_resamples_deals_not_games() -> None:
+    # Two tables played the same 40 deals; on each deal one result repeats at both tables.
+    # Resampling deals keeps those pairs together; the interval must still be a real one.
+    recs = [_game(["basic", "random"], 0 if i % 4 else 1, index=i) for i in range(40)]
+    res = _result(["basic", "random"], recs + [dict(g) for g in recs])
+    one_deal = _result(["basic", "random"], [dict(g, index=0) for g in recs + recs])
+    rows = standings(res, bootstrap=60, seed=2)
+    assert rows[0].rating_ci[1] - rows[0].rating_ci[0] > 20
+    flat = standings(one_deal, bootstrap=60, seed=2)  # a single deal: nothing to resample
+    assert flat[0].rating_ci[0] == pytest.approx(flat[0].rating_ci[1])
 
 
 def test_an_entrant_that_never_loses_gets_a_finite_rating() -> None:

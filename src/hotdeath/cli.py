@@ -957,6 +957,8 @@ def tournament(
         written = write_outputs(result, rows, by.value)
     except HotDeathError as e:
         _fail(e.code, e.message)
+    except OSError as e:
+        _fail("file_error", f"cannot write to {str(out)!r}: {e.strerror or e}")
     except KeyboardInterrupt:
         typer.echo(f"interrupted: finished games are in {out}; run the same command again "
                    "to resume", err=True)

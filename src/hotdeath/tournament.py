@@ -20,8 +20,9 @@ Analysis
     (``choix``'s iterative Luce spectral ranking, lightly regularised so that an
     entrant who never loses gets a finite rating).  Ratings are on the Elo scale, mean
     1500: a difference of 400 means 10:1 odds in a comparison.  Their 95% intervals come
-    from a bootstrap over games.  :func:`crosstable` gives each entrant's share of the
-    comparisons it had with each other entrant.
+    from a bootstrap over the deals (all tables' games of one deal resampled together).
+    :func:`crosstable` gives each entrant's share of the comparisons it had with each other
+    entrant.
 """
 
 from __future__ import annotations
@@ -307,10 +308,15 @@ def comparisons(result: TournamentResult, by: str = "games") -> list[list[tuple[
     ``by="hands"``: each hand's winner beats every other seat.  Unfinished games give
     none.
     """
+    return [pairs for _, pairs in _comparisons(result, by)]
+
+
+def _comparisons(result: TournamentResult, by: str) -> list[tuple[int, list[tuple[int, int]]]]:
+    """:func:`comparisons` with each finished game's index (its deal) beside its pairs."""
     if by not in BY:
         raise TournamentError("bad_by", f"by must be 'games' or 'hands', not {by!r}")
     index = {e: i for i, e in enumerate(result.config.entrants)}
-    out: list[list[tuple[int, int]]] = []
+    out: list[tuple[int, list[tuple[int, int]]]] = []
     for g in result.games:
         if g.get("unfinished"):
             continue
@@ -324,7 +330,7 @@ def comparisons(result: TournamentResult, by: str = "games") -> list[list[tuple[
             for w in g["hand_winners"]:
                 if w >= 0:
                     pairs += [(seats[w], seats[s]) for s in range(len(seats)) if s != w]
-        out.append(pairs)
+        out.append((int(g["index"]), pairs))
     return out
 
 
@@ -377,7 +383,8 @@ def standings(result: TournamentResult, by: str = "games", bootstrap: int = 200,
 
     cfg = result.config
     n = len(cfg.entrants)
-    comps = comparisons(result, by)
+    indexed = _comparisons(result, by)
+    comps = [pairs for _, pairs in indexed]
     played = [0] * n
     wins = [0] * n
     counted = [0] * n
@@ -400,10 +407,18 @@ def standings(result: TournamentResult, by: str = "games", bootstrap: int = 200,
         fit = _Fitter(n, comps)
         ratings = fit()
         if bootstrap > 0:
+            # Resample deals, not games: every table played deal i, so the games of one
+            # deal go in or out of a resample together (the pairing of common random
+            # numbers is kept).
+            deals = sorted({i for i, _ in indexed})
+            where = {d: k for k, d in enumerate(deals)}
+            of_game = np.array([where[i] for i, _ in indexed])
             rng = np.random.default_rng(seed)
-            count = len(comps)
-            samples = np.array([fit(rng.multinomial(count, [1 / count] * count).astype(float))
-                                for _ in range(bootstrap)])
+            count = len(deals)
+            samples = np.array([
+                fit(rng.multinomial(count, [1 / count] * count).astype(float)[of_game])
+                for _ in range(bootstrap)
+            ])
             lo = np.percentile(samples, 2.5, axis=0)
             hi = np.percentile(samples, 97.5, axis=0)
             cis = [(float(a), float(b)) for a, b in zip(lo, hi, strict=True)]

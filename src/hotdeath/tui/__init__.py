@@ -45,12 +45,14 @@ def run(
     app = HotDeathApp(session, delay=delay, save=save)
     app.run()
     session = app.session
-    target = save or session.saved_to  # asked for a record, or saved during the game
+    # where this game's record goes: where it was saved already, else the file asked for
+    # (after a new game at the table, FILE-2.json …: never over the last game's record)
+    target = session.saved_to or app.save_path
     if target is not None and session.state.history and not session.over():
         try:
             session.save(target)  # an unfinished game is saved too, as it stands now
         except OSError as e:
-            print(f"file_error: could not save the record to {save}: {e.strerror or e}")
+            print(f"file_error: could not save the record to {target}: {e.strerror or e}")
     if session.saved_to is not None:
         print(f"Record saved: {session.saved_to} (hotdeath replay {session.saved_to})")
     elif not session.over():
