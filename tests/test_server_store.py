@@ -291,3 +291,13 @@ def test_sqlite_runs_statements_inline_and_a_thread_is_a_choice(tmp_path: Path) 
     finally:
         inline.close()
         threaded.close()
+
+
+def test_an_inline_job_may_queue_another(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'nested.sqlite3'}")
+    try:
+        outer = store.writer.submit(lambda: store.writer.submit(lambda: 7, "inner").result(1),
+                                    "outer")
+        assert outer.result(1) == 7
+    finally:
+        store.close()

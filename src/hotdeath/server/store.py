@@ -176,7 +176,7 @@ class Writer:
             queue.SimpleQueue()
         )
         self.threaded = threaded
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # inline: a job may queue another (same thread)
         self._closed = False
         self._thread: threading.Thread | None = None
         if threaded:
