@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from hotdeath import actions as A
 from hotdeath import describe
 from hotdeath.cards import card_code, parse_card
+from hotdeath.errors import IllegalActionError, NotationError, WrongSeatError
 from hotdeath.events import Event
 from hotdeath.notation import from_position, to_position
 from hotdeath.state import GameState
@@ -52,3 +56,31 @@ def pos(state: GameState) -> dict[str, Any]:
 def card(code: str) -> int:
     """Face id of a card code."""
     return parse_card(code)
+
+
+def assert_step_refuses_and_changes_nothing(g: GameState) -> None:
+    """A fused ``step`` (current player's list cached) still refuses every bad action.
+
+    Another seat, a seat that does not exist, an action not in the list (also after another
+    seat's list was cached) and unreadable text: each raises its error and ``g`` is as
+    before.  Used by the standard and Hot Death fast-path tests.
+    """
+    p = g.current_player()
+    acts = g.legal_actions()
+    before = to_position(g)
+    history = list(g.history)
+    other = (p + 1) % g.n
+    with pytest.raises(WrongSeatError):
+        g.step(acts[0], other)  # another seat, with the current player's list cached
+    with pytest.raises(WrongSeatError):
+        g.step(acts[0], 9)
+    illegal = next(a for a in (A.PASS_ACTION, A.ACCEPT_ACTION) if a not in acts)
+    with pytest.raises(IllegalActionError):
+        g.step(illegal)
+    g.legal_actions(other)  # the cache now holds another seat's (empty) list
+    with pytest.raises(IllegalActionError):
+        g.step(illegal)
+    with pytest.raises(NotationError):
+        g.step("fly away")
+    assert to_position(g) == before and g.history == history
+    g.legal_actions(other)
