@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from hotdeath import actions as A
 from hotdeath import describe
+from hotdeath.actions import Action
 from hotdeath.cards import card_code, parse_card
 from hotdeath.errors import IllegalActionError, NotationError, WrongSeatError
 from hotdeath.events import Event
@@ -84,3 +87,46 @@ def assert_step_refuses_and_changes_nothing(g: GameState) -> None:
         g.step("fly away")
     assert to_position(g) == before and g.history == history
     g.legal_actions(other)
+
+
+def pick(state: GameState, rnd: random.Random) -> tuple[int, Action]:
+    """Any actor's action, mostly the current player's (window actions now and then)."""
+    actors = state.actors()
+    seat = actors[0] if len(actors) == 1 or rnd.random() < 0.8 else rnd.choice(actors)
+    return seat, rnd.choice(state.legal_actions(seat))
+
+
+def step_as_bots_do(state: GameState, seat: int, action: Action) -> None:
+    """``step`` the way bots, simulations and the benchmark call it: the current player's
+    list fetched without a seat first (the fused path), any other seat named."""
+    if seat == state.current_player():
+        state.legal_actions()
+        state.step(action)
+    else:
+        state.step(action, seat)
+
+
+def assert_step_matches_apply_action(
+    fast: GameState, slow: GameState, rnd: random.Random, moves: int,
+    reference_legal: Callable[[GameState, int], list[Action]], same_actors: bool = False,
+) -> None:
+    """Play the same random game through ``step`` (``fast``) and ``apply_action`` (``slow``).
+
+    Before every action each actor's legal list must agree in both and with
+    ``reference_legal`` (the generic builder); after it the positions and histories must be
+    equal; at the end the results.  ``same_actors`` also compares the actors each time.
+    """
+    for _ in range(moves):
+        if fast.is_terminal():
+            break
+        for s in fast.actors():
+            assert fast.legal_actions(s) == slow.legal_actions(s) == reference_legal(fast, s)
+        if same_actors:
+            assert fast.actors() == slow.actors()
+        seat, action = pick(fast, rnd)
+        step_as_bots_do(fast, seat, action)
+        slow.apply_action(action, seat)
+        assert to_position(fast) == to_position(slow)
+        assert fast.history == slow.history
+    assert fast.is_terminal() == slow.is_terminal()
+    assert fast.winners == slow.winners and fast.scores == slow.scores

@@ -21,7 +21,7 @@ from hotdeath.actions import Action
 from hotdeath.notation import to_position
 from hotdeath.state import GameState
 from hotdeath.variants.standard import StandardState
-from tests.support import assert_step_refuses_and_changes_nothing
+from tests.support import assert_step_matches_apply_action, assert_step_refuses_and_changes_nothing
 
 RULESETS: list[dict[str, Any]] = [
     {},  # official: Wild Draw Four challenge
@@ -47,37 +47,13 @@ def reference_legal(state: GameState, seat: int) -> list[Action]:
     return GameState.legal_actions(ref, seat)
 
 
-def pick(state: GameState, rnd: random.Random) -> tuple[int, Action]:
-    """Any actor's action, mostly the current player's (Uno calls and catches now and then)."""
-    actors = state.actors()
-    seat = actors[0] if len(actors) == 1 or rnd.random() < 0.8 else rnd.choice(actors)
-    return seat, rnd.choice(state.legal_actions(seat))
-
-
 @pytest.mark.parametrize("options", RULESETS, ids=lambda o: ",".join(o) or "official")
 def test_step_matches_apply_action(options: dict[str, Any]) -> None:
     for seed in range(12):
         players = 2 + seed % 4
         fast = hotdeath.new_game("standard", players=players, seed=seed, options=options)
         slow = hotdeath.new_game("standard", players=players, seed=seed, options=options)
-        rnd = random.Random(seed)
-        for _ in range(400):
-            if fast.is_terminal():
-                break
-            for s in fast.actors():
-                assert fast.legal_actions(s) == slow.legal_actions(s) == reference_legal(fast, s)
-            seat, action = pick(fast, rnd)
-            # the benchmark's way: the current player's list fetched without a seat
-            if seat == fast.current_player():
-                fast.legal_actions()
-                fast.step(action)
-            else:
-                fast.step(action, seat)
-            slow.apply_action(action, seat)
-            assert to_position(fast) == to_position(slow)
-            assert fast.history == slow.history
-        assert fast.is_terminal() == slow.is_terminal()
-        assert fast.winners == slow.winners and fast.scores == slow.scores
+        assert_step_matches_apply_action(fast, slow, random.Random(seed), 400, reference_legal)
 
 
 def test_fast_path_still_refuses_and_changes_nothing() -> None:

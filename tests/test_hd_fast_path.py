@@ -37,7 +37,12 @@ from hotdeath.cards import BB, SN
 from hotdeath.notation import to_position
 from hotdeath.state import TURN, GameState
 from hotdeath.variants.hotdeath import MATCH, PRESETS, PRIV, HotDeathState
-from tests.support import assert_step_refuses_and_changes_nothing
+from tests.support import (
+    assert_step_matches_apply_action,
+    assert_step_refuses_and_changes_nothing,
+    pick,
+    step_as_bots_do,
+)
 
 DIGESTS = Path(__file__).parent / "data" / "hd_replay_digests.json"
 
@@ -56,22 +61,19 @@ OPTION_SETS: list[dict[str, Any]] = [
 """Non-default option sets (with the ``canonical`` preset)."""
 
 
+SIDE_BY_SIDE: list[tuple[str, dict[str, Any]]] = (
+    [(p, {}) for p in PRESETS] + [("canonical", o) for o in OPTION_SETS[1:]]
+)
+"""Every preset with its own options, then canonical with each non-default option set."""
+
+
 def replay_specs() -> list[tuple[str, dict[str, Any], int, int]]:
     """The 200 replayed games: (preset, options, players, seed)."""
     specs: list[tuple[str, dict[str, Any], int, int]] = []
-    combos: list[tuple[str, dict[str, Any]]] = [(p, {}) for p in PRESETS]
-    combos += [("canonical", o) for o in OPTION_SETS[1:]]
     for i in range(200):
-        preset, options = combos[i % len(combos)]
+        preset, options = SIDE_BY_SIDE[i % len(SIDE_BY_SIDE)]
         specs.append((preset, options, 2 + i % 5, i))
     return specs
-
-
-def pick(state: GameState, rnd: random.Random) -> tuple[int, Action]:
-    """Any actor's action, mostly the current player's (Uno calls, catches, challenges)."""
-    actors = state.actors()
-    seat = actors[0] if len(actors) == 1 or rnd.random() < 0.8 else rnd.choice(actors)
-    return seat, rnd.choice(state.legal_actions(seat))
 
 
 def play_out(state: GameState, seed: int, limit: int) -> None:
@@ -80,12 +82,7 @@ def play_out(state: GameState, seed: int, limit: int) -> None:
     for _ in range(limit):
         if state.is_terminal():
             return
-        seat, action = pick(state, rnd)
-        if seat == state.current_player():
-            state.legal_actions()
-            state.step(action)
-        else:
-            state.step(action, seat)
+        step_as_bots_do(state, *pick(state, rnd))
 
 
 def digest(state: GameState) -> str:
@@ -146,11 +143,6 @@ def reference_legal(state: GameState, seat: int) -> list[Action]:
     return GameState.legal_actions(ref, seat)
 
 
-SIDE_BY_SIDE: list[tuple[str, dict[str, Any]]] = (
-    [(p, {}) for p in PRESETS] + [("canonical", o) for o in OPTION_SETS[1:]]
-)
-
-
 @pytest.mark.parametrize(("preset", "options"), SIDE_BY_SIDE,
                          ids=[p + (":" + ",".join(o) if o else "") for p, o in SIDE_BY_SIDE])
 def test_step_matches_apply_action(preset: str, options: dict[str, Any]) -> None:
@@ -160,24 +152,8 @@ def test_step_matches_apply_action(preset: str, options: dict[str, Any]) -> None
                                  options=options)
         slow = hotdeath.new_game("hotdeath", players=players, seed=seed, preset=preset,
                                  options=options)
-        rnd = random.Random(seed)
-        for _ in range(300):
-            if fast.is_terminal():
-                break
-            for s in fast.actors():
-                assert fast.legal_actions(s) == slow.legal_actions(s) == reference_legal(fast, s)
-            assert fast.actors() == slow.actors()
-            seat, action = pick(fast, rnd)
-            if seat == fast.current_player():
-                fast.legal_actions()
-                fast.step(action)
-            else:
-                fast.step(action, seat)
-            slow.apply_action(action, seat)
-            assert to_position(fast) == to_position(slow)
-            assert fast.history == slow.history
-        assert fast.is_terminal() == slow.is_terminal()
-        assert fast.winners == slow.winners and fast.scores == slow.scores
+        assert_step_matches_apply_action(fast, slow, random.Random(seed), 300, reference_legal,
+                                         same_actors=True)
 
 
 def turn_state() -> HotDeathState:
