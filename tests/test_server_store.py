@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from hotdeath.bots import make_bot
 from hotdeath.bots.arena import next_bot_move
 from hotdeath.server import create_app
-from hotdeath.server.room import Conn, Hub, Room, decision_rngs
+from hotdeath.server.room import Conn, GameRun, Hub, Room, decision_rngs
 from hotdeath.server.store import SaveRefused, Store
 
 with warnings.catch_warnings():  # starlette warns about its httpx transport on import
@@ -40,6 +40,18 @@ def _people_table(hub: Hub, variant: str = "standard", players: int = 2) -> Room
     for s in range(players):
         room.join(f"P{s}", s)
     return room
+
+
+def _started(path: Path) -> tuple[Store, Hub, Room, Conn, GameRun]:
+    """A threaded store at ``path``, a started two-person table and a greeted connection."""
+    store = Store(f"sqlite:///{path}", threaded=True)
+    hub = Hub(store, bot_delay=0)
+    room = _people_table(hub)
+    conn = Conn()
+    room.hello(conn, None)
+    room.start()
+    assert room.run is not None
+    return store, hub, room, conn, room.run
 
 
 def _move(room: Room, rng: random.Random) -> None:
@@ -62,14 +74,7 @@ def _outbox(conn: Conn) -> list[dict[str, Any]]:
 
 def test_many_quick_moves_are_written_and_told_in_order(tmp_path: Path) -> None:
     async def main() -> None:
-        store = Store(f"sqlite:///{tmp_path / 'order.sqlite3'}", threaded=True)
-        hub = Hub(store, bot_delay=0)
-        room = _people_table(hub)
-        watcher = Conn()
-        room.hello(watcher, None)
-        room.start()
-        run = room.run
-        assert run is not None
+        store, hub, room, watcher, run = _started(tmp_path / "order.sqlite3")
         rng = random.Random(5)
         for _ in range(150):  # no await: every write is still queued when the next comes
             if run.state.is_terminal():
@@ -123,14 +128,7 @@ def test_a_failed_write_refuses_the_rest_of_the_record_until_reloaded(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     async def main() -> None:
-        store = Store(f"sqlite:///{tmp_path / 'fail.sqlite3'}", threaded=True)
-        hub = Hub(store, bot_delay=0)
-        room = _people_table(hub)
-        seat0 = Conn()
-        room.hello(seat0, None)
-        room.start()
-        run = room.run
-        assert run is not None
+        store, hub, room, seat0, run = _started(tmp_path / "fail.sqlite3")
         rng = random.Random(3)
         for _ in range(3):
             _move(room, rng)
