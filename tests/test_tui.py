@@ -48,6 +48,20 @@ ROOT = Path(__file__).resolve().parent.parent
 SIZE = (120, 40)
 
 
+def app_at(variant: str, players: int, top: str, hands: list[list[str]],
+           clear_log: bool = False) -> tuple[Session, HotDeathApp]:
+    """An app (no delays) over a hand-made position: P0 to move on ``top`` with ``hands``,
+    basic bots in the other seats; ``clear_log`` empties the table's log first."""
+    from hotdeath.notation import from_position
+
+    session = Session(variant, players, 1, bots=["basic"])
+    session.state = from_position({"variant": variant, "players": players, "seed": 1,
+                                   "turn": 0, "top": top, "hands": hands})
+    if clear_log:
+        session.log.clear()
+    return session, HotDeathApp(session, delay=0.0, window_seconds=0.0)
+
+
 def screen_text(app: HotDeathApp) -> str:
     """The characters on the screen now, as a person sees them (colours dropped)."""
     console = Console(width=app.size.width, height=app.size.height, file=io.StringIO(),
@@ -280,17 +294,9 @@ async def play_one(app: HotDeathApp, pilot: object) -> None:
 
 @pytest.mark.asyncio
 async def test_wild_asks_for_a_colour_and_typed_moves() -> None:
-    from hotdeath.notation import from_position
-
     # a standard position where P0 holds a Wild, a Red 7 and a Blue 2, with red on top
-    state = from_position({
-        "variant": "standard", "players": 2, "seed": 1, "turn": 0, "top": "R5",
-        "hands": [["W", "R7", "B2"], ["G1", "G2", "G3"]],
-    })
-    session = Session("standard", 2, 1, bots=["basic"])
-    session.state = state
-    session.log.clear()
-    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    session, app = app_at("standard", 2, "R5", [["W", "R7", "B2"], ["G1", "G2", "G3"]],
+                          clear_log=True)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         check_hand_marks(app)
@@ -324,15 +330,8 @@ async def test_wild_asks_for_a_colour_and_typed_moves() -> None:
 
 @pytest.mark.asyncio
 async def test_a_throwdown_throw_asks_which_cards_go_down_together() -> None:
-    from hotdeath.notation import from_position
-
-    state = from_position({
-        "variant": "throwdown", "players": 2, "seed": 1, "turn": 0, "top": "R8",
-        "hands": [["R8", "B8", "Y2"], ["G1", "G2", "G3"]],
-    })
-    session = Session("throwdown", 2, 1, bots=["basic"])
-    session.state = state
-    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    session, app = app_at("throwdown", 2, "R8",
+                          [["R8", "B8", "Y2"], ["G1", "G2", "G3"]])
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert check_hand_marks(app) == 0
@@ -351,16 +350,9 @@ async def test_a_throwdown_throw_asks_which_cards_go_down_together() -> None:
 
 @pytest.mark.asyncio
 async def test_a_card_that_goes_down_only_behind_another_asks_for_the_throw() -> None:
-    from hotdeath.notation import from_position
-
     # Blue 2 on top: Green 8 is marked playable, but only behind Blue 8 (same number)
-    state = from_position({
-        "variant": "throwdown", "players": 2, "seed": 1, "turn": 0, "top": "B2",
-        "hands": [["R1", "G8", "B8"], ["G1", "G2", "G3"]],
-    })
-    session = Session("throwdown", 2, 1, bots=["basic"])
-    session.state = state
-    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    session, app = app_at("throwdown", 2, "B2",
+                          [["R1", "G8", "B8"], ["G1", "G2", "G3"]])
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert check_hand_marks(app) == 1  # R1, G8, B8: G8 is the first marked
@@ -376,15 +368,8 @@ async def test_a_card_that_goes_down_only_behind_another_asks_for_the_throw() ->
 
 @pytest.mark.asyncio
 async def test_glasnost_asks_for_a_victim() -> None:
-    from hotdeath.notation import from_position
-
-    state = from_position({
-        "variant": "hotdeath", "players": 3, "seed": 1, "turn": 0, "top": "R5",
-        "hands": [["GLAS", "B7", "R8"], ["G1", "G2", "G3"], ["Y1", "Y3", "Y4"]],
-    })
-    session = Session("hotdeath", 3, 1, bots=["basic"])
-    session.state = state
-    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    session, app = app_at("hotdeath", 3, "R5",
+                          [["GLAS", "B7", "R8"], ["G1", "G2", "G3"], ["Y1", "Y3", "Y4"]])
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert check_hand_marks(app) == 0  # Glasnost (red) comes first
@@ -404,15 +389,8 @@ async def test_a_prompt_opens_once_and_a_stale_one_changes_nothing() -> None:
     # Enter pressed twice on a slow screen asked twice for Glasnost's victim; answering
     # the prompt left behind after the move tried the move again and stopped the bots.
     from hotdeath.cards import parse_card
-    from hotdeath.notation import from_position
-
-    state = from_position({
-        "variant": "hotdeath", "players": 3, "seed": 1, "turn": 0, "top": "R5",
-        "hands": [["GLAS", "B7", "R8", "R9"], ["G1", "G2", "G3"], ["Y1", "Y3", "Y4"]],
-    })
-    session = Session("hotdeath", 3, 1, bots=["basic"])
-    session.state = state
-    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    session, app = app_at("hotdeath", 3, "R5",
+                          [["GLAS", "B7", "R8", "R9"], ["G1", "G2", "G3"], ["Y1", "Y3", "Y4"]])
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         glasnost = session.card_choices(parse_card("GLAS"))
