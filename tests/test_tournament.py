@@ -15,7 +15,6 @@ from hotdeath.cli import app
 from hotdeath.errors import OptionError
 from hotdeath.simulate import SimulationError, read_results
 from hotdeath.tournament import (
-    ELO,
     MANIFEST,
     TournamentConfig,
     TournamentError,
@@ -232,7 +231,8 @@ def test_fit_ratings_weights_count_games() -> None:
     assert math.isclose(even[0], even[1], abs_tol=1e-6)
     tilted = fit_ratings(2, games, [3.0, 1.0])
     assert tilted[0] - tilted[1] > 100
-    assert math.isclose(ELO * math.log(10) / 400, 1.0)
+    # a weight of 3 is the same as the game played three times
+    assert tilted == pytest.approx(fit_ratings(2, [games[0]] * 3 + [games[1]]))
 
 
 def test_standings_and_crosstable_of_a_played_tournament(small: TournamentResult) -> None:
