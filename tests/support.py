@@ -12,7 +12,7 @@ from hotdeath import actions as A
 from hotdeath import describe
 from hotdeath.actions import Action
 from hotdeath.cards import card_code, parse_card
-from hotdeath.errors import IllegalActionError, NotationError, WrongSeatError
+from hotdeath.errors import HotDeathError, IllegalActionError, NotationError, WrongSeatError
 from hotdeath.events import Event
 from hotdeath.notation import from_position, to_position
 from hotdeath.state import GameState
@@ -23,12 +23,58 @@ def position(**fields: Any) -> GameState:
     return from_position(fields)
 
 
-def act(state: GameState, *actions: str, seat: int | None = None) -> list[Event]:
-    """Apply actions in order (each for ``seat`` or the current player); return all events."""
+PATHS = ("apply_action", "step")
+"""The two ways to apply an action; :func:`act` takes the one of the ``path`` fixture."""
+_path = ["apply_action"]
+"""The path :func:`act` takes now (set by the ``path`` fixture of ``tests/conftest.py``)."""
+
+
+def set_path(name: str) -> None:
+    """Make :func:`act` apply actions through ``name`` (one of :data:`PATHS`)."""
+    assert name in PATHS, name
+    _path[0] = name
+
+
+def act(state: GameState, *actions: Action | str, seat: int | None = None) -> list[Event]:
+    """Apply actions in order (each for ``seat`` or the current player); return all events.
+
+    Every test that calls ``act`` runs twice (``tests/conftest.py``): once through
+    ``apply_action`` and once through ``step``.  ``step`` builds no events, so on the
+    ``step`` run each action is also applied to a clone through ``apply_action``: the two
+    must reach the same position and history (or raise the same error and change nothing),
+    and the events returned are the clone's.  The test goes on with the state ``step``
+    made, so every check of the state after the action checks ``step``.
+    """
     out: list[Event] = []
     for a in actions:
-        out += state.apply_action(a, seat)
+        if _path[0] == "step":
+            out += _step_and_compare(state, a, seat)
+        else:
+            out += state.apply_action(a, seat)
     return out
+
+
+def _step_and_compare(state: GameState, action: Action | str, seat: int | None) -> list[Event]:
+    """``step`` ``action`` on ``state`` and ``apply_action`` it on a clone; compare them."""
+    twin = state.clone()
+    before = to_position(state)
+    history = list(state.history)
+    state.legal_actions(seat)  # the current player's list cached first, as bots do
+    refused: HotDeathError | None = None
+    try:
+        state.step(action, seat)
+    except HotDeathError as err:
+        refused = err
+    if refused is not None:
+        with pytest.raises(type(refused)) as again:
+            twin.apply_action(action, seat)
+        assert again.value.code == refused.code
+        assert to_position(state) == before and state.history == history, "step changed state"
+        raise refused
+    events = twin.apply_action(action, seat)
+    assert to_position(state) == to_position(twin), f"step and apply_action differ on {action}"
+    assert state.history == twin.history
+    return events
 
 
 def legal(state: GameState, seat: int | None = None) -> list[str]:

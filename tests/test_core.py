@@ -19,7 +19,7 @@ from hotdeath.errors import (
 )
 from hotdeath.notation import to_position
 from hotdeath.simulate import _Tally
-from tests.support import hand, position, texts
+from tests.support import act, hand, position, texts
 
 CORE_MODULES = [
     "hotdeath", "hotdeath.cards", "hotdeath.actions", "hotdeath.events", "hotdeath.errors",
@@ -101,16 +101,16 @@ def test_errors_leave_the_state_unchanged() -> None:
     before = to_position(g)
     other = (g.current_player() + 1) % 3
     with pytest.raises(WrongSeatError) as e:
-        g.apply_action(g.legal_actions()[0], other)
+        act(g, g.legal_actions()[0], seat=other)
     assert e.value.code == "wrong_seat"
     with pytest.raises(IllegalActionError) as e2:
-        g.apply_action("pass")
+        act(g, "pass")
     assert e2.value.code == "illegal_action"
     with pytest.raises(NotationError) as e3:
-        g.apply_action("fly away")
+        act(g, "fly away")
     assert e3.value.code == "bad_syntax"
     with pytest.raises(WrongSeatError):
-        g.apply_action("draw", 7)
+        act(g, "draw", seat=7)
     assert to_position(g) == before
 
 
@@ -124,7 +124,7 @@ def test_game_over_refuses_actions() -> None:
     assert g.legal_actions() == [] and g.actors() == []
     assert sum(g.returns()) >= 1.0
     with pytest.raises(GameOverError) as e:
-        g.apply_action("draw")
+        act(g, "draw")
     assert e.value.code == "game_over"
 
 
@@ -178,7 +178,7 @@ def test_a_draw_that_finds_both_piles_empty_logs_only_the_forgiven_cards(
     place: dict[str, object] = {"top": "B9", **fields}
     g = position(variant=variant, players=2, turn=0, draw=[],
                  hands=[["R1", "R3"], ["G5", "Y7"]], **place)
-    events = g.apply_action(action)
+    events = act(g, action)
     assert hand(g, 0) == ["R1", "R3"]  # nothing came
     assert [e.kind for e in events if e.kind in ("draw", "forgiven")] == ["forgiven"]
     forgiven = next(e for e in events if e.kind == "forgiven")
@@ -196,6 +196,6 @@ def test_a_draw_cut_short_by_empty_piles_logs_the_cards_drawn_then_the_rest_forg
     # a Draw Two on R7: the R7 under it is reshuffled and drawn, the second card is forgiven
     g = position(variant="standard", players=2, turn=0, draw=[], discard=["R7"],
                  hands=[["R+2", "G1"], ["G5", "Y7"]])
-    events = g.apply_action("play R+2")
+    events = act(g, "play R+2")
     owed = [(e.kind, e.n) for e in events if e.kind in ("draw", "forgiven")]
     assert owed == [("draw", 1), ("forgiven", 1)]

@@ -1312,7 +1312,7 @@ class TestPresets:
         # and the engine seats 2 to 10 (§3.1), so the preset plays at any size
         g = hotdeath.new_game("hotdeath", players=players, seed=3, preset="app_compat")
         assert g.n == players and g.opts == opts("app_compat")
-        g.apply_action("deal 7")
+        act(g, "deal 7")
         assert [len(h) for h in g.hands] == [7] * players
         assert value(["GSP"], dealt=players, preset="app_compat") == 60  # the app's fixed 60
         assert "players" not in HD.presets["app_compat"]

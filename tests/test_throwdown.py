@@ -379,7 +379,7 @@ class TestTurn:
         g = td([["R5", "G1"], ["G2"]], "R7", draw=["Y1", "Y2"])
         assert "draw" not in legal(g)
         with pytest.raises(IllegalActionError):
-            g.apply_action("draw")
+            act(g, "draw")
         g = td([["R5", "G1"], ["G2"]], "R7", draw=["Y1", "Y2"], options={"voluntary_draw": True})
         assert "draw" in legal(g)
         act(g, "draw")
@@ -761,7 +761,7 @@ class TestUno:
         act(g, "play R1")  # another player discards: the window is closed
         assert "uno" in legal(g, 0) and "uno @2" not in legal(g, 0)
         with pytest.raises(IllegalActionError):
-            g.apply_action("uno @2", 0)
+            act(g, "uno @2", seat=0)
         ev = act(g, "uno", seat=0)
         assert ev[0].rule == "TD-5.3" and 0 not in g.uno_open
         assert "catch 0" not in legal(g, 2)  # safe for the rest of the episode
@@ -801,7 +801,7 @@ class TestUno:
                options={"false_uno_call_penalty": 0})
         assert legal(g, 1) == [] and g.actors() == [0]
         with pytest.raises(IllegalActionError):
-            g.apply_action("catch 0", 1)
+            act(g, "catch 0", seat=1)
 
     @pytest.mark.rule("TD-5.5", "ruling", "catching a player who is out is erroneous")
     def test_catching_an_out_player_is_erroneous(self) -> None:
@@ -1025,7 +1025,7 @@ class TestEnd:
         before = to_position(g)
         for bad in ("play G1", "play R5 R6 G1", "draw"):
             with pytest.raises(IllegalActionError):
-                g.apply_action(bad)
+                act(g, bad)
         assert to_position(g) == before
         assert not {"taunt", "tease"} & set(A.KIND_WORDS)
 
@@ -1131,12 +1131,12 @@ class TestMultiCardPlays:
             copy = g.clone()
             text = "play " + " ".join(card_code(c) for c in perm)
             if g.is_legal_play(0, perm):
-                copy.apply_action(text)
+                act(copy, text)
                 _, done = copy.history[-1]
                 assert done.cards in listed and done.cards[-1] == perm[-1]
             else:
                 with pytest.raises(IllegalActionError):
-                    copy.apply_action(text)
+                    act(copy, text)
 
     @pytest.mark.rule("TD-2.3", "ruling", "card-by-card building of a throw")
     def test_play_extensions(self) -> None:
@@ -1218,7 +1218,7 @@ class TestMultiCardPlays:
             if IS_WILD[prefix[0]]:
                 text += " " + rnd.choice(["red", "yellow", "green", "blue"])
             copy = g.clone()
-            copy.apply_action(text)
+            act(copy, text)
             played = copy.history[-1][1]
             assert sorted(played.cards) == sorted(prefix) and played.cards[-1] == prefix[-1]
 

@@ -1,0 +1,66 @@
+"""Every test that applies actions through ``act`` runs once per apply path.
+
+A rule is applied by ``GameState.apply_action`` (with events) and by ``GameState.step``
+(without): the two must run the same code, and the scenario tests prove it by running
+twice, ``[apply_action]`` and ``[step]``.  A test takes part when its code, or a helper
+function or method it calls (in its module, its class or ``tests.support``), names
+``act``; nothing needs to be declared in the test.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator
+from types import CodeType, FunctionType
+from typing import Any
+
+import pytest
+
+from tests import support
+
+
+def _codes(code: CodeType) -> Iterator[CodeType]:
+    """``code`` and the code objects nested in it (lambdas, comprehensions, inner functions)."""
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            yield from _codes(const)
+
+
+def _calls_act(func: Any, scopes: list[dict[str, Any]], seen: set[CodeType]) -> bool:
+    """Whether ``func`` names ``act``, itself or through a helper found in ``scopes``."""
+    func = inspect.unwrap(func)
+    if not isinstance(func, FunctionType) or func.__code__ in seen:
+        return False
+    seen.add(func.__code__)
+    for code in _codes(func.__code__):
+        for name in code.co_names:
+            if name == "act":
+                return True
+            for scope in scopes:
+                helper = scope.get(name)
+                if isinstance(helper, (staticmethod, classmethod)):
+                    helper = helper.__func__
+                if isinstance(helper, FunctionType) and _calls_act(helper, scopes, seen):
+                    return True
+    return False
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run the tests that call ``act`` through both apply paths."""
+    scopes = [vars(metafunc.module), vars(support)]
+    if metafunc.cls is not None:
+        scopes.insert(0, {k: v for c in metafunc.cls.__mro__ for k, v in vars(c).items()})
+    if "path" in metafunc.fixturenames or _calls_act(metafunc.function, scopes, set()):
+        if "path" not in metafunc.fixturenames:
+            metafunc.fixturenames.append("path")
+        metafunc.parametrize("path", support.PATHS, indirect=True)
+
+
+@pytest.fixture
+def path(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The apply path ``act`` takes in this run of the test (``apply_action`` or ``step``)."""
+    name: str = request.param
+    support.set_path(name)
+    yield name
+    support.set_path("apply_action")
