@@ -5,7 +5,7 @@ It speaks the JSON-lines protocol of docs/bot-protocol.md on stdin/stdout and im
 nothing from hotdeath, so it is also a template for a bot in any other language.
 Try it:
 
-    hotdeath simulate standard --bot "external:python3 examples/random_bot.py" --bot basic
+    hotdeath simulate --variant standard --bot "external:python3 examples/random_bot.py" --bot basic
 
 On its own turn it picks a legal action at random (a play rather than a draw when it
 can); in a window it calls Uno when it may and lets everything else go by.

@@ -421,12 +421,12 @@ def test_replay_errors(tmp_path: Path) -> None:
 
 
 def test_new_writes_the_starting_position(tmp_path: Path) -> None:
-    result = invoke("new", "standard", "--players", "3", "--seed", "5", "--dealer", "1")
+    result = invoke("new", "--variant", "standard", "--players", "3", "--seed", "5", "--dealer", "1")
     assert result.exit_code == 0, result.output
     expected = to_position(hotdeath.new_game("standard", players=3, seed=5, dealer=1))
     assert json.loads(result.stdout) == expected
     out = tmp_path / "start.json"
-    result = invoke("new", "hd", "-n", "3", "--seed", "2", "--preset", "app_compat",
+    result = invoke("new", "-V", "hd", "-n", "3", "--seed", "2", "--preset", "app_compat",
                     "--option", "game_end_score=500", "-o", "stack_draw_twos=true",
                     "--out", str(out))
     assert result.exit_code == 0, result.output
@@ -446,15 +446,15 @@ def test_new_writes_the_starting_position(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "code"),
     [
-        (["nope"], "unknown_variant"),
-        (["hotdeath", "--preset", "nope"], "unknown_preset"),
-        (["hotdeath", "--option", "nope=1"], "unknown_option"),
-        (["hotdeath", "--option", "min_deal=99"], "bad_option_value"),
-        (["hotdeath", "--option", "stack_draw_twos"], "bad_option_syntax"),
-        (["hotdeath", "--option", "min_deal=12", "--option", "max_deal=6"],
+        (["--variant", "nope"], "unknown_variant"),
+        (["-V", "hotdeath", "--preset", "nope"], "unknown_preset"),
+        (["-V", "hotdeath", "--option", "nope=1"], "unknown_option"),
+        (["-V", "hotdeath", "--option", "min_deal=99"], "bad_option_value"),
+        (["-V", "hotdeath", "--option", "stack_draw_twos"], "bad_option_syntax"),
+        (["-V", "hotdeath", "--option", "min_deal=12", "--option", "max_deal=6"],
          "bad_option_combination"),
-        (["hotdeath", "--players", "1"], "bad_players"),
-        (["standard", "--players", "2", "--dealer", "5"], "bad_dealer"),
+        (["-V", "hotdeath", "--players", "1"], "bad_players"),
+        (["--variant", "standard", "--players", "2", "--dealer", "5"], "bad_dealer"),
     ],
 )
 def test_new_errors(args: list[str], code: str) -> None:
@@ -467,7 +467,7 @@ def test_new_errors(args: list[str], code: str) -> None:
 def test_new_then_play_through_positions(tmp_path: Path) -> None:
     """Chaining: new → position --apply … --json → position, as the docs describe."""
     start = tmp_path / "p0.json"
-    assert invoke("new", "standard", "--players", "2", "--seed", "7",
+    assert invoke("new", "--variant", "standard", "--players", "2", "--seed", "7",
                   "--out", str(start)).exit_code == 0
     state = from_position(json.loads(start.read_text(encoding="utf-8")))
     current = start
@@ -483,18 +483,18 @@ def test_new_then_play_through_positions(tmp_path: Path) -> None:
 
 
 def test_play_takes_its_seat_range_from_the_variant(tmp_path: Path) -> None:
-    line = assert_error(invoke("play", "-v", "hotdeath", "-n", "11", "--plain"), "bad_players")
+    line = assert_error(invoke("play", "-V", "hotdeath", "-n", "11", "--plain"), "bad_players")
     assert "Hot Death Uno (hotdeath) takes 2 to 10 players, not 11" in line
-    line = assert_error(invoke("play", "-v", "cutthroat", "-n", "16", "--plain"), "bad_players")
+    line = assert_error(invoke("play", "-V", "cutthroat", "-n", "16", "--plain"), "bad_players")
     assert "takes 2 to 15 players, not 16" in line
-    assert_error(invoke("play", "-v", "ct", "-n", "1", "--plain"), "bad_players")
-    line = assert_error(invoke("play", "-v", "ct", "-n", "12", "-o", "max_players=10",
+    assert_error(invoke("play", "-V", "ct", "-n", "1", "--plain"), "bad_players")
+    line = assert_error(invoke("play", "-V", "ct", "-n", "12", "-o", "max_players=10",
                                "--plain"), "bad_players")
     assert "max_players=10" in line and "up to 15" in line
     # twelve seats of Cutthroat: the table limit (max_players, 10) is raised to match
     save = tmp_path / "twelve.json"
-    done = invoke("play", "-v", "ct", "-n", "12", "--seed", "2", "--watch", "--delay", "0",
-                  "--bots", "random", "--plain", "--save", str(save))
+    done = invoke("play", "-V", "ct", "-n", "12", "--seed", "2", "--watch", "--delay", "0",
+                  "--bot", "random", "--plain", "--save", str(save))
     assert done.exit_code == 0, done.output
     state = replay(json.loads(save.read_text(encoding="utf-8")))
     assert state.n == 12 and state.opts.max_players == 12 and state.is_terminal()

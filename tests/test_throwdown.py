@@ -1293,7 +1293,7 @@ class TestNotation:
         result = runner.invoke(app, ["position", str(pos_file), "--json", "-a",
                                      "play B9 Y6 G3 Y3 R8"])
         assert json.loads(result.stdout)["discard"][-5:] == ["B9", "Y6", "Y3", "G3", "R8"]
-        new = runner.invoke(app, ["new", "td", "--players", "3", "--seed", "4"])
+        new = runner.invoke(app, ["new", "--variant", "td", "--players", "3", "--seed", "4"])
         assert new.exit_code == 0 and json.loads(new.stdout)["phase"] == "deal"
 
 

@@ -1,4 +1,4 @@
-"""The ``hotdeath`` command line: variants, positions, replays and new games.
+"""The ``hotdeath`` command line: games, positions, replays, simulations and the server.
 
 This module is an adapter around the pure core (it imports Typer and Rich; the core never
 imports it).  Every command reports engine errors as one line on standard error, with the
@@ -7,17 +7,23 @@ error's stable code, and exits with status 2::
     hotdeath variants [--json]
     hotdeath position FILE [--apply ACTION]... [--seat N] [--legal] [--json] [--theme T]
     hotdeath replay RECORD [--upto N] [--json] [--theme T]
-    hotdeath new VARIANT [--players N] [--seed S] [--preset P] [--option K=V]...
-                         [--dealer D] [--out FILE]
-    hotdeath play [--variant V] [--players N] [--seed S] [--bots SPEC]... [--watch]
+    hotdeath new [--variant V] [--players N] [--seed S] [--preset P] [--option K=V]...
+                 [--dealer D] [--out FILE]
+    hotdeath play [--variant V] [--players N] [--seed S] [--bot SPEC]... [--watch]
                   [--theme T] [--delay SECONDS] [--save FILE] [--plain]
                   [--connect URL [--name NAME]]
-    hotdeath simulate [VARIANT] [--bot SPEC]... [--games N] [--seed S] [--workers W]
+    hotdeath simulate [--variant V] [--bot SPEC]... [--games N] [--seed S] [--workers W]
                       [--out FILE] [--backend process|ray] ...
     hotdeath report RESULTS... [--out DIR]
-    hotdeath tournament ENTRANT... [--variant V] [--players N] [--games G] [--seed S]
-                        [--out DIR] [--by games|hands] [--workers W] [--backend B] ...
+    hotdeath tournament --bot SPEC --bot SPEC... [--variant V] [--players N] [--games G]
+                        [--seed S] [--out DIR] [--by games|hands] [--workers W] ...
     hotdeath serve [--host H] [--port P] [--database-url URL] [--bot-delay S]
+
+One grammar across the commands (``tests/test_cli_grammar.py`` checks it): the variant is
+``--variant/-V`` and bots are the repeatable ``--bot/-b`` wherever a command takes them,
+and an option of one name means the same in every command.  The older spellings (the
+variant as a positional argument, ``-v`` for the variant, ``--bots``, tournament entrants
+as positional arguments) still work and print a deprecation note.
 
 ``docs/notation.md`` documents the action, card and position notations these commands
 read and write, with worked examples.
@@ -64,13 +70,46 @@ class CliError(HotDeathError):
     """An input error of the command line itself (a file, a flag), with a stable code."""
 
 
+PROGRAM_HELP = """Hot Death Uno, standard Uno, Cutthroat Uno and Uno Throwdown: an exact rules \
+engine with a browser game, a terminal game, bots, simulations and RL environments.
+
+Play in the browser with friends and bots (`hotdeath serve`) or in the terminal \
+(`hotdeath play`); let bots play thousands of games (`hotdeath simulate`, `hotdeath \
+report`, `hotdeath tournament`); set up, inspect and replay games (`hotdeath new`, \
+`hotdeath position`, `hotdeath replay`); every variant, preset and house rule: \
+`hotdeath variants`.  The RL environments are a Python API (`hotdeath.rl`, with \
+`pip install "hotdeath[rl]"`).
+"""
+
 app = typer.Typer(
     name="hotdeath",
-    help="Referee for Hot Death Uno and standard Uno: variants, positions, replays.",
+    help=PROGRAM_HELP,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Markdown help: paragraphs are wrapped to the terminal, never at the source's breaks.
+    rich_markup_mode="markdown",
 )
+
+
+def _flag_metavar(self: Any, ctx: Any) -> str | None:
+    """No ``<bool>`` after an on/off flag in the help (its name says it all)."""
+    if getattr(self, "is_flag", False):
+        return None
+    return _typer_display_type(self, ctx)
+
+
+def _usage_pieces(self: Any, ctx: Any) -> list[str]:
+    """A hidden (deprecated) argument stays out of the usage line too."""
+    if getattr(self, "hidden", False):
+        return []
+    return _typer_usage_pieces(self, ctx)
+
+
+_typer_display_type = typer.core.TyperOption.display_type_rich
+typer.core.TyperOption.display_type_rich = _flag_metavar  # type: ignore[method-assign]
+_typer_usage_pieces = typer.core.TyperArgument.get_usage_pieces
+typer.core.TyperArgument.get_usage_pieces = _usage_pieces  # type: ignore[method-assign]
 
 # ------------------------------------------------------------------ output helpers
 
@@ -80,6 +119,71 @@ OptionArgs = Annotated[
     typer.Option("--option", "-o", metavar="NAME=VALUE", help="Set an option (repeatable)."),
 ]
 """``--option NAME=VALUE`` (repeatable), shared by the commands that start games."""
+
+DEFAULT_VARIANT = "hotdeath"
+"""The variant of every command that starts games when none is named."""
+
+VariantOpt = Annotated[
+    str | None,
+    typer.Option("--variant", "-V", metavar="NAME",
+                 help="Variant name or alias (default hotdeath; see 'hotdeath variants')."),
+]
+"""``--variant/-V NAME``: the one way every command names its variant."""
+
+OldVariantArg = Annotated[str | None, typer.Argument(hidden=True, metavar="[VARIANT]")]
+"""The deprecated positional variant of ``new`` and ``simulate``."""
+
+OldVariantOpt = Annotated[str | None, typer.Option("-v", hidden=True)]
+"""The deprecated ``-v VARIANT`` of ``play`` and ``tournament``."""
+
+BotOpt = Annotated[
+    list[str] | None,
+    typer.Option("--bot", "-b", metavar="SPEC",
+                 help="A bot spec, e.g. basic, random, heuristic:expert, "
+                      "'external:./mybot' (repeatable)."),
+]
+"""``--bot/-b SPEC`` (repeatable): the one way every command names its bots."""
+
+OldBotsOpt = Annotated[list[str] | None, typer.Option("--bots", hidden=True)]
+"""The deprecated ``--bots SPEC`` of ``play``."""
+
+
+def _deprecated(old: str, new: str) -> None:
+    """Say on standard error that ``old`` is deprecated in favour of ``new``."""
+    typer.echo(f"note: {old} is deprecated; use {new}", err=True)
+
+
+def pick_variant(option: str | None, positional: str | None = None,
+                 short: str | None = None) -> str:
+    """The variant from ``--variant``, the deprecated positional form or ``-v``.
+
+    Each deprecated form prints a note; two different variants are a ``bad_argument``
+    error.
+    """
+    given: list[str] = []
+    if option is not None:
+        given.append(option)
+    if positional is not None:
+        _deprecated(f"the variant as an argument ({positional!r})",
+                    f"--variant {positional}")
+        given.append(positional)
+    if short is not None:
+        _deprecated(f"-v {short}", f"--variant {short} (or -V {short})")
+        given.append(short)
+    if len(set(given)) > 1:
+        _fail("bad_argument", f"two variants given: {', '.join(map(repr, given))}")
+    return given[0] if given else DEFAULT_VARIANT
+
+
+def pick_bots(bots: Sequence[str] | None, old: Sequence[str] | None = None,
+              old_name: str = "--bots") -> list[str]:
+    """The bot specs from ``--bot`` and a deprecated form (which prints a note)."""
+    out = list(bots or [])
+    if old:
+        _deprecated(f"{old_name} {' '.join(old)}",
+                    " ".join(f"--bot {spec}" for spec in old))
+        out = list(old) + out
+    return out
 
 
 def _console() -> Console:
@@ -351,7 +455,7 @@ def _root(
                      help="Print the version and exit."),
     ] = False,
 ) -> None:
-    """Referee for Hot Death Uno and standard Uno: variants, positions, replays."""
+    """Hot Death Uno and its relatives: play, referee, simulate."""
 
 
 def _variant_tables(variant: Variant) -> Iterator[Table | Text]:
@@ -546,7 +650,8 @@ def replay_cmd(
 
 @app.command()
 def new(
-    variant: Annotated[str, typer.Argument(help="Variant name or alias.")],
+    old_variant: OldVariantArg = None,
+    variant: VariantOpt = None,
     players: Annotated[int | None, typer.Option("--players", "-n", help="Seats.")] = None,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Shuffle seed.")] = 0,
     preset: Annotated[str | None, typer.Option("--preset", help="Preset name.")] = None,
@@ -557,6 +662,7 @@ def new(
     ] = None,
 ) -> None:
     """Start a game and write its starting position as JSON."""
+    variant = pick_variant(variant, old_variant)
     try:
         state = get_variant(variant).new_game(
             players, seed, preset, parse_option_args(option or []), dealer
@@ -576,9 +682,8 @@ def new(
 
 @app.command()
 def play(
-    variant: Annotated[str, typer.Option("--variant", "-v", help="Variant name or alias.")] = (
-        "hotdeath"
-    ),
+    variant: VariantOpt = None,
+    old_variant: OldVariantOpt = None,
     players: Annotated[
         int, typer.Option("--players", "-n",
                           help="Seats, within the variant's range ("
@@ -590,13 +695,13 @@ def play(
     ] = None,
     preset: Annotated[str | None, typer.Option("--preset", help="Preset name.")] = None,
     option: OptionArgs = None,
-    bots: Annotated[
+    bot: Annotated[
         list[str] | None,
-        typer.Option("--bots", metavar="SPEC",
+        typer.Option("--bot", "-b", metavar="SPEC",
                      help="Bot for the other seats, e.g. basic or heuristic:expert "
-                          "(repeatable: seats take them in turn; default heuristic when "
-                          "installed, else basic)."),
+                          "(repeatable: seats take them in turn; default heuristic)."),
     ] = None,
+    bots: OldBotsOpt = None,
     theme: Annotated[Theme, typer.Option("--theme", help="Card names.")] = Theme.family,
     delay: Annotated[
         float, typer.Option("--delay", min=0.0, help="Seconds between bot moves.")
@@ -641,13 +746,17 @@ def play(
         return
     from hotdeath.bots import bot_catalog, make_bot
 
-    specs = bots or []
+    variant = pick_variant(variant, short=old_variant)
+    specs = pick_bots(bot, bots)
     for spec in specs:
         try:
             make_bot(spec)
         except ValueError as e:
-            names = ", ".join(info.name for info in bot_catalog())
-            _fail("bad_bot", f"{e} (bots: {names})")
+            message = str(e)
+            if "(bots:" not in message:
+                names = ", ".join(info.name for info in bot_catalog())
+                message += f" (bots: {names})"
+            _fail("bad_bot", message)
     try:
         options = seat_options(variant, players, preset, parse_option_args(option or []))
         from hotdeath.tui import can_host
@@ -724,7 +833,8 @@ AddressOpt = Annotated[
 
 @app.command()
 def simulate(
-    variant: Annotated[str, typer.Argument(help="Variant name or alias.")] = "hotdeath",
+    old_variant: OldVariantArg = None,
+    variant: VariantOpt = None,
     preset: Annotated[str | None, typer.Option("--preset", help="Preset name.")] = None,
     option: OptionArgs = None,
     players: Annotated[int | None, typer.Option("--players", "-n", help="Seats.")] = None,
@@ -732,7 +842,8 @@ def simulate(
         list[str] | None,
         typer.Option("--bot", "-b", metavar="SPEC",
                      help="Bot spec for the next seat (repeatable; the list repeats to fill "
-                          "the seats), e.g. basic, random, 'external:./mybot'."),
+                          "the seats), e.g. basic, random, 'external:./mybot'; default "
+                          "basic."),
     ] = None,
     games: Annotated[int, typer.Option("--games", "-g", min=0, help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Master seed.")] = 0,
@@ -763,6 +874,7 @@ def simulate(
     """
     from hotdeath.simulate import MAX_MOVES, SimConfig, run_simulation
 
+    variant = pick_variant(variant, old_variant)
     try:
         config = SimConfig.make(variant, players, bot or ["basic"], seed, preset,
                                 parse_option_args(option or []), not fixed_seats,
@@ -883,12 +995,16 @@ class RateBy(StrEnum):
 
 @app.command()
 def tournament(
-    entrants: Annotated[
-        list[str], typer.Argument(help="Bot specs, each entered once (e.g. random basic "
-                                       "heuristic:expert 'ismcts:iterations=200').")
-    ],
-    variant: Annotated[str, typer.Option("--variant", "-v", help="Variant name or alias.")]
-    = "hotdeath",
+    old_entrants: Annotated[list[str] | None, typer.Argument(hidden=True,
+                                                             metavar="[ENTRANT]...")] = None,
+    bot: Annotated[
+        list[str] | None,
+        typer.Option("--bot", "-b", metavar="SPEC",
+                     help="An entrant's bot spec (repeatable, each entered once), e.g. "
+                          "random, basic, heuristic:expert, 'ismcts:iterations=200'."),
+    ] = None,
+    variant: VariantOpt = None,
+    old_variant: OldVariantOpt = None,
     preset: Annotated[str | None, typer.Option("--preset", help="Preset name.")] = None,
     option: OptionArgs = None,
     players: Annotated[
@@ -935,6 +1051,10 @@ def tournament(
         write_outputs,
     )
 
+    variant = pick_variant(variant, short=old_variant)
+    entrants = pick_bots(bot, old_entrants, "entrants as arguments:")
+    if not entrants:
+        _fail("bad_bot", "name the entrants with --bot SPEC (at least two)")
     try:
         if players is None:
             players = min(get_variant(variant).default_players, max(2, len(entrants)))
