@@ -498,3 +498,19 @@ def test_play_takes_its_seat_range_from_the_variant(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     state = replay(json.loads(save.read_text(encoding="utf-8")))
     assert state.n == 12 and state.opts.max_players == 12 and state.is_terminal()
+
+
+def test_error_action_with_a_superscript_digit_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"variant": "standard", "hands": [["R3", "R4"], ["G5"]],
+                                "top": "R9"}), encoding="utf-8")
+    line = assert_error(invoke("position", str(path), "--apply", "catch ²"), "bad_syntax")
+    assert "catch ²" in line
+
+
+def test_error_deeply_nested_json_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text('{"variant": "standard", "hands": ' + "[" * 4000 + "]" * 4000 + "}",
+                    encoding="utf-8")
+    assert_error(invoke("position", str(path)), "json_too_deep")
+    assert_error(invoke("replay", str(path)), "json_too_deep")

@@ -95,7 +95,18 @@ class Action(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Action:
-        """Parse the text notation; raises :class:`NotationError` on bad syntax."""
+        """Parse the text notation; raises :class:`NotationError` on bad syntax.
+
+        Any text at all gets either an action or a coded :class:`NotationError` (numbers
+        are ASCII digits, at most ``MAX_NUMBER_DIGITS`` of them; text longer than
+        ``MAX_ACTION_CHARS`` is refused before it is split).
+        """
+        if not isinstance(text, str):
+            raise NotationError("bad_syntax", f"an action is text, not {type(text).__name__}")
+        if len(text) > MAX_ACTION_CHARS:
+            raise NotationError(
+                "bad_syntax", f"an action is at most {MAX_ACTION_CHARS} characters long"
+            )
         tokens = text.split()
         if not tokens:
             raise NotationError("bad_syntax", "empty action")
@@ -130,19 +141,36 @@ class Action(NamedTuple):
         if kind == COLOR:
             return make(COLOR, color=parse_color(rest[0]))
         if kind == DEAL:
-            try:
-                n = int(rest[0])
-            except ValueError:
-                raise NotationError("bad_syntax", f"deal size must be a number: {text!r}") from None
+            n = _number(rest[0])
+            if n < 0:
+                raise NotationError("bad_syntax", f"deal size must be a number: {text!r}")
             return make(DEAL, n=n)
         return make(kind, target=_seat(rest[0], text))
 
 
+MAX_ACTION_CHARS: Final = 1000
+"""The longest action text :meth:`Action.parse` reads (the longest real one is far shorter)."""
+MAX_NUMBER_DIGITS: Final = 6
+"""The most digits a seat number or a deal size may have in the notation."""
+
+
+def _number(tok: str) -> int:
+    """``tok`` as a number of ASCII digits, or -1.
+
+    (``int`` would also take ``²``, ``٣``, ``+1``, ``1_0`` and thousands of digits, and
+    fail on some of them.)
+    """
+    if not tok or len(tok) > MAX_NUMBER_DIGITS or not tok.isascii() or not tok.isdigit():
+        return -1
+    return int(tok)
+
+
 def _seat(tok: str, text: str) -> int:
-    t = tok.lstrip("@")
-    if not t.isdigit():
+    t = tok[1:] if tok.startswith("@") else tok
+    n = _number(t)
+    if n < 0:
         raise NotationError("bad_syntax", f"expected a seat number, got {tok!r} in {text!r}")
-    return int(t)
+    return n
 
 
 def _parse_play(kind: int, rest: list[str], text: str) -> Action:

@@ -47,8 +47,9 @@ from rich.text import Text
 from hotdeath import __version__
 from hotdeath.actions import Action
 from hotdeath.cards import COLOR_NAMES, card_name, parse_card
-from hotdeath.errors import HotDeathError, OptionError
+from hotdeath.errors import HotDeathError, NotationError, OptionError
 from hotdeath.events import Event, describe
+from hotdeath.jsontext import loads_bounded
 from hotdeath.notation import RECORD_FORMAT, from_position, replay, to_position
 from hotdeath.options import OptionValue
 from hotdeath.rulebook import RULES
@@ -261,10 +262,10 @@ def _read_json(path: str, what: str) -> Any:
     except UnicodeDecodeError:
         raise CliError("bad_json", f"{what} {path!r} is not UTF-8 text") from None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
+        return loads_bounded(text)
+    except NotationError as e:
         name = "standard input" if path == "-" else repr(path)
-        raise CliError("bad_json", f"{what} {name} is not JSON: {e}") from None
+        raise CliError(e.code, f"{what} {name}: {e.message}") from None
 
 
 def load_position(data: Any) -> GameState:

@@ -28,6 +28,7 @@ from hotdeath.actions import Action
 from hotdeath.cards import COLOR_NAMES, FACE_COLOR, IS_WILD, NO_COLOR, card_code, parse_card
 from hotdeath.cards import parse_color as _parse_color
 from hotdeath.errors import HotDeathError, NotationError, PositionError
+from hotdeath.jsontext import check_depth, loads_bounded
 from hotdeath.options import non_defaults
 from hotdeath.rng import Rng
 from hotdeath.state import PHASE_NAMES, RESPONSE, GameState
@@ -42,6 +43,20 @@ _KNOWN_KEYS: Final = frozenset({
     "attack", "sixty_nine_window", "infections", "up_pending", "pot", "wd4", "top_player",
     "turns", "hand_winner", "comment", "last_hand", "idle", "declined", "pair_on_top",
 })
+
+
+def _json_input(data: object) -> object:
+    """JSON text parsed, or a loaded value checked, within the depth bound.
+
+    The errors of :mod:`hotdeath.jsontext` become :class:`PositionError` with the same code.
+    """
+    try:
+        if isinstance(data, (str, bytes, bytearray)):
+            return loads_bounded(data)
+        check_depth(data)
+    except NotationError as e:
+        raise PositionError(e.code, e.message) from None
+    return data
 
 
 def _codes(cards: Sequence[int]) -> list[str]:
@@ -125,13 +140,10 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
     """
     from hotdeath.variants import get_variant
 
-    if isinstance(data, str):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as e:
-            raise PositionError("bad_json", f"not JSON: {e}") from None
-    if not isinstance(data, Mapping):
+    loaded = _json_input(data)
+    if not isinstance(loaded, Mapping):
         raise PositionError("bad_position", "a position is a JSON object")
+    data = loaded
     unknown = sorted(set(data) - _KNOWN_KEYS)
     if unknown:
         raise PositionError("bad_position", f"unknown position field(s): {', '.join(unknown)}")
@@ -285,32 +297,37 @@ def replay(rec: Mapping[str, Any] | str, upto: int | None = None) -> GameState:
     """Rebuild a game from its record (the first ``upto`` actions, default all)."""
     from hotdeath.variants import get_variant
 
-    if isinstance(rec, str):
-        try:
-            rec = json.loads(rec)
-        except json.JSONDecodeError as e:
-            raise PositionError("bad_json", f"not JSON: {e}") from None
-    if not isinstance(rec, Mapping) or rec.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+    loaded = _json_input(rec)
+    if not isinstance(loaded, Mapping) or loaded.get("format", RECORD_FORMAT) != RECORD_FORMAT:
         raise PositionError("bad_record", f"a record is a JSON object of format {RECORD_FORMAT}")
-    try:
-        variant = get_variant(str(rec["variant"]))
-        state = variant.new_game(
-            rec.get("players"), int(rec.get("seed", 0)), rec.get("preset"),
-            rec.get("options") or {}, rec.get("dealer"),
-        )
-        acts = rec.get("actions", [])
-    except KeyError as e:
-        raise PositionError("bad_record", f"a record needs {e}") from None
+    rec = loaded
+    name = rec.get("variant")
+    if not isinstance(name, str):
+        raise PositionError("bad_record", "a record needs a 'variant' name")
+    seed = rec.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+        raise PositionError("bad_record", "'seed' must be an integer from 0 to 2**64 - 1")
+    options = rec.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise PositionError("bad_record", "'options' must be an object")
+    acts = rec.get("actions", [])
+    if not isinstance(acts, list):
+        raise PositionError("bad_record", "'actions' must be a list of [seat, \"action\"]")
+    variant = get_variant(name)
+    state = variant.new_game(
+        rec.get("players"), seed, rec.get("preset"), options, rec.get("dealer"),
+    )
     for i, item in enumerate(acts[:upto] if upto is not None else acts):
+        if (not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], int)
+                or isinstance(item[0], bool) or not isinstance(item[1], str)):
+            raise PositionError(
+                "bad_record", f"action {i + 1} must be [seat, \"action\"], got {item!r:.80}"
+            )
+        seat, text = item
         try:
-            seat, text = item
             state.apply_action(Action.parse(text), seat)
         except HotDeathError as e:
             raise PositionError(
-                "bad_record", f"action {i + 1} ({item!r}) cannot be replayed: {e.message}"
-            ) from None
-        except (TypeError, ValueError):
-            raise PositionError(
-                "bad_record", f"action {i + 1} must be [seat, \"action\"], got {item!r}"
+                "bad_record", f"action {i + 1} ({item!r:.80}) cannot be replayed: {e.message}"
             ) from None
     return state

@@ -78,6 +78,10 @@ class Variant:
 
         Options objects are immutable, so the result is cached for hashable overrides.
         """
+        if preset is not None and not isinstance(preset, str):
+            raise OptionError("unknown_preset", f"a preset is a name, not {preset!r:.60}")
+        if options is not None and not isinstance(options, Mapping):
+            raise OptionError("bad_option", "options are an object of names and values")
         name = preset or self.default_preset
         try:
             key: Any = (name, tuple(sorted(options.items())) if options else ())

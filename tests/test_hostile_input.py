@@ -1,0 +1,299 @@
+"""Hostile input: any text, any JSON gets a result or one of our coded errors (issue 16).
+
+``Action.parse`` takes arbitrary text, :func:`hotdeath.jsontext.loads_bounded` arbitrary
+JSON text (depth-bounded), ``from_position`` and ``replay`` arbitrary JSON values and
+mutations of real positions and records.  Nothing may escape but a
+:class:`~hotdeath.errors.HotDeathError` with a code: no ``ValueError``, ``RecursionError``,
+``IndexError`` …
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import hotdeath
+from hotdeath.actions import Action
+from hotdeath.cards import FACE_CODE
+from hotdeath.errors import HotDeathError, NotationError, PositionError
+from hotdeath.jsontext import MAX_DEPTH, check_depth, loads_bounded, text_depth
+from hotdeath.notation import from_position, record, replay, to_position
+from hotdeath.state import GameState
+
+CODED = HotDeathError
+
+
+def _coded(e: HotDeathError) -> None:
+    assert isinstance(e.code, str) and e.code and e.code.isascii(), e
+    assert e.message
+
+
+# ------------------------------------------------------------------ Action.parse
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["catch ²", "catch ٣", "victim ¹", "play R5 @²", "deal ²", "deal -3", "deal +3",
+     "deal 1_0", "catch @@1", "catch " + "9" * 5000, "deal " + "9" * 5000, "x" * 100_000],
+)
+def test_bad_numbers_and_long_text_are_coded_errors(text: str) -> None:
+    with pytest.raises(NotationError) as info:
+        Action.parse(text)
+    assert info.value.code == "bad_syntax"
+
+
+def test_numbers_are_ascii_digits() -> None:
+    assert Action.parse("catch 3").target == 3
+    assert Action.parse("play R5 @2").target == 2
+    assert Action.parse("deal 12").n == 12
+
+
+@pytest.mark.parametrize("value", [None, 3, b"draw", ["draw"]])
+def test_parse_of_something_not_text_is_a_coded_error(value: Any) -> None:
+    with pytest.raises(NotationError):
+        Action.parse(value)
+
+
+_WORDS = st.sampled_from(
+    ["play", "jump", "draw", "pass", "accept", "challenge", "question", "decline", "leave",
+     "uno", "catch", "direction", "deal", "color", "colour", "victim", "cw", "ccw", "red",
+     "r", "@1", "@", "uno", "²", "٣", "-1", "0", "07", "+2", *FACE_CODE]
+)
+_ACTIONISH = st.lists(st.one_of(_WORDS, st.text(max_size=6)), max_size=6).map(" ".join)
+
+
+@given(text=st.one_of(st.text(), _ACTIONISH))
+@settings(max_examples=1500, suppress_health_check=[HealthCheck.too_slow])
+def test_parse_of_any_text_is_an_action_or_a_coded_error(text: str) -> None:
+    try:
+        a = Action.parse(text)
+    except NotationError as e:
+        _coded(e)
+        return
+    assert Action.parse(str(a)) == a
+
+
+# ------------------------------------------------------------------ bounded JSON
+
+
+def test_deep_json_is_refused_before_parsing() -> None:
+    deep = "[" * 4000 + "]" * 4000  # a 8 KB message: RecursionError in json.loads
+    with pytest.raises(RecursionError):
+        json.loads(deep)
+    with pytest.raises(NotationError) as info:
+        loads_bounded(deep)
+    assert info.value.code == "json_too_deep"
+    assert loads_bounded("[" * MAX_DEPTH + "]" * MAX_DEPTH) is not None
+    with pytest.raises(NotationError):
+        loads_bounded("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
+    assert loads_bounded('{"a": "[[[[[[[[[[[[[[["}', max_depth=1) == {"a": "[" * 15}
+    assert text_depth('["\\"[[", {"b": []}]') == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("NaN", "bad_json"), ('{"a": Infinity}', "bad_json"), ("1" * 5000, "bad_json"),
+     ("{", "bad_json"), ("", "bad_json"), (b"\xff", "bad_json"), ("{" * 10_000, "json_too_deep")],
+)
+def test_bad_json_texts_are_coded(text: str | bytes, code: str) -> None:
+    with pytest.raises(NotationError) as info:
+        loads_bounded(text)
+    assert info.value.code == code
+
+
+def test_size_bound() -> None:
+    with pytest.raises(NotationError) as info:
+        loads_bounded("[1, 2, 3]", max_chars=5)
+    assert info.value.code == "json_too_large"
+
+
+def test_check_depth_on_loaded_values() -> None:
+    v: Any = []
+    for _ in range(10_000):
+        v = [v]
+    with pytest.raises(NotationError):
+        check_depth(v)
+    check_depth({"a": [[1]], "b": "x"}, max_depth=3)
+    with pytest.raises(NotationError):
+        check_depth({"a": [[1]]}, max_depth=2)
+
+
+@given(text=st.text(alphabet='[]{}",:0123456789.eE-+truefalsnNI\\ ', max_size=200))
+@settings(max_examples=800)
+def test_loads_bounded_of_any_text_is_json_or_a_coded_error(text: str) -> None:
+    try:
+        loads_bounded(text, max_depth=8)
+    except NotationError as e:
+        _coded(e)
+
+
+@pytest.mark.parametrize("loader", [from_position, replay])
+def test_deep_json_positions_and_records_are_coded_errors(loader: Any) -> None:
+    deep = '{"variant": "standard", "hands": ' + "[" * 3000 + "]" * 3000 + "}"
+    with pytest.raises(PositionError) as info:
+        loader(deep)
+    assert info.value.code == "json_too_deep"
+    v: Any = []
+    for _ in range(3000):
+        v = [v]
+    with pytest.raises(PositionError) as info:
+        loader({"variant": "standard", "hands": v})
+    assert info.value.code == "json_too_deep"
+
+
+# ------------------------------------------------------------------ arbitrary JSON values
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False)
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                  max_size=4),
+    max_leaves=12,
+)
+"""Any JSON value (what ``json.loads`` can return)."""
+
+_CARDS = st.sampled_from(FACE_CODE)
+PLAUSIBLE = st.one_of(
+    st.integers(-3, 12),
+    st.booleans(),
+    st.none(),
+    _CARDS,
+    st.lists(_CARDS, max_size=8),
+    st.lists(st.integers(-1, 5), max_size=5),
+    st.lists(st.lists(_CARDS, max_size=5), min_size=2, max_size=5),
+    st.lists(st.booleans(), min_size=2, max_size=5),
+    st.sampled_from(["turn", "response", "deal", "game_over", "choose_color",
+                     "choose_victim", "cw", "ccw", "red", "green", "draw", "eject", "reveal",
+                     "wild_draw", "draw_two", "mystery"]),
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "type": st.sampled_from(["draw", "eject", "reveal", "pot", "throwdown"]),
+            "kind": st.sampled_from(["draw", "eject", "reveal", "burn"]),
+            "family": st.sampled_from(["wild_draw", "draw_two", "mystery", "x"]),
+            "count": st.integers(-3, 40), "level": st.integers(0, 5),
+            "victim": st.integers(-2, 6), "sender": st.integers(-2, 6),
+            "attacker": st.integers(-2, 6), "anchor": st.integers(-3, 6),
+            "player": st.integers(-2, 6), "legal": st.booleans(),
+            "last_card": _CARDS, "locked": st.booleans(), "redirected": st.booleans(),
+            "two_active": st.booleans(),
+        },
+    ),
+    JSON,
+)
+"""Values near what a position field holds (so the loader gets past its first checks)."""
+
+_SAMPLE_GAMES: list[tuple[str, str | None]] = [
+    ("standard", None), ("standard", "house"), ("hotdeath", None),
+    ("hotdeath", "app_compat"), ("cutthroat", None), ("throwdown", None),
+]
+
+
+def _positions(variant: str, preset: str | None, seed: int) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    game = hotdeath.new_game(variant, players=rng.choice([2, 3, 4]), seed=seed, preset=preset)
+    out = [to_position(game)]
+    for step in range(300):
+        if game.is_terminal():
+            break
+        seat = rng.choice(game.actors())
+        game.apply_action(rng.choice(game.legal_actions(seat)), seat)
+        if step % 5 == 0:
+            out.append(to_position(game))
+    out.append(to_position(game))
+    return out
+
+
+REAL_POSITIONS = [p for v, pr in _SAMPLE_GAMES for s in range(3) for p in _positions(v, pr, s)]
+FIELDS = sorted({k for p in REAL_POSITIONS for k in p} | {"attack", "pot", "wd4", "top",
+                                                           "preset", "up_pending"})
+
+
+def _load_or_coded(data: object) -> GameState | None:
+    try:
+        return from_position(data)  # type: ignore[arg-type]
+    except HotDeathError as e:
+        _coded(e)
+        return None
+
+
+@given(value=JSON)
+@settings(max_examples=300)
+def test_from_position_of_any_json_value_is_coded(value: object) -> None:
+    _load_or_coded(value)
+    _load_or_coded(json.dumps(value))
+
+
+@given(
+    index=st.integers(0, len(REAL_POSITIONS) - 1),
+    changes=st.lists(
+        st.tuples(st.sampled_from(FIELDS), st.one_of(st.just("<delete>"), PLAUSIBLE)),
+        min_size=1, max_size=3,
+    ),
+)
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_from_position_of_mutated_positions_is_coded(
+    index: int, changes: list[tuple[str, object]]
+) -> None:
+    data = dict(REAL_POSITIONS[index])
+    for key, value in changes:
+        if value == "<delete>":
+            data.pop(key, None)
+        else:
+            data[key] = value
+    state = _load_or_coded(data)
+    if state is not None:  # what loads can be shown, written back and played from
+        state.view(None)
+        for s in range(state.n):
+            state.view(s)
+        again = from_position(to_position(state))
+        assert to_position(again) == to_position(state)
+
+
+def _records() -> list[dict[str, Any]]:
+    out = []
+    for v, pr in _SAMPLE_GAMES:
+        game = hotdeath.new_game(v, players=3, seed=5, preset=pr)
+        rng = random.Random(5)
+        for _ in range(40):
+            if game.is_terminal():
+                break
+            seat = rng.choice(game.actors())
+            game.apply_action(rng.choice(game.legal_actions(seat)), seat)
+        out.append(record(game))
+    return out
+
+
+RECORDS = _records()
+
+
+@given(
+    index=st.integers(0, len(RECORDS) - 1),
+    key=st.sampled_from(["variant", "options", "players", "seed", "dealer", "actions",
+                         "preset", "format"]),
+    value=st.one_of(PLAUSIBLE, st.lists(st.one_of(JSON, st.tuples(st.integers(-1, 4),
+                                                                   _ACTIONISH).map(list))))
+)
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_replay_of_mutated_records_is_coded(index: int, key: str, value: object) -> None:
+    rec = dict(RECORDS[index])
+    rec[key] = value
+    try:
+        replay(rec)
+    except HotDeathError as e:
+        _coded(e)
+
+
+@given(value=JSON)
+@settings(max_examples=200)
+def test_replay_of_any_json_value_is_coded(value: object) -> None:
+    for data in (value, json.dumps(value)):
+        try:
+            replay(data)  # type: ignore[arg-type]
+        except HotDeathError as e:
+            _coded(e)
