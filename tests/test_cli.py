@@ -421,7 +421,8 @@ def test_replay_errors(tmp_path: Path) -> None:
 
 
 def test_new_writes_the_starting_position(tmp_path: Path) -> None:
-    result = invoke("new", "--variant", "standard", "--players", "3", "--seed", "5", "--dealer", "1")
+    result = invoke("new", "--variant", "standard", "--players", "3", "--seed", "5",
+                    "--dealer", "1")
     assert result.exit_code == 0, result.output
     expected = to_position(hotdeath.new_game("standard", players=3, seed=5, dealer=1))
     assert json.loads(result.stdout) == expected

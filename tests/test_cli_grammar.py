@@ -164,7 +164,7 @@ def test_two_different_variants_are_an_error() -> None:
 
 def test_old_spellings_of_play_simulate_and_tournament(tmp_path: Path) -> None:
     # play -v VARIANT and --bots SPEC: same game as -V and --bot
-    outs = []
+    outs: list[Any] = []
     for args in (["-v", "standard", "--bots", "random"], ["-V", "standard", "--bot", "random"]):
         save = tmp_path / f"{len(outs)}.json"
         r = invoke("play", *args, "-n", "2", "--seed", "3", "--watch", "--delay", "0",
@@ -174,7 +174,7 @@ def test_old_spellings_of_play_simulate_and_tournament(tmp_path: Path) -> None:
         assert ("deprecated" in r.stderr) == (args[0] == "-v")
     assert outs[0] == outs[1]
     # simulate VARIANT: the same games as --variant VARIANT
-    files = []
+    files: list[Any] = []
     for first in (["standard"], ["--variant", "standard"]):
         out = tmp_path / f"sim{len(files)}.jsonl"
         r = invoke("simulate", *first, "-n", "2", "--bot", "random", "--games", "2",

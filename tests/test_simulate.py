@@ -162,7 +162,7 @@ def test_bad_configurations_say_what_is_wrong(
 
 def test_cli_simulate_writes_results_and_a_summary(tmp_path: Path) -> None:
     out = tmp_path / "cli.jsonl"
-    result = invoke("simulate", "--variant", "standard", "-n", "3", "--bot", "basic", "--bot", "random",
+    result = invoke("simulate", "-V", "standard", "-n", "3", "-b", "basic", "-b", "random",
                     "--games", "6", "--seed", "42", "--workers", "2", "--out", str(out))
     assert result.exit_code == 0, result.output
     assert "6 games played, 0 already in" in result.output
@@ -186,7 +186,7 @@ def test_cli_simulate_errors_are_one_line_with_a_code(
 ) -> None:
     out = tmp_path / "e.jsonl"
     run_simulation(CONFIG, 1, out, workers=1)
-    result = invoke("simulate", "--variant", "standard", "-n", "3", "--bot", "basic", "--bot", "random",
+    result = invoke("simulate", "-V", "standard", "-n", "3", "-b", "basic", "-b", "random",
                     "--seed", "42", "--games", "2", "-q", "--out", str(out), *args)
     assert result.exit_code == 2, result.output
     line = result.stderr.strip()
@@ -253,7 +253,7 @@ def test_cli_ctrl_c_says_what_is_kept(tmp_path: Path, monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(sim, "run_simulation", interrupted)
     out = tmp_path / "c.jsonl"
-    result = invoke("simulate", "--variant", "standard", "-n", "3", "--bot", "basic", "--bot", "random",
+    result = invoke("simulate", "-V", "standard", "-n", "3", "-b", "basic", "-b", "random",
                     "--seed", "42", "--games", "9", "-w", "1", "--out", str(out))
     assert result.exit_code == 130
     assert f"interrupted: 2 of 9 games are in {out}; run the same command again" in (

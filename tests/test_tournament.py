@@ -272,7 +272,7 @@ def test_outputs_are_written_and_name_every_entrant(small: TournamentResult) -> 
 
 def test_the_command_plays_rates_and_resumes(tmp_path: Path) -> None:
     out = tmp_path / "t"
-    args = ["tournament", "--bot", "random", "--bot", "basic", "--variant", "standard", "-n", "2", "-g", "4",
+    args = ["tournament", "-b", "random", "-b", "basic", "-V", "standard", "-n", "2", "-g", "4",
             "--seed", "3", "--out", str(out), "-w", "1", "--bootstrap", "20"]
     r = invoke(*args, "--quiet")
     assert r.exit_code == 0, r.output
