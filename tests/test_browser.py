@@ -264,10 +264,12 @@ def _player(browser: Browser, **kw: Any) -> Player:
 def _create_in_lobby(
     p: Player, server: Server, variant: str = "hotdeath", seats: int = 4,
     open_seats: tuple[int, ...] = (), name: str = "Ann", shot: bool = False,
+    goto: bool = True,
 ) -> str:
     page = p.page
-    page.goto(server.base + "/")
-    page.wait_for_selector("body[data-ready='1']")
+    if goto:
+        page.goto(server.base + "/")
+        page.wait_for_selector("body[data-ready='1']")
     page.fill("#name", name)
     page.select_option("#variant", variant)
     page.eval_on_selector(

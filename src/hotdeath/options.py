@@ -11,11 +11,22 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from types import MappingProxyType
+from typing import Any, Final, TypeVar
 
 from hotdeath.errors import OptionError
 
 OptionValue = bool | int | str
+
+OPTION_GROUPS: Final[Mapping[str, str]] = MappingProxyType({
+    "deal": "Dealing and the first card",
+    "play": "Playing and drawing",
+    "cards": "Special cards and attacks",
+    "uno": "Calling Uno",
+    "score": "Scoring and the end of the game",
+    "table": "Table and deck",
+})
+"""What an option changes (its ``group``), with the heading people read, in lobby order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +39,27 @@ class OptionSpec:
     values: tuple[OptionValue, ...]  # choices, or (min, max) for ints
     description: str
     rule: str
+    title: str = ""
+    """What people read as the option's name (never its identifier)."""
+    sentence: str = ""
+    """One plain sentence saying what the option changes."""
+    group: str = ""
+    """What the option changes: a key of :data:`OPTION_GROUPS`."""
+    labels: tuple[tuple[OptionValue, str], ...] = ()
+    """The words of each allowed value of a choice option."""
+
+    def words(self, value: OptionValue) -> str:
+        """A value in words for people: its label, yes/no, or the number.
+
+        >>> OptionSpec("x", "bool", True, (True, False), "", "", "X").words(False)
+        'no'
+        """
+        for v, text in self.labels:
+            if v == value and isinstance(v, bool) == isinstance(value, bool):
+                return text
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return str(value)
 
     def allowed(self) -> str:
         """The allowed values in words."""
@@ -47,6 +79,11 @@ class OptionSpec:
             "values": list(self.values),
             "description": self.description,
             "rule": self.rule,
+            "title": self.title,
+            "sentence": self.sentence,
+            "group": self.group,
+            "labels": {str(v).lower() if isinstance(v, bool) else str(v): text
+                       for v, text in self.labels},
         }
 
     def coerce(self, value: object) -> OptionValue:
@@ -89,12 +126,19 @@ def option(
     rule: str,
     values: tuple[OptionValue, ...] | None = None,
     choice: bool = False,
+    *,
+    title: str = "",
+    sentence: str = "",
+    group: str = "",
+    labels: Mapping[OptionValue, str] | None = None,
 ) -> Any:
     """Declare an option field (use inside an options dataclass).
 
     An int option takes ``values=(min, max)``; with ``choice=True`` its values are a list
     of allowed integers instead.  A bool option allows both values unless ``values`` fixes
-    it (e.g. ``(True,)`` for a rule a variant does not let change).
+    it (e.g. ``(True,)`` for a rule a variant does not let change).  ``title``,
+    ``sentence``, ``group`` (a key of :data:`OPTION_GROUPS`) and ``labels`` (the words of
+    each choice) are what people read in the lobby and at the table.
     """
     vals: tuple[OptionValue, ...]
     if isinstance(default, bool):
@@ -111,7 +155,9 @@ def option(
         vals = values
     return field(
         default=default,
-        metadata={"type": typ, "values": vals, "description": description, "rule": rule},
+        metadata={"type": typ, "values": vals, "description": description, "rule": rule,
+                  "title": title, "sentence": sentence, "group": group,
+                  "labels": tuple((labels or {}).items())},
     )
 
 
@@ -130,7 +176,9 @@ def specs(cls: type[Any]) -> list[OptionSpec]:
             continue
         default: OptionValue = f.default  # type: ignore[assignment]
         out.append(
-            OptionSpec(f.name, m["type"], default, m["values"], m["description"], m["rule"])
+            OptionSpec(f.name, m["type"], default, m["values"], m["description"], m["rule"],
+                       m.get("title", ""), m.get("sentence", ""), m.get("group", ""),
+                       m.get("labels", ()))
         )
     _SPECS[cls] = out
     return list(out)

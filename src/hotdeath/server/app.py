@@ -41,6 +41,7 @@ from hotdeath.cards import (
 )
 from hotdeath.events import SCORE_LABELS, Event
 from hotdeath.notation import record
+from hotdeath.options import OPTION_GROUPS
 from hotdeath.server.protocol import RATE_BURST, RATE_PER_SECOND, ProtocolError, parse_message
 from hotdeath.server.room import (
     DEFAULT_BOT,
@@ -309,6 +310,7 @@ def create_app(
                 if server_bot(b)
             ],
             "themes": list(THEMES),
+            "option_groups": dict(OPTION_GROUPS),
             "max_bot_seconds": hub.max_bot_seconds,
             "defaults": {"bot": DEFAULT_BOT, "bot_delay": hub.bot_delay,
                          "takeover_timeout": DEFAULT_TAKEOVER, "theme": "family"},

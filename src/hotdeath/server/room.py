@@ -42,6 +42,7 @@ from hotdeath.bots.arena import next_bot_move
 from hotdeath.cards import THEMES, card_name
 from hotdeath.errors import HotDeathError
 from hotdeath.events import Event, describe
+from hotdeath.options import as_dict
 from hotdeath.rulebook import RULES
 from hotdeath.server.commitment import (
     commit_deck,
@@ -254,6 +255,55 @@ def goal_json(variant: str, preset: str, options: Mapping[str, Any]) -> dict[str
             "lowest_wins": goal.lowest_wins, "text": goal.text}
 
 
+def changed_options(
+    variant: str, preset: str, options: Mapping[str, object]
+) -> dict[str, object]:
+    """The overrides of ``options`` that truly change the preset (typed as the option is).
+
+    An override equal to the preset's value (``"1"`` for an integer choice of 1, say) is
+    no change and is dropped.
+
+    >>> changed_options("standard", "official", {"initial_direction": "1", "seven_o": True})
+    {'seven_o': True}
+    """
+    v = get_variant(variant)
+    base = as_dict(v.resolve_options(preset, {}))
+    by_name = {s.name: s for s in v.option_specs()}
+    out: dict[str, object] = {}
+    for name, value in options.items():
+        spec = by_name.get(name)
+        if spec is None:
+            out[name] = value  # resolve_options refuses it with its error
+            continue
+        typed = spec.coerce(value)
+        if typed != base[name] or isinstance(typed, bool) != isinstance(base[name], bool):
+            out[name] = typed
+    return out
+
+
+def house_rules(
+    variant: str, preset: str, options: Mapping[str, Any], theme: str = "family"
+) -> list[dict[str, Any]]:
+    """The options a table changes from its preset, in people's words (name theme ``theme``).
+
+    >>> house_rules("standard", "official", {"seven_o": True})[0]["text"]
+    'Sevens and zeros (7-0): yes'
+    """
+    from hotdeath.tui.session import themed
+
+    v = get_variant(variant)
+    out = []
+    for spec in v.option_specs():
+        if spec.name not in options:
+            continue
+        title = themed(spec.title or spec.name, theme)
+        words = themed(spec.words(options[spec.name]), theme)
+        out.append({"name": spec.name, "title": title, "value": words,
+                    "sentence": themed(spec.sentence, theme), "rule": spec.rule,
+                    "text": f"{title}: {words}"})
+    return out
+
+
 def reveal_json(deal: DealRow) -> dict[str, Any]:
     """The reveal of a deal commitment."""
     return {"hand_no": deal.hand_no, "salt": deal.salt, "deck": list(deal.deck),
@@ -286,6 +336,7 @@ class Room:
         self._driver: asyncio.Task[None] | None = None
         self.takeover_thinks = thinks(self.takeover_bot)
         self.goal = goal_json(self.variant, self.preset, self.options)
+        self.house_rules = house_rules(self.variant, self.preset, self.options, self.theme)
         self.stale_answers = 0
         """Bot answers dropped because the game moved on while they were computed."""
         self.recovering = False
@@ -325,7 +376,10 @@ class Room:
             "name": self.name,
             "variant": self.variant,
             "preset": self.preset,
+            "preset_title": get_variant(self.variant).preset_title(self.preset),
+            "variant_title": get_variant(self.variant).title,
             "options": self.options,
+            "house_rules": self.house_rules,
             "players": self.players,
             "theme": self.theme,
             "bot_delay": self.bot_delay,
@@ -1028,6 +1082,7 @@ class Hub:
             v = get_variant(variant)
             preset = preset or v.default_preset
             opts = v.resolve_options(preset, options)
+            options = changed_options(v.name, preset, options)
             v.check_players(seats, opts)
         except HotDeathError as e:
             raise ApiError(400, e.code, e.message) from None

@@ -49,6 +49,18 @@ class Variant:
     extra: Mapping[str, Any] = field(default_factory=dict)
     goal_of: Callable[[Any], Goal] | None = None
     """How a game is won under given (resolved) options: see :meth:`goal`."""
+    preset_words: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """Each preset for people: a name they understand and one plain sentence."""
+
+    def preset_title(self, preset: str) -> str:
+        """A preset's name for people (its id with spaces when it has none).
+
+        >>> from hotdeath.variants import get_variant
+        >>> get_variant("standard").preset_title("house")
+        'Party rules'
+        """
+        words = self.preset_words.get(preset)
+        return words[0] if words else preset.replace("_", " ")
 
     def goal(self, opts: Any) -> Goal:
         """How a game of this variant with the resolved ``opts`` is won.
@@ -149,6 +161,8 @@ class Variant:
             "presets": {
                 name: {
                     "description": self.preset_descriptions.get(name, ""),
+                    "title": self.preset_title(name),
+                    "sentence": self.preset_words.get(name, ("", ""))[1],
                     "options": dict(vals),
                 }
                 for name, vals in self.presets.items()

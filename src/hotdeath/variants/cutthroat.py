@@ -45,60 +45,201 @@ class CutthroatOptions:
                                    "seat, 0 unless chosen); draw_high: the highest number "
                                    "drawn deals; rotate_left has nothing to rotate in a "
                                    "one-hand game", "CT-1.3",
-                                   ("given", "draw_high", "rotate_left"))
-    max_players: int = option(10, "Most players allowed at the table", "CT-1.2", (2, 15))
-    decks: int = option(1, "Number of 108-card decks", "CT-1.1", (1, 2))
+                                   ("given", "draw_high", "rotate_left"),
+        title="Who deals",
+        sentence="Who deals the hand.",
+        group="deal",
+        labels={
+            "given": "Whoever picks up the cards",
+            "draw_high": "Everyone draws a card; the highest number deals",
+            "rotate_left": "The deal passes to the left (one hand: no change)",
+        },
+    )
+    max_players: int = option(10, "Most players allowed at the table", "CT-1.2", (2, 15),
+        title="Most players",
+        sentence="The most players this game allows at one table.",
+        group="table",
+    )
+    decks: int = option(1, "Number of 108-card decks", "CT-1.1", (1, 2),
+        title="Decks",
+        sentence="How many 108-card decks are shuffled together.",
+        group="table",
+    )
     initial_direction: int = option(1, "Direction of play at the start (1 clockwise, -1 "
-                                    "counter-clockwise)", "CT-1.4", (1, -1), choice=True)
+                                    "counter-clockwise)", "CT-1.4", (1, -1), choice=True,
+        title="First direction",
+        sentence="Which way play goes at the start.",
+        group="deal",
+        labels={
+            1: "Clockwise",
+            -1: "Counter-clockwise",
+        },
+    )
     first_card_wild: str = option("first_player_names", "A Wild turned up first: the player "
                                   "left of the dealer names any colour, then plays (fixed)",
-                                  "CT-2", ("first_player_names",))
+                                  "CT-2", ("first_player_names",),
+        title="A Wild turned up first",
+        sentence="The player left of the dealer names any colour, then plays.",
+        group="deal",
+        labels={
+            "first_player_names": "The first player names the colour",
+        },
+    )
     first_card_reverse: str = option("dealer_first", "A Reverse turned up first: the dealer "
                                      "plays first, then play goes to his right (fixed)",
-                                     "CT-2", ("dealer_first",))
+                                     "CT-2", ("dealer_first",),
+        title="A Reverse turned up first",
+        sentence="The dealer plays first, then play goes to the right.",
+        group="deal",
+        labels={
+            "dealer_first": "The dealer starts",
+        },
+    )
     first_card_draw_two_loses_turn: bool = option(True, "A Draw Two turned up first: the "
                                                   "player left of the dealer draws two and "
                                                   "the next player goes (fixed)", "CT-2",
-                                                  (True,))
+                                                  (True,),
+        title="A Draw Two turned up first",
+        sentence="The player left of the dealer draws two and the next player goes.",
+        group="deal",
+    )
     first_card_wd4_victim_loses_turn: bool = option(True, "A Wild Draw Four turned up first: "
                                                     "the player left of the dealer draws four "
-                                                    "and also loses his turn", "CT-2")
+                                                    "and also loses his turn", "CT-2",
+        title="A Wild Draw Four turned up first skips",
+        sentence="When the first card turned up is a Wild Draw Four, the player left of the "
+            "dealer draws four and also loses the turn.",
+        group="deal",
+    )
     wd4_challenge: str = option("question", "Answer to a Wild Draw Four: question (its "
                                 "legality is announced, nothing else changes), official "
                                 "(the Standard 4/6 challenge) or none", "CT-5.2",
-                                ("question", "official", "none"))
+                                ("question", "official", "none"),
+        title="Answering a Wild Draw Four",
+        sentence="What its victim may do about a Wild Draw Four.",
+        group="cards",
+        labels={
+            "question": "Question it: whether it was legal is told, nothing else changes",
+            "official": "Challenge it as in official Uno (4 or 6 cards)",
+            "none": "Nothing: just draw",
+        },
+    )
     wd4_guilty_challenger_turn: str = option("plays", "With wd4_challenge=official, after a "
                                              "successful challenge the challenger plays, or "
-                                             "is skipped", "CT-5.2", ("plays", "skipped"))
+                                             "is skipped", "CT-5.2", ("plays", "skipped"),
+        title="After a won challenge",
+        sentence="With the official challenge, what the challenger does after catching a bluff.",
+        group="cards",
+        labels={
+            "plays": "The challenger plays on",
+            "skipped": "The challenger is skipped",
+        },
+    )
     wild_color_must_change: bool = option(True, "A Wild must name one of the three colours "
-                                          "not in play", "CT-4.4")
+                                          "not in play", "CT-4.4",
+        title="A Wild changes the colour",
+        sentence="A Wild must name one of the three colours not in play.",
+        group="cards",
+    )
     wd4_color_must_change: bool = option(False, "A Wild Draw Four must name a colour other "
-                                         "than the current one", "CT-4.3")
+                                         "than the current one", "CT-4.3",
+        title="A Wild Draw Four changes the colour",
+        sentence="A Wild Draw Four must name a colour other than the current one.",
+        group="cards",
+    )
     may_draw_with_playable: bool = option(False, "A player may draw while holding a playable "
-                                          "card", "CT-3.2")
+                                          "card", "CT-3.2",
+        title="Draw while able to play",
+        sentence="A player may draw a card even when holding one that could be played.",
+        group="play",
+    )
     draw_until_match_then: str = option("keep", "After drawing until a match: keep it and "
                                         "pass (\"shucks\"), or may play it, or must play it",
-                                        "CT-3.3", ("keep", "may_play", "must_play"))
+                                        "CT-3.3", ("keep", "may_play", "must_play"),
+        title="After drawing to a match",
+        sentence="What happens to the matching card a player drew up to.",
+        group="play",
+        labels={
+            "keep": "Keep it and pass (“shucks”)",
+            "may_play": "It may be played",
+            "must_play": "It must be played",
+        },
+    )
     stacking: str = option("none", "Draw cards cannot be stacked (fixed)", "CT-4.2",
-                           ("none",))
+                           ("none",),
+        title="Stacking draw cards",
+        sentence="Draw cards cannot be stacked.",
+        group="cards",
+        labels={
+            "none": "No stacking",
+        },
+    )
     two_player_rules: bool = option(True, "With two players a Reverse acts as a Skip",
-                                    "CT-8.0")
+                                    "CT-8.0",
+        title="Two-player Reverse",
+        sentence="With two players a Reverse works as a Skip.",
+        group="play",
+    )
     partners: bool = option(False, "Partners sit catty-corner (seat i with seat i + n/2)",
-                            "CT-9.1")
+                            "CT-9.1",
+        title="Partners",
+        sentence="Partners sit across the corner from each other and win together.",
+        group="table",
+    )
     partners_victory: str = option("team", "With partners: the team of the player who goes "
                                    "out wins, or only that player", "CT-9.3",
-                                   ("team", "individual"))
+                                   ("team", "individual"),
+        title="Who wins with partners",
+        sentence="With partners, whether the team of the player who went out wins or only that "
+            "player.",
+        group="table",
+        labels={
+            "team": "The team",
+            "individual": "Only the player who went out",
+        },
+    )
     uno_catch_penalty: int = option(2, "Cards drawn when caught without an Uno call",
-                                    "CT-6.1", (0, 10))
+                                    "CT-6.1", (0, 10),
+        title="Caught without Uno",
+        sentence="Cards a player draws when caught without calling Uno.",
+        group="uno",
+    )
     false_uno_call_penalty: int = option(0, "Cards drawn for a false Uno call or catch "
-                                         "(0: such calls are refused)", "CT-6.3", (0, 10))
+                                         "(0: such calls are refused)", "CT-6.3", (0, 10),
+        title="Wrong Uno call or catch",
+        sentence="Cards drawn for calling Uno or catching someone wrongly (0: such a call is "
+            "refused).",
+        group="uno",
+    )
     scoring: str = option("none", "No scoring: the first player out wins (fixed)", "CT-7.1",
-                          ("none",))
-    rounds: int = option(1, "A game is exactly one hand (fixed)", "CT-7.2", (1,), choice=True)
+                          ("none",),
+        title="Scoring",
+        sentence="Nobody scores points: the first player out wins.",
+        group="score",
+        labels={
+            "none": "No points",
+        },
+    )
+    rounds: int = option(1, "A game is exactly one hand (fixed)", "CT-7.2", (1,), choice=True,
+        title="Hands in a game",
+        sentence="A game is exactly one hand.",
+        group="score",
+    )
     max_turns: int = option(0, "Stop the game, with no winner, after this many turn actions "
-                            "(0: no limit)", "CT-7.1", (0, 1000000))
+                            "(0: no limit)", "CT-7.1", (0, 1000000),
+        title="Turn limit",
+        sentence="The game stops, with no winner, after this many turns (0: no limit).",
+        group="table",
+    )
     shortfall: str = option("forgive", "Cards owed when both piles are empty are forgiven",
-                            "CT-7.4", ("forgive",))
+                            "CT-7.4", ("forgive",),
+        title="Empty piles",
+        sentence="Cards owed when the draw pile and the discard pile are both empty are forgiven.",
+        group="play",
+        labels={
+            "forgive": "Forgiven",
+        },
+    )
 
     # Standard engine settings that Cutthroat fixes (not options; properties, not class
     # constants, so that the options class also compiles with mypyc).
@@ -132,6 +273,19 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
     "seed_003": {},
     "official_challenge": {"wd4_challenge": "official"},
 }
+PRESET_WORDS: Final = {
+    "seed_003": (
+        "Cutthroat as written",
+        "Draw until a match and keep it, question a doubtful Wild Draw Four, one hand a "
+        "game.",
+    ),
+    "official_challenge": (
+        "Cutthroat with the official challenge",
+        "Cutthroat, but a doubtful Wild Draw Four can be challenged as in official Uno.",
+    ),
+}
+"""Each preset for people: a name they understand and one plain sentence."""
+
 PRESET_DESCRIPTIONS: Final = {
     "seed_003": "The Cutthroat sheet as read by the rules contract: draw until a match and "
                 "keep it, question an illegal Wild Draw Four, one hand per game",
@@ -329,6 +483,7 @@ CUTTHROAT: Final = Variant(
     state_cls=CutthroatState,
     presets=PRESETS,
     preset_descriptions=PRESET_DESCRIPTIONS,
+    preset_words=PRESET_WORDS,
     aliases=("ct",),
     min_players=2,
     max_players=15,

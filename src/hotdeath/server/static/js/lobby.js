@@ -58,7 +58,7 @@ function onVariant() {
   $("variant-desc").textContent = v.description || "";
   const presets = Object.entries(v.presets);
   $("preset").replaceChildren(
-    ...presets.map(([name]) => el("option", { value: name }, name.replaceAll("_", " "))),
+    ...presets.map(([name, p]) => el("option", { value: name }, p.title || name)),
   );
   $("preset").value = v.default_preset || presets[0][0];
   const seats = $("seats");
@@ -71,10 +71,22 @@ function onVariant() {
   renderSeats();
 }
 
+/** A value of an option in words: its label, yes/no, or the number. */
+function valueWords(opt, value) {
+  if (opt.type === "bool") return value ? "yes" : "no";
+  const label = opt.labels && opt.labels[String(value)];
+  return label || String(value);
+}
+
 function onPreset() {
   const v = currentVariant();
   const p = v.presets[$("preset").value];
-  $("preset-desc").textContent = (p && p.description) || "";
+  const changes = Object.entries((p && p.options) || {}).map(([name, value]) => {
+    const opt = v.options.find((o) => o.name === name);
+    return opt ? `${opt.title}: ${valueWords(opt, value).toLowerCase()}` : null;
+  }).filter(Boolean);
+  $("preset-desc").textContent = [(p && p.sentence) || "",
+    changes.length ? `It changes: ${changes.join("; ")}.` : ""].filter(Boolean).join(" ");
   renderOptions();
 }
 
@@ -89,18 +101,19 @@ function optionControl(opt, value) {
     input = el("input", { id, type: "number", min: opt.values[0], max: opt.values[1], "data-type": "int" });
     input.value = String(value);
   } else {
+    // the option's own values, typed (an integer choice stays an integer): by position
     input = el("select", { id, "data-type": "choice" },
-      ...opt.values.map((val) => el("option", { value: String(val) }, String(val).replaceAll("_", " "))));
-    input.value = String(value);
+      ...opt.values.map((val, i) => el("option", { value: String(i) }, valueWords(opt, val))));
+    input.value = String(Math.max(0, opt.values.findIndex((val) => val === value)));
   }
   input.dataset.option = opt.name;
   return input;
 }
 
-function readControl(input) {
+function readControl(input, opt) {
   if (input.dataset.type === "bool") return input.value === "true";
   if (input.dataset.type === "int") return Number(input.value);
-  return input.value;
+  return opt.values[Number(input.value)];
 }
 
 function renderOptions() {
@@ -108,19 +121,28 @@ function renderOptions() {
   const base = presetOptions();
   const list = $("options");
   list.replaceChildren();
+  const groups = new Map(Object.keys(catalog.option_groups || {}).map((g) => [g, []]));
   for (const opt of v.options) {
+    if (opt.type !== "int" && opt.values.length < 2) continue; // fixed by the variant
     const value = opt.name in base ? base[opt.name] : opt.default;
     const control = optionControl(opt, value);
-    const box = el("div", { class: "option" },
-      el("label", { class: "name", for: control.id }, opt.name),
-      el("div", { class: "desc" }, opt.description),
+    const box = el("div", { class: "option", "data-name": opt.name },
+      el("label", { class: "name", for: control.id }, opt.title || opt.name),
+      el("div", { class: "desc" }, opt.sentence || ""),
       control,
-      el("div", { class: "rule" }, `rule ${opt.rule} · preset value: ${String(value)}`));
+      el("div", { class: "rule" }, `rule ${opt.rule} · preset: ${valueWords(opt, value)} `,
+        el("span", { class: "advanced", title: `advanced: option ${opt.name}`, tabindex: 0 }, "ⓘ")));
     control.addEventListener("change", () => {
-      box.classList.toggle("changed", readControl(control) !== value);
+      box.classList.toggle("changed", readControl(control, opt) !== value);
       countChanged();
     });
-    list.append(box);
+    if (!groups.has(opt.group)) groups.set(opt.group, []);
+    groups.get(opt.group).push(box);
+  }
+  for (const [group, boxes] of groups) {
+    if (!boxes.length) continue;
+    list.append(el("fieldset", { class: "option-group", "data-group": group },
+      el("legend", {}, (catalog.option_groups || {})[group] || "Other rules"), ...boxes));
   }
   countChanged();
 }
@@ -132,7 +154,7 @@ function changedOptions() {
   for (const input of $("options").querySelectorAll("[data-option]")) {
     const spec = v.options.find((o) => o.name === input.dataset.option);
     const preset = spec.name in base ? base[spec.name] : spec.default;
-    const value = readControl(input);
+    const value = readControl(input, spec);
     if (value !== preset) out[spec.name] = value;
   }
   return out;

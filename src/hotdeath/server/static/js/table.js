@@ -274,7 +274,7 @@ function restart() {
 function renderTable() {
   const t = S.table;
   if (!t) return;
-  $("table-title").textContent = `${t.name || t.variant}${t.preset ? ` · ${t.preset.replaceAll("_", " ")} rules` : ""}`;
+  $("table-title").textContent = `${t.name || t.variant_title || t.variant}${t.preset_title ? ` · ${t.preset_title}` : ""}`;
   document.title = `Hot Death — ${t.name || t.variant}`;
   renderSpeed();
   if (t.status === "waiting" && !S.view) showWaiting();
@@ -287,11 +287,11 @@ function showWaiting() {
   const isHost = Boolean(S.host);
   const open = t.seats.filter((s) => s.kind === "open").length;
   $("waiting-title").textContent = open ? `Waiting for ${open} more player${open > 1 ? "s" : ""}` : "Everyone is here";
-  const changed = Object.entries(t.options || {});
+  const changed = t.house_rules || [];
   $("waiting-rules").textContent = [
-    `${t.variant}${t.preset ? `, ${t.preset.replaceAll("_", " ")} rules` : ""}`,
+    `${t.variant_title || t.variant}${t.preset_title ? `, ${t.preset_title}` : ""}`,
     t.goal ? t.goal.text : null,
-    changed.length ? `house rules: ${changed.map(([k, v]) => `${k} = ${v}`).join(", ")}` : "no house rules changed",
+    changed.length ? `house rules: ${changed.map((h) => h.text).join("; ")}` : "no house rules changed",
     `${t.theme === "original" ? "original" : "family"} card names`,
     `bots wait ${Number(t.bot_delay ?? 0).toFixed(1)} s`,
   ].filter(Boolean).join(" · ");
