@@ -5,18 +5,28 @@ A rule is applied by ``GameState.apply_action`` (with events) and by ``GameState
 twice, ``[apply_action]`` and ``[step]``.  A test takes part when its code, or a helper
 function or method it calls (in its module, its class or ``tests.support``), names
 ``act``; nothing needs to be declared in the test.
+
+The server tests' ``db_url`` is parametrised: each test that takes it runs once on an
+SQLite file and once on a database of its own in a throwaway PostgreSQL cluster
+(:mod:`tests.pgcluster`, one per test process).  Without PostgreSQL installed (or without
+psycopg) the PostgreSQL runs skip and say why; with ``CI`` set they fail instead, so CI
+never passes without them.
 """
+
 
 from __future__ import annotations
 
 import inspect
+import os
 from collections.abc import Iterator
+from pathlib import Path
 from types import CodeType, FunctionType
 from typing import Any
 
 import pytest
 
 from tests import support
+from tests.pgcluster import Cluster, find_bindir
 
 
 def _codes(code: CodeType) -> Iterator[CodeType]:
@@ -64,3 +74,52 @@ def path(request: pytest.FixtureRequest) -> Iterator[str]:
     support.set_path(name)
     yield name
     support.set_path("apply_action")
+
+
+# ---------------------------------------------------------------- databases
+
+BACKENDS = ("sqlite", "postgresql")
+"""The databases the storage and server tests run on."""
+
+
+def _unavailable(why: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"PostgreSQL tests cannot run in CI: {why}", pytrace=False)
+    pytest.skip(f"PostgreSQL tests skipped: {why}")
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """A PostgreSQL server of this test process (skips, or fails in CI, if unavailable)."""
+    bindir = find_bindir()
+    if bindir is None:
+        _unavailable("the PostgreSQL server (initdb, pg_ctl) is not installed "
+                     "(Debian: apt-get install postgresql)")
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        _unavailable("the driver is not installed (pip install 'hotdeath[postgres]')")
+    assert bindir is not None
+    cluster = Cluster(bindir)
+    try:
+        cluster.start()
+    except Exception as e:
+        cluster.stop()
+        _unavailable(f"the cluster did not start: {e}")
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def pg_url(pg_cluster: Cluster) -> str:
+    """An empty PostgreSQL database of this test."""
+    return pg_cluster.new_database()
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database of this test: an SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    url: str = request.getfixturevalue("pg_url")
+    return url

@@ -1,7 +1,8 @@
 """The browser game as a person sees it: Playwright driving Chromium against a real server.
 
 The server runs as a real ``hotdeath serve`` subprocess (uvicorn) on a free port with a
-temporary SQLite file.  Screenshots of the main screens go to ``artifacts/screenshots/``.
+temporary SQLite file (the kill-and-restart test on PostgreSQL too).  Screenshots of the
+main screens go to ``artifacts/screenshots/``.
 Without Chromium the tests skip locally and fail in CI (``CI`` set): CI must run them.
 """
 
@@ -61,8 +62,9 @@ def _free_port() -> int:
 class Server:
     """A ``hotdeath serve`` subprocess that can be killed and started again."""
 
-    def __init__(self, db: Path, port: int | None = None) -> None:
+    def __init__(self, db: Path, port: int | None = None, url: str | None = None) -> None:
         self.db = db
+        self.url = url or f"sqlite:///{db}"
         self.port = port or _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -71,7 +73,7 @@ class Server:
     def start(self) -> None:
         cmd = [
             sys.executable, "-m", "hotdeath.cli", "serve", "--port", str(self.port),
-            "--database-url", f"sqlite:///{self.db}", "--bot-delay", "0.02",
+            "--database-url", self.url, "--bot-delay", "0.02",
         ]
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
@@ -473,9 +475,10 @@ def test_c_reload_mid_hand_and_continue(browser: Browser, server: Server) -> Non
 
 
 def test_d_server_killed_mid_hand_comes_back_with_the_game(
-    browser: Browser, tmp_path: Path
+    browser: Browser, tmp_path: Path, db_url: str
 ) -> None:
-    srv = Server(tmp_path / "killed.sqlite3")
+    """On SQLite and on PostgreSQL: SIGKILL, start again, the game is there."""
+    srv = Server(tmp_path / "killed.sqlite3", url=db_url)
     srv.start()
     try:
         ann = _player(browser)

@@ -1,7 +1,8 @@
 """The browser game's server, in process: REST, the WebSocket protocol, storage, secrets.
 
-Every test runs the ASGI application with Starlette's test client on an SQLite file in a
-temporary folder; bots move without delay.
+Every test runs the ASGI application with Starlette's test client, on an SQLite file in a
+temporary folder and on a PostgreSQL database (``db_url``, tests/conftest.py); bots move
+without delay.
 """
 
 from __future__ import annotations
@@ -46,14 +47,19 @@ Msg = dict[str, Any]
 
 
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'server.sqlite3'}"
-
-
-@pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
     with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as c:
         yield c
+
+
+def scalar(db_url: str, sql: str) -> Any:
+    """One value read straight from the database (the engine is closed after)."""
+    engine = sa.create_engine(db_url)
+    try:
+        with engine.connect() as c:
+            return c.execute(sa.text(sql)).scalar()
+    finally:
+        engine.dispose()
 
 
 def new_table(client: TestClient, **body: Any) -> Msg:
@@ -385,9 +391,7 @@ def test_every_bad_message_gets_a_code_and_changes_nothing(db_url: str) -> None:
             assert recv(them, "state")["version"] == v + 1
             me.send_json(msg)
             assert recv(me, "error")["code"] == "replayed"
-            with sa.create_engine(db_url).connect() as c:
-                rows = c.execute(sa.text("select count(*) from actions")).scalar()
-            assert rows == v + 1 == room.run.version
+            assert scalar(db_url, "select count(*) from actions") == v + 1 == room.run.version
 
 
 def test_an_action_that_cannot_be_saved_is_reported_and_undone(
@@ -845,14 +849,17 @@ def test_no_message_carries_another_seats_hidden_card(
 # ---------------------------------------------------------------------------- storage, docs
 
 
-def test_migrations_create_the_schema(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'm.sqlite3'}")
+def test_migrations_create_the_schema(db_url: str) -> None:
+    store = Store(db_url)
     Store(store.url).close()  # a second start finds the schema current
     names = set(sa.inspect(store.engine).get_table_names())
     assert {"tables", "seats", "games", "actions", "deals", "alembic_version"} <= names
     with store.engine.connect() as c:
         assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0001"
-        assert c.execute(sa.text("pragma journal_mode")).scalar() == "wal"
+        if db_url.startswith("sqlite"):
+            assert c.execute(sa.text("pragma journal_mode")).scalar() == "wal"
+        else:
+            assert store.engine.dialect.name == "postgresql"
     store.close()
 
 

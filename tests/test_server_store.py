@@ -42,9 +42,9 @@ def _people_table(hub: Hub, variant: str = "standard", players: int = 2) -> Room
     return room
 
 
-def _started(path: Path) -> tuple[Store, Hub, Room, Conn, GameRun]:
-    """A threaded store at ``path``, a started two-person table and a greeted connection."""
-    store = Store(f"sqlite:///{path}", threaded=True)
+def _started(url: str) -> tuple[Store, Hub, Room, Conn, GameRun]:
+    """A threaded store at ``url``, a started two-person table and a greeted connection."""
+    store = Store(url, threaded=True)
     hub = Hub(store, bot_delay=0)
     room = _people_table(hub)
     conn = Conn()
@@ -72,9 +72,9 @@ def _outbox(conn: Conn) -> list[dict[str, Any]]:
     return out
 
 
-def test_many_quick_moves_are_written_and_told_in_order(tmp_path: Path) -> None:
+def test_many_quick_moves_are_written_and_told_in_order(db_url: str) -> None:
     async def main() -> None:
-        store, hub, room, watcher, run = _started(tmp_path / "order.sqlite3")
+        store, hub, room, watcher, run = _started(db_url)
         rng = random.Random(5)
         for _ in range(150):  # no await: every write is still queued when the next comes
             if run.state.is_terminal():
@@ -94,8 +94,8 @@ def test_many_quick_moves_are_written_and_told_in_order(tmp_path: Path) -> None:
     asyncio.run(main())
 
 
-def test_closing_writes_the_queue_and_a_restart_sees_everything(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'flush.sqlite3'}"
+def test_closing_writes_the_queue_and_a_restart_sees_everything(db_url: str) -> None:
+    url = db_url
 
     async def main() -> tuple[str, int, list[list[int]]]:
         store = Store(url, threaded=True)
@@ -125,10 +125,10 @@ def test_closing_writes_the_queue_and_a_restart_sees_everything(tmp_path: Path) 
 
 
 def test_a_failed_write_refuses_the_rest_of_the_record_until_reloaded(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    db_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     async def main() -> None:
-        store, hub, room, seat0, run = _started(tmp_path / "fail.sqlite3")
+        store, hub, room, seat0, run = _started(db_url)
         rng = random.Random(3)
         for _ in range(3):
             _move(room, rng)
@@ -201,13 +201,13 @@ async def _play(hub: Hub, table_id: str, moves: int, rng: random.Random) -> Room
 
 
 def test_a_table_unloaded_mid_hand_comes_back_and_plays_on_exactly(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two tables with the same seed and the same person's moves: one unloaded midway."""
     monkeypatch.setattr(secrets, "randbits", lambda _k: 4242)
 
     async def twin(unload: bool) -> tuple[list[tuple[int, str]], list[Any]]:
-        store = Store(f"sqlite:///{tmp_path / f'twin{unload}.sqlite3'}")
+        store = Store(db_url)
         hub = Hub(store, bot_delay=0, idle_unload=0.0)
         room, _host = hub.create_table(
             "hotdeath", None, {}, 4, {1: "basic", 2: "random", 3: "heuristic"},
@@ -270,11 +270,6 @@ def test_a_finished_table_leaves_memory_and_its_replay_still_works(db_url: str) 
             while (m := ws.receive_json())["type"] != "state":
                 pass
             assert m["view"]["phase"] == "game_over" and m["game_id"] == summary["game_id"]
-
-
-@pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'server.sqlite3'}"
 
 
 def test_sqlite_runs_statements_inline_and_a_thread_is_a_choice(tmp_path: Path) -> None:
