@@ -1,4 +1,6 @@
-"""Every test that applies actions through ``act`` runs once per apply path.
+"""The suite's hooks: both apply paths for ``act``, the slow marker, missing tools.
+
+Every test that applies actions through ``act`` runs once per apply path.
 
 A rule is applied by ``GameState.apply_action`` (with events) and by ``GameState.step``
 (without): the two must run the same code, and the scenario tests prove it by running
@@ -11,6 +13,13 @@ SQLite file and once on a database of its own in a throwaway PostgreSQL cluster
 (:mod:`tests.pgcluster`, one per test process).  Without PostgreSQL installed (or without
 psycopg) the PostgreSQL runs skip and say why; with ``CI`` set they fail instead, so CI
 never passes without them.
+
+Tests marked ``slow`` (the long property runs) run where ``CI`` is set, with
+``HOTDEATH_SLOW=1``, or when asked for with ``-m slow``; elsewhere they are deselected and the
+summary says so.  A test that skips for a missing tool (``tests.support.missing``: a
+browser, tmux, PostgreSQL) is listed at the end with the command that installs the tool,
+and the run then exits with status 1 (not a silent green) unless
+``HOTDEATH_ALLOW_MISSING=1`` is set.
 """
 
 
@@ -82,10 +91,8 @@ BACKENDS = ("sqlite", "postgresql")
 """The databases the storage and server tests run on."""
 
 
-def _unavailable(why: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"PostgreSQL tests cannot run in CI: {why}", pytrace=False)
-    pytest.skip(f"PostgreSQL tests skipped: {why}")
+def _unavailable(why: str, tool: str = "postgresql") -> None:
+    support.missing(tool, f"the PostgreSQL runs of the storage and server tests; {why}")
 
 
 @pytest.fixture(scope="session")
@@ -98,7 +105,7 @@ def pg_cluster() -> Iterator[Cluster]:
     try:
         import psycopg  # noqa: F401
     except ImportError:
-        _unavailable("the driver is not installed (pip install 'hotdeath[postgres]')")
+        _unavailable("the driver is not installed", "psycopg")
     assert bindir is not None
     cluster = Cluster(bindir)
     try:
@@ -123,3 +130,66 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'server.sqlite3'}"
     url: str = request.getfixturevalue("pg_url")
     return url
+
+# ------------------------------------------------------------------ slow tests
+
+
+def _run_slow(config: pytest.Config) -> bool:
+    """Whether this run includes the ``slow`` tests."""
+    return bool(os.environ.get("CI") or os.environ.get("HOTDEATH_SLOW")
+                or "slow" in (config.getoption("-m") or ""))
+
+
+_DESELECTED_SLOW: list[int] = [0]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave the ``slow`` tests out of a local run unless asked for (CI runs them)."""
+    if _run_slow(config):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
+        _DESELECTED_SLOW[0] = len(slow)
+
+
+# ------------------------------------------------------------------ missing tools
+
+
+_MISSING: dict[str, list[str]] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Note every test skipped for a missing tool (reports from xdist workers too)."""
+    if report.skipped and isinstance(report.longrepr, tuple):
+        reason = str(report.longrepr[2]).removeprefix("Skipped: ")
+        if reason.startswith(support.MISSING):
+            _MISSING.setdefault(reason, []).append(report.nodeid)
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int,
+                            config: pytest.Config) -> None:
+    """Say what was not tested and how to get what is missing."""
+    write = terminalreporter.write_line
+    if _DESELECTED_SLOW[0]:
+        write(f"note: {_DESELECTED_SLOW[0]} slow tests were left out (CI runs them; "
+              "HOTDEATH_SLOW=1 or -m slow runs them here)")
+    if not _MISSING:
+        return
+    terminalreporter.section("NOT TESTED: tools are missing", sep="=", red=True, bold=True)
+    for reason, ids in sorted(_MISSING.items()):
+        write(f"{len(ids)} tests skipped, {reason.removeprefix(support.MISSING).strip()}",
+              red=True)
+    if not os.environ.get("HOTDEATH_ALLOW_MISSING"):
+        write("this run is not green: install the tools above, or set "
+              "HOTDEATH_ALLOW_MISSING=1 to accept these skips", red=True, bold=True)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A run that skipped tests for missing tools exits with status 1 (unless allowed)."""
+    if hasattr(session.config, "workerinput"):  # an xdist worker: the controller decides
+        return
+    if _MISSING and exitstatus == 0 and not os.environ.get("HOTDEATH_ALLOW_MISSING"):
+        session.exitstatus = 1

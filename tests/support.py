@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -176,3 +176,33 @@ def assert_step_matches_apply_action(
         assert fast.history == slow.history
     assert fast.is_terminal() == slow.is_terminal()
     assert fast.winners == slow.winners and fast.scores == slow.scores
+
+
+# ------------------------------------------------------------------ tools the suite needs
+
+MISSING = "missing tool:"
+"""How a skip for a missing tool starts (``tests/conftest.py`` sums these up)."""
+
+INSTALL: dict[str, str] = {
+    "chromium": "sudo apt-get install chromium  (or: python -m playwright install chromium)",
+    "playwright": 'pip install -e ".[test]"  (the test extra brings Playwright)',
+    "tmux": "sudo apt-get install tmux",
+    "postgresql": "sudo apt-get install postgresql",
+    "psycopg": 'pip install -e ".[test]"  (or: pip install "hotdeath[postgres]")',
+}
+"""How to get each tool that some tests need."""
+
+
+def missing(tool: str, tests: str) -> NoReturn:
+    """Skip (fail where ``CI`` is set) a test that needs ``tool``, saying how to get it.
+
+    ``tests`` names what is left untested, e.g. ``"the browser tests"``.  The session's
+    summary lists every such skip, and a run with any of them does not end green unless
+    ``HOTDEATH_ALLOW_MISSING=1`` is set.
+    """
+    import os
+
+    text = f"{MISSING} {tool} ({tests}): install it with: {INSTALL.get(tool, tool)}"
+    if os.environ.get("CI"):
+        pytest.fail(f"{text} (CI must run every test)", pytrace=False)
+    pytest.skip(text)

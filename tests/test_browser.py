@@ -9,7 +9,6 @@ Without Chromium the tests skip locally and fail in CI (``CI`` set): CI must run
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import signal
 import socket
@@ -22,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.support import missing
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -36,17 +37,8 @@ except ImportError:  # pragma: no cover - the test extra installs it
 
 
 def _chromium() -> str | None:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found:
-        return found
-    debian = Path("/usr/bin/chromium")
-    return str(debian) if debian.exists() else None
-
-
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"browser tests must run in CI: {reason}")
-    pytest.skip(reason)
+    """The system's Chromium on the PATH (None: use Playwright's own, if installed)."""
+    return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 # --------------------------------------------------------------------------- the server
@@ -123,10 +115,10 @@ class Server:
 def browser() -> Iterator[Browser]:
     path = _chromium()
     if sync_playwright is None:
-        _unavailable("the playwright package is not installed")
-    if path is None:
-        _unavailable("chromium is not installed (apt-get install chromium)")
+        missing("playwright", "the browser tests")
     with sync_playwright() as p:
+        if path is None and not Path(p.chromium.executable_path).exists():
+            missing("chromium", "the browser tests")
         b = p.chromium.launch(
             executable_path=path, args=["--headless", "--no-sandbox", "--disable-gpu"]
         )

@@ -43,6 +43,7 @@ from hotdeath.tui.remote import ConnectError, RemoteSession, api, parse_table_ur
 from hotdeath.tui.session import Session, card_rule_id, themed
 from hotdeath.variants import get_variant
 from hotdeath.view import View
+from tests.support import missing
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = (120, 40)
@@ -773,9 +774,7 @@ TMUX = shutil.which("tmux")
 
 def test_hotdeath_play_in_tmux_to_the_end_of_a_hand(tmp_path: Path) -> None:
     if TMUX is None:
-        if os.environ.get("CI"):
-            pytest.fail("tmux is missing in CI (apt-get install tmux)")
-        pytest.skip("tmux is not installed")
+        missing("tmux", "the terminal game in a real terminal")
     sock = f"hotdeath-test-{os.getpid()}"
     script = Path(sys.executable).parent / "hotdeath"  # the installed command
     command = str(script) if script.exists() else f"{sys.executable} -m hotdeath.cli"
@@ -786,7 +785,7 @@ def test_hotdeath_play_in_tmux_to_the_end_of_a_hand(tmp_path: Path) -> None:
         f"export PYTHONPATH={ROOT / 'src'}\nexport TERM=xterm-256color\n"
         f"export XDG_DATA_HOME={tmp_path}\n"
         f"exec {command} play --variant cutthroat --players 2 "
-        f"--seed 3 --bots basic --delay 0 --save {save}\n",
+        f"--seed 3 --bot basic --delay 0 --save {save}\n",
         encoding="utf-8",
     )
     env_file.chmod(0o755)

@@ -1115,10 +1115,31 @@ def tournament(
     show.print(f"wrote {', '.join(p.name for p in written)} to {out}")
 
 
+DEFAULT_PORT = 8000
+"""The port ``hotdeath serve`` listens on unless told otherwise (or it is taken)."""
+
+
+def free_port(host: str, first: int, tries: int = 20) -> int:
+    """``first`` or the next port after it that ``host`` can listen on (``first`` if none)."""
+    import socket
+
+    for port in range(first, first + tries):
+        try:
+            with socket.create_server((host, port)):
+                return port
+        except OSError:
+            continue
+    return first
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port.")] = 8000,
+    port: Annotated[
+        int | None,
+        typer.Option("--port", min=0, max=65535,
+                     help="Port (default 8000, or the next free one if 8000 is taken)."),
+    ] = None,
     database_url: Annotated[
         str | None,
         typer.Option(
@@ -1166,6 +1187,8 @@ def serve(
 
     from hotdeath.server import create_app, default_database_url
 
+    if port is None:
+        port = free_port(host, DEFAULT_PORT)
     url = database_url or default_database_url()
     try:
         application = create_app(
