@@ -515,3 +515,23 @@ def test_error_deeply_nested_json_exits_2(tmp_path: Path) -> None:
                     encoding="utf-8")
     assert_error(invoke("position", str(path)), "json_too_deep")
     assert_error(invoke("replay", str(path)), "json_too_deep")
+
+
+def test_report_and_tournament_without_the_report_extra_name_the_install_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+
+    def without_matplotlib(name: str, *args: Any) -> Any:
+        return None if name == "matplotlib" else real(name, *args)
+
+    monkeypatch.setattr(importlib.util, "find_spec", without_matplotlib)
+    line = assert_error(invoke("tournament", "-b", "random", "-b", "basic", "--out",
+                               str(tmp_path / "t")), "missing_extra")
+    assert "matplotlib missing" in line and "-m pip install" in line and "[report]" in line
+    assert sys.executable in line and not (tmp_path / "t").exists()
+    line = assert_error(invoke("report", str(tmp_path / "none.jsonl"), "--out",
+                               str(tmp_path / "r")), "missing_extra")
+    assert "[report]" in line

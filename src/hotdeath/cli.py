@@ -149,6 +149,43 @@ OldBotsOpt = Annotated[list[str] | None, typer.Option("--bots", hidden=True)]
 """The deprecated ``--bots SPEC`` of ``play``."""
 
 
+REPORT_MODULES = ("numpy", "matplotlib", "choix")
+"""What plots and ratings import: the ``report`` extra."""
+
+
+def install_command(extra: str) -> str:
+    """The one command that adds ``extra`` to this installation of hotdeath.
+
+    From a source folder (``pip install .`` or ``-e .``) it names that folder; otherwise
+    the package by name.  It always uses this interpreter, so it installs into the same
+    environment (a virtualenv included).
+    """
+    import shlex
+    from importlib import metadata
+    from urllib.parse import unquote, urlparse
+
+    target = f"hotdeath[{extra}]"
+    try:
+        direct = metadata.distribution("hotdeath").read_text("direct_url.json")
+        url = json.loads(direct or "{}").get("url", "")
+        if url.startswith("file://"):
+            target = f"{unquote(urlparse(url).path)}[{extra}]"
+    except (metadata.PackageNotFoundError, ValueError):
+        pass
+    return f"{shlex.quote(sys.executable)} -m pip install {shlex.quote(target)}"
+
+
+def need_extra(what: str, extra: str = "report",
+               modules: Sequence[str] = REPORT_MODULES) -> None:
+    """A ``missing_extra`` error naming the install command unless ``modules`` import."""
+    from importlib.util import find_spec
+
+    absent = [m for m in modules if find_spec(m) is None]
+    if absent:
+        _fail("missing_extra", f"{what} needs the '{extra}' extra ({', '.join(absent)} "
+              f"missing): run  {install_command(extra)}")
+
+
 def _deprecated(old: str, new: str) -> None:
     """Say on standard error that ``old`` is deprecated in favour of ``new``."""
     typer.echo(f"note: {old} is deprecated; use {new}", err=True)
@@ -974,6 +1011,8 @@ def report(
     """Summarise simulation results: wins with 95% intervals, lengths, seats, events."""
     from hotdeath.report import load_sets, summary_tables, write_report
 
+    if out is not None:
+        need_extra("hotdeath report --out (the plots)")
     try:
         sets = load_sets(results)
         console = _console()
@@ -1052,6 +1091,7 @@ def tournament(
         write_outputs,
     )
 
+    need_extra("hotdeath tournament (ratings and plots)")
     variant = pick_variant(variant, short=old_variant)
     entrants = pick_bots(bot, old_entrants, "entrants as arguments:")
     if not entrants:
