@@ -29,7 +29,7 @@ from hotdeath.notation import from_position, record, replay, to_position
 from hotdeath.rulebook import RULES, rules_for
 from hotdeath.state import DEAL, RESPONSE, TURN, GameState
 from hotdeath.variants.throwdown import MAX_LISTED_PLAYS, ThrowdownState
-from tests.support import act, hand, kinds, legal, position
+from tests.support import act, card, hand, kinds, legal, position
 
 SEED = "seed 004"
 CONTRACT = "uno-variants.md"
@@ -69,6 +69,7 @@ def drawn(events: list[Event], seat: int) -> int:
 
 def rules_of(events: list[Event]) -> list[str]:
     return [e.rule for e in events]
+
 
 
 # =========================================================================== TD-1 setup
@@ -204,12 +205,12 @@ class TestSetup:
         assert g.active[0] and hand(g, 0) == ["B2", "R2"]
         act(g, "play R9")
         act(g, "play R2 B2")  # P0 goes out a second time
-        assert not g.is_terminal() and g.out_order == [0]
+        assert not g.is_terminal() and g.out_order == [0, 0]  # each exit recorded (TD-6.4)
         act(g, "play B6")  # P1 goes out
         assert g.is_terminal()
         assert g.winners == [0]  # the first out is the winner, and deals next
         assert g.last_hand is not None and g.last_hand["winner"] == 0
-        assert g.last_hand["out_order"] == [0, 1] and g.last_hand["loser"] == 2
+        assert g.last_hand["out_order"] == [0, 0, 1] and g.last_hand["loser"] == 2
 
 
 # =========================================================================== TD-2 legal plays
@@ -799,7 +800,7 @@ class TestUno:
         # no penalty: erroneous calls are refused
         g = td([["R5", "R6"], ["G1", "G2"], ["G3", "G4"]], "R7",
                options={"false_uno_call_penalty": 0})
-        assert legal(g, 1) == [] and g.actors() == [0]
+        assert legal(g, 1) == ["leave"]  # only leaving (TD-6.6)
         with pytest.raises(IllegalActionError):
             act(g, "catch 0", seat=1)
 
@@ -914,7 +915,8 @@ class TestEnd:
         assert "uno @0" in legal(g, 1)
         ev = act(g, "uno @0", seat=1)
         assert "rejoin" in kinds(ev) and [e.rule for e in ev if e.kind == "rejoin"] == ["TD-6.4"]
-        assert g.active[0] and hand(g, 0) == ["B1", "B2"] and g.out_order == []
+        assert g.active[0] and hand(g, 0) == ["B1", "B2"]
+        assert g.out_order == [0]  # a record of exits: the call-back keeps it (TD-6.4)
         assert g.winner == 0  # still the winner
         g = td([[], ["R5", "R6"], ["G3", "G4"]], "R7", turn=1, hand_winner=0, out_order=[0],
                options={"extended_play": False})
@@ -939,7 +941,7 @@ class TestEnd:
         assert [(e.kind, e.seat, e.rule) for e in ev if e.kind in ("hand_end", "loser")] == [
             ("hand_end", 0, "TD-6.3"), ("loser", 2, "TD-6.3")]
         assert g.is_terminal() and g.winners == [0] and g.returns() == [1.0, 0.0, 0.0]
-        assert g.last_hand == {"hand": 1, "winner": 0, "loser": 2, "out_order": [1],
+        assert g.last_hand == {"hand": 1, "winner": 0, "loser": 2, "out_order": [0, 1],
                                "left": [], "end": "last_holder"}
         assert hand(g, 0) == ["G3"]  # the winner still holds a card; it does not matter
         # the same by leaving the table: P1 leaves instead of going out
@@ -956,6 +958,48 @@ class TestEnd:
         with pytest.raises(PositionError) as err:
             td([["G3"], ["R5"]], "R7", turn=1, hand_winner=0)
         assert err.value.code == "bad_position" and "besides the winner" in err.value.message
+
+    @pytest.mark.rule("TD-6.4", SEED, "ruling", "each exit is recorded again")
+    def test_a_called_back_winner_who_goes_out_again_is_recorded_twice(self) -> None:
+        # P0 won and is called back by P1's Uno; he goes out again, then P1 goes out: the
+        # record of exits keeps both of P0's (TD-6.4: out_order records each exit again)
+        g = td([[], ["R5", "R6"], ["R9", "B8", "B7"]], "R7", turn=1, hand_winner=0,
+               out_order=[0], draw=["R1", "R1"])
+        act(g, "play R5")
+        act(g, "uno @0", seat=1)
+        assert g.active == [True, True, True] and hand(g, 0) == ["R1", "R1"]
+        assert g.out_order == [0]  # the call-back does not erase the exit
+        act(g, "play R9")
+        act(g, "play R1 R1")  # the winner goes out a second time
+        assert g.out_order == [0, 0] and not g.active[0] and not g.is_terminal()
+        assert g.turn == 1
+        act(g, "play R6")
+        assert g.is_terminal() and g.winners == [0]
+        assert g.last_hand == {"hand": 1, "winner": 0, "loser": 2, "out_order": [0, 0, 1],
+                               "left": [], "end": "last_holder"}
+        assert to_position(from_position(to_position(g))) == to_position(g)
+
+    @pytest.mark.rule("TD-6.4", "ruling", "the record keeps a called-back winner")
+    def test_the_result_keeps_a_called_back_winner_who_ends_holding_cards(self) -> None:
+        # the winner is called back and still holds cards when the game ends: his exit stays
+        # in the record (it was erased, and the result named P1 alone as having gone out)
+        g = td([[], ["R5", "G1"], ["R9", "G8"]], "R7", turn=1, hand_winner=0, out_order=[0],
+               draw=["G9", "G3"])
+        act(g, "play R5")
+        act(g, "uno @0", seat=1)
+        act(g, "play R9", "play G9", "play G1")
+        assert g.is_terminal() and g.winners == [0] and hand(g, 0) == ["G3"]
+        assert g.last_hand is not None and g.last_hand["out_order"] == [0, 1]
+        assert g.last_hand["loser"] == 2
+        # a called-back player who then leaves the table is not out: he left (TD-6.6)
+        g = td([[], ["R5", "G1"], ["R9", "G8"], ["B1", "B2"]], "R7", turn=1, hand_winner=0,
+               out_order=[0], draw=["G9", "G3"], options={"callback_decline": "any_out_player"})
+        act(g, "play R5")
+        act(g, "uno @0", seat=1)
+        act(g, "leave", seat=0)
+        assert not g.active[0] and g.out_order == [0] and g.left == [0]
+        assert legal(g, 0) == [] and 0 not in g.force_targets(1)
+        assert to_position(from_position(to_position(g))) == to_position(g)
 
     @pytest.mark.rule("TD-6.4", SEED, "ruling", "callback_decline")
     def test_declining_a_call_back(self) -> None:
@@ -1006,6 +1050,53 @@ class TestEnd:
         g = pot([["G1"], ["B2", "G9"], ["G2", "G3"], ["R2", "R3"]], "R+2", turn=1)
         act(g, "leave")
         assert g.turn == 2 and g.phase == RESPONSE and g.pot == 2
+
+    @pytest.mark.rule("TD-6.6", SEED, "ruling", "leaving at any time")
+    def test_any_player_still_in_the_game_may_leave_out_of_turn(self) -> None:
+        # TD-6.6: "If, during the game, a player leaves the table for any reason": not only
+        # on his turn. P2 leaves while P0 is to act; the turn order then skips him.
+        g = td([["R5", "R6"], ["R1", "G2"], ["G3", "R4"]], "R7", discard=["B9", "R7"])
+        assert legal(g, 2)[-1] == "leave" and 2 in g.actors()
+        ev = act(g, "leave", seat=2)
+        assert [(e.kind, e.seat, e.rule, e.n) for e in ev] == [("leave", 2, "TD-6.6", 2)]
+        assert g.hands[2] == [] and not g.active[2] and g.left == [2] and g.turn == 0
+        assert len(g.discard) == 4 and g.discard[-1] == card("R7")
+        assert legal(g, 2) == [] and 2 not in g.actors()
+        act(g, "play R5")
+        assert g.turn == 1  # P2 is skipped
+        act(g, "play R1")
+        assert g.turn == 0
+        # a holder of an open Uno leaves: nobody can catch him any more
+        g = td([["R5", "R6"], ["G1", "G2"], ["G3", "R4"]], "R7")
+        act(g, "play R5")
+        assert "catch 0" in legal(g, 1)
+        act(g, "leave", seat=0)
+        assert g.uno_open == [] and "catch 0" not in legal(g, 1) and g.turn == 1
+        # during a Throwdown: a seat other than the defender leaves, the pot stays on him
+        g = pot([["G2", "G1"], ["B2", "G9"], ["G7", "G3"], ["R2", "R3"]], "R+2")
+        act(g, "leave", seat=1)
+        assert g.phase == RESPONSE and g.turn == 0 and g.pot == 2
+        act(g, "play G2")
+        # the pot skips the seat that left: P2, without a defence, draws it and loses the turn
+        assert g.phase == TURN and len(g.hands[2]) == 6 and g.turn == 3
+        # the defender himself leaves: the pot goes on to the next seat
+        g = pot([["G1", "G4"], ["B2", "G9"], ["G2", "G3"], ["R2", "R3"]], "R+2", turn=1)
+        act(g, "leave", seat=1)
+        assert g.turn == 2 and g.phase == RESPONSE and g.pot == 2
+        # an out-of-turn leave can end the game (TD-6.6 ruling)
+        g = td([["R5", "R6"], ["G1", "G2"]], "R7")
+        act(g, "leave", seat=1)
+        assert g.is_terminal() and g.winners == [0]
+        assert g.last_hand is not None and g.last_hand["left"] == [1]
+        g = td([[], ["R5", "R6"], ["G1", "G2"]], "R7", turn=1, hand_winner=0, out_order=[0])
+        assert legal(g, 0) == ["decline"]  # a player who is out has no cards to leave with
+        act(g, "leave", seat=2)
+        assert g.is_terminal() and g.winners == [0]
+        assert g.last_hand is not None and g.last_hand["loser"] == 1
+        # no leaving while the dealer chooses the direction (play has not started)
+        g = td([["R5", "R6"], ["G1", "G2"], ["G3", "R4"]], "R7", phase="deal", dealer=0,
+               turn=0)
+        assert legal(g, 1) == [] and "leave" not in legal(g, 0)
 
     @pytest.mark.rule("TD-6.6", "ruling", "the game ends when one holds cards")
     def test_leaving_can_end_the_game(self) -> None:
@@ -1303,11 +1394,12 @@ class TestNotation:
 def purposeful(state: GameState, rnd: random.Random) -> tuple[int, Action]:
     """A random player that never leaves and calls Uno only when the call is right (except
     now and then), so that games end by players going out."""
-    actors = state.actors()
+    actors = [s for s in state.actors()
+              if s == state.turn or any(a.kind != A.LEAVE for a in state.legal_actions(s))]
     seat = actors[0]
     if len(actors) > 1 and rnd.random() < 0.3:
         seat = rnd.choice(actors[1:])
-    acts = state.legal_actions(seat)
+    acts = [a for a in state.legal_actions(seat) if seat == state.turn or a.kind != A.LEAVE]
     uno_open = state.uno_open
     good = [a for a in acts if not (
         a.kind == A.LEAVE or (a.kind == A.CATCH and a.target not in uno_open)

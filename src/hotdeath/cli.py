@@ -440,7 +440,7 @@ def position_lines(state: GameState, theme: str) -> Iterator[Text]:
         line = Text(f"{_seat(s):<3}{marker} ", style="bold")
         line.append(_count(len(hand)) + (f": {_cards(hand, theme)}" if hand else ""))
         notes: list[str] = []
-        if s in state.out_order and not dealing:
+        if s in state.out_order and not hand and not dealing:  # not called back (TD-6.4)
             notes.append("out")
         if state.revealed[s] and state.active[s]:
             notes.append(f"public: {_cards(state.revealed[s], theme)}")

@@ -2789,7 +2789,10 @@ _THROWDOWN: Final[tuple[Rule, ...]] = (
         """
         A player who leaves the table has his cards put at the bottom of the discard pile
         and is removed from the turn order; he neither wins nor loses. Someone who takes over
-        his seat simply keeps his hand and place. If at most one player then still holds
+        his seat simply keeps his hand and place. Any player still holding cards may leave
+        at any time once play has begun, on his turn or out of turn (“if, during the game, a
+        player leaves the table for any reason”); a defender who leaves passes the pot on to
+        the next player, as if he had redirected it. If at most one player then still holds
         cards (besides a called-back winner, TD-6.4), the game ends: that player is the loser
         if somebody has already gone out, and otherwise he is the winner and there is no
         loser.

@@ -423,8 +423,8 @@ class GameState:
             del pile[-count:]
             got.reverse()
             hand.extend(got)
-            if was_empty and seat in self.out_order:
-                self.out_order.remove(seat)
+            if was_empty:
+                self._back_in(seat)
             if seat in self.uno_open:
                 self.uno_open.remove(seat)
             self._on_drawn(seat, got)
@@ -438,8 +438,8 @@ class GameState:
             got.append(pile.pop())
         hand.extend(got)
         if got:
-            if was_empty and seat in self.out_order:
-                self.out_order.remove(seat)
+            if was_empty:
+                self._back_in(seat)
             if seat in self.uno_open:
                 self.uno_open.remove(seat)
             self._on_drawn(seat, got)
@@ -464,6 +464,16 @@ class GameState:
 
     def _on_drawn(self, seat: int, cards: list[int]) -> None:
         """Hook after ``seat`` drew ``cards``."""
+
+    def _back_in(self, seat: int) -> None:
+        """Hook: ``seat``, whose hand was empty, has just drawn cards.
+
+        By default the seat is no longer out: ``out_order`` lists the seats out *now* (Hot
+        Death: a Retaliation that sends a draw back to a player who went out).  A variant
+        whose ``out_order`` is a record of every exit (Throwdown, TD-6.4) keeps it.
+        """
+        if seat in self.out_order:
+            self.out_order.remove(seat)
 
     def _draw_high(self, full: list[int]) -> int:
         """Who deals first: each contender turns a card of ``full``; the highest number wins.

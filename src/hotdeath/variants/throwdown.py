@@ -23,7 +23,10 @@ The Throwdown itself (TD-4) is phase ``response``: the pot, its level (2 or 4) a
 defender (the seat to act).  A defender without a legal defence draws the pot at once (no
 decision point).  The dealer's choice of direction (TD-1.5) is phase ``deal``.  Uno calls
 (TD-5, call-backs TD-6.4 included) and declining a call-back are out-of-turn window
-actions; leaving the table (TD-6.6) is an action of the player to act.
+actions; so is leaving the table (TD-6.6) for any player holding cards who is not to act
+(the player to act lists it with his turn actions).  ``out_order`` records every exit
+(TD-6.4: a called-back player who goes out again is listed again); ``left`` lists the
+seats that left the table.
 """
 
 from __future__ import annotations
@@ -906,6 +909,8 @@ class ThrowdownState(GameState):
         self.turns = 0
         self.winner = NOBODY
         self.declined: list[int] = []
+        self.left: list[int] = []
+        """Seats that left the table (TD-6.6), in the order they left."""
         self._canon_ver = -1
         self._canon: dict[tuple[tuple[int, ...], int, int], Action] = {}
 
@@ -928,10 +933,18 @@ class ThrowdownState(GameState):
 
     def _clone_extra(self, new: Any) -> None:
         new.declined = self.declined[:]
+        new.left = self.left[:]
         new._canon_ver = -1
 
     def _reshuffle_rule(self) -> str:
         return "TD-1.1"
+
+    def _back_in(self, seat: int) -> None:
+        """A call-back (TD-6.4) keeps the exit in ``out_order``: it records every exit.
+
+        Who is out *now* is a seat that is not active and did not leave (:meth:`_is_out`);
+        ``_uno`` puts a called-back player back in the turn order.
+        """
 
     # ------------------------------------------------------------------ setup
 
@@ -1108,7 +1121,11 @@ class ThrowdownState(GameState):
         return acts
 
     def _is_left(self, seat: int) -> bool:
-        return not self.active[seat] and seat not in self.out_order
+        return seat in self.left
+
+    def _is_out(self, seat: int) -> bool:
+        """Whether ``seat`` is out of the game now: went out and was not called back."""
+        return not self.active[seat] and seat in self.out_order and seat not in self.left
 
     def _has_windows(self) -> bool:
         return self.phase == TURN or self.phase == RESPONSE
@@ -1127,15 +1144,16 @@ class ThrowdownState(GameState):
         for t in range(self.n):
             if t == seat:
                 continue
-            if self.active[t] or (o.extended_play and t in self.out_order
-                                  and t not in self.declined and not self.hands[t]):
+            if self.active[t] or (o.extended_play and self._is_out(t)
+                                  and t not in self.declined):
                 out.append(t)
         return out
 
     def _window_actions(self, seat: int) -> list[Action]:
         active = self.active
         holds = active[seat]
-        if not holds and seat not in self.out_order:
+        left = self.left
+        if left and seat in left:
             return []  # left the table
         o = self.opts
         hands = self.hands
@@ -1152,12 +1170,14 @@ class ThrowdownState(GameState):
             if x == seat:
                 continue
             if x in uno_open or (wrong and len(hands[x]) != 1
-                                 and (active[x] or x in out_order)):
+                                 and (active[x] or (x in out_order and x not in left))):
                 acts.append(_CATCH[x])
         if (not holds and o.extended_play and o.play_on_after_first_out
                 and seat not in self.declined
                 and (seat == self.winner or o.callback_decline == "any_out_player")):
             acts.append(_DECLINE)
+        if holds and seat != self.turn:
+            acts.append(_LEAVE)  # TD-6.6: a player may leave at any time
         return acts
 
     # ------------------------------------------------------------------ multi-card plays
@@ -1570,11 +1590,12 @@ class ThrowdownState(GameState):
             self.uno_open.remove(seat)
         self.active[seat] = False
         self.n_active -= 1
+        self.left.append(seat)
         if self._contenders() <= 1:
             self._end("left")
             return
         if seat != self.turn:
-            return
+            return  # out of turn: the turn order skips the seat from now on
         nd = self.next_seat(seat)
         if self.phase == RESPONSE:
             self.emit("redirect", seat, "TD-6.6", n=self.pot, target=nd)
@@ -1600,7 +1621,7 @@ class ThrowdownState(GameState):
         self.drew = False
         self.drawn = -1
         self.winners = [self.winner] if self.winner >= 0 else []
-        left = [s for s in range(self.n) if self._is_left(s)]
+        left = self.left[:]
         self.last_hand = {
             "hand": self.hand_no, "winner": self.winner, "loser": loser,
             "out_order": self.out_order[:], "left": left, "end": reason,
@@ -1622,6 +1643,7 @@ class ThrowdownState(GameState):
             "turns": self.turns,
             "hand_winner": self.winner if self.winner >= 0 else None,
             "declined": self.declined[:],
+            "left": self.left[:],
             "pair_on_top": self.pair_on_top,
         }
         if self.phase == RESPONSE:
@@ -1650,6 +1672,19 @@ class ThrowdownState(GameState):
             raise PositionError("bad_position", f"'declined' must be a list of seats 0..{n - 1}")
         self.declined = list(declined)
         self.pair_on_top = bool(d.get("pair_on_top", False))
+        dealing = self.phase == DEAL
+        left = d.get("left")
+        if left is None:  # hand-made positions: empty hands not listed in out_order
+            left = [] if dealing else [s for s in range(n) if not self.hands[s]
+                                       and s not in self.out_order]
+        if not isinstance(left, list) or not all(
+            isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in left
+        ) or len(set(left)) != len(left):
+            raise PositionError("bad_position", f"'left' must be a list of distinct seats "
+                                f"0..{n - 1}")
+        if any(self.hands[s] for s in left):
+            raise PositionError("bad_position", "a seat that left the table holds no cards")
+        self.left = list(left)
         # who is still in the game: holders of cards (players out or gone have none)
         for s in range(n):
             if self.hands[s] and not self.active[s]:
