@@ -22,6 +22,10 @@ and counts *steps* (decisions):
 * ``env_wrapped``: ``hotdeath.rl.env()`` (PettingZoo's bound and order wrappers);
 * ``rlcard_env``: RLCard 1.2.0's ``rlcard.make('uno')``: ``env.step`` (which builds the
   next observation) with ``rng.choice`` over ``state['legal_actions']``;
+* ``vector``: :class:`hotdeath.rl.VectorEnv` with 16 tables, the learner in seat 0 and
+  the ``random`` bot in the other, the learner's slots drawn uniformly from the batch of
+  masks with numpy (one call for the whole batch); every decision counts, the learner's
+  and the bot's, as in the other loops;
 * ``api_floor``: not an environment but its lower bound: the bare engine behind the least
   that PettingZoo's AEC loop costs, a ``last()`` method that returns a dict of two fresh
   arrays (copies of preallocated ones of our observation and mask sizes) and the
@@ -51,8 +55,8 @@ from typing import Any
 import numpy as np
 
 import hotdeath
+from hotdeath.rl import VectorEnv, raw_env
 from hotdeath.rl import env as wrapped_env
-from hotdeath.rl import raw_env
 
 OPTIONS = {"rounds": 1}
 Loop = Callable[[float], tuple[int, float]]
@@ -115,6 +119,38 @@ def env_loop(seed: int, numpy_choice: bool = False, wrapped: bool = False) -> Lo
             steps += 1
 
     return _timed(play)
+
+
+def vector_loop(seed: int, envs: int = 16) -> Loop:
+    """``VectorEnv`` steps; the rate counts every seat's decisions (the engine's actions)."""
+    v = VectorEnv(envs, "standard", players=2, options=OPTIONS, opponents="random",
+                  max_steps=None)
+    nrng = np.random.default_rng(seed)
+    obs, _ = v.reset(seed=seed)
+    subs = [v.sub_env(i) for i in range(envs)]
+
+    def partial() -> int:
+        """Actions of the games in progress (an ended game was counted when it ended)."""
+        return sum(len(e.state.history) for e in subs if not e.state.is_terminal())
+
+    def run(seconds: float) -> tuple[int, float]:
+        nonlocal obs
+        start = partial()
+        done = 0
+        c0 = time.process_time()
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            for _ in range(20):
+                m = obs["action_mask"]
+                acts = (nrng.random(m.shape) * m).argmax(axis=1)
+                obs, _, term, trunc, _ = v.step(acts)
+                if term.any() or trunc.any():
+                    for i in np.flatnonzero(term | trunc):
+                        done += len(subs[i].state.history)
+        dt = time.process_time() - c0
+        return done + partial() - start, dt
+
+    return run
 
 
 class _ApiFloor:
@@ -209,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     rl = rlcard_loop(5)
     if rl is not None:
         loops["rlcard_env"] = rl
+    loops["vector"] = vector_loop(8)
     loops["api_floor"] = floor_loop(6)
     for run in loops.values():  # warm-up
         run(min(0.2, args.seconds))
@@ -236,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
         summary["rlcard_env_steps_per_s"] = None
     else:
         summary["env_speedup_vs_rlcard_env"] = round(med["env"] / med["rlcard_env"], 2)
+        summary["vector_speedup_vs_rlcard_env"] = round(med["vector"] / med["rlcard_env"], 2)
     summary["env_cost_vs_engine_view"] = round(med["engine_view"] / med["env"], 3)
     print(json.dumps(summary))
     return 0

@@ -9,7 +9,11 @@ for a win and -1 for a loss); evaluation plays one-hand games and whole games to
 with the trained (sampled) policy, or the greedy one with ``--greedy``.
 
     python examples/train.py                       # train 5 minutes, then evaluate
+    python examples/train.py --envs 16             # collect hands from a VectorEnv of 16
     python examples/train.py --iterations 2 --eval-games 20   # a smoke run (CI)
+
+With ``--envs N`` (N > 1) training hands come from :class:`hotdeath.rl.VectorEnv`: N tables
+stepped together, the policy evaluated on the whole batch of observations at once.
 
 The last line printed is a JSON summary (training games, minutes, win rates).
 """
@@ -23,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from hotdeath.rl import SingleAgentEnv
+from hotdeath.rl import SingleAgentEnv, VectorEnv
 
 Array = np.ndarray[Any, Any]
 
@@ -56,6 +60,14 @@ class Net:
         logits = np.where(mask > 0, logits, -1e9)
         e = np.exp(logits - logits.max())
         return e / e.sum()
+
+    def batch_probs(self, x: Array, mask: Array) -> Array:
+        """Action probabilities for a batch of observations (rows without a legal slot: 0)."""
+        h = np.tanh(x @ self.p["W1"] + self.p["b1"])
+        logits = np.where(mask > 0, h @ self.p["W2"] + self.p["b2"], -1e9)
+        e = np.exp(logits - logits.max(axis=1, keepdims=True)) * (mask > 0)
+        total = e.sum(axis=1, keepdims=True)
+        return e / np.where(total > 0, total, 1.0)
 
     def update(self, x: Array, masks: Array, acts: Array, returns: Array, lr: float,
                entropy: float, value_coef: float = 0.5) -> tuple[float, float]:
@@ -122,6 +134,39 @@ def play(env: SingleAgentEnv, net: Net, rng: np.random.Generator, seed: int, gre
             return total
 
 
+Episode = tuple[list[tuple[Array, Array, int]], float]
+
+
+class VectorCollector:
+    """Whole one-hand episodes from a :class:`VectorEnv`, the policy run on the batch."""
+
+    def __init__(self, envs: int, seed: int) -> None:
+        self.venv = VectorEnv(envs, "standard", options={"rounds": 1}, opponents="random")
+        self.obs, _ = self.venv.reset(seed=seed)
+        self.open: list[list[tuple[Array, Array, int]]] = [[] for _ in range(envs)]
+        self.resetting = np.zeros(envs, bool)
+
+    def collect(self, net: Net, rng: np.random.Generator, episodes: int) -> list[Episode]:
+        """Step every table until ``episodes`` episodes have ended; return them."""
+        done: list[Episode] = []
+        while len(done) < episodes:
+            x = features(self.obs["observation"])
+            mask = self.obs["action_mask"].copy()
+            pr = net.batch_probs(x, mask)
+            cum = np.cumsum(pr, axis=1)
+            u = rng.random(len(pr)) * cum[:, -1]
+            acts = np.minimum((cum < u[:, None]).sum(axis=1), pr.shape[1] - 1)
+            for i in np.flatnonzero(~self.resetting):
+                self.open[i].append((x[i], mask[i], int(acts[i])))
+            self.obs, r, term, trunc, _ = self.venv.step(acts)
+            ended = term | trunc
+            for i in np.flatnonzero(ended):
+                done.append((self.open[i], float(r[i])))
+                self.open[i] = []
+            self.resetting = ended.copy()
+        return done
+
+
 def evaluate(net: Net, games: int, rounds: int, seed: int, greedy: bool) -> float:
     """Win rate over ``games`` games (``rounds`` hands each; 0: to 500 points).
 
@@ -150,6 +195,8 @@ def main() -> None:
                     help="evaluation games to 500 points (0: skip)")
     ap.add_argument("--greedy", action="store_true",
                     help="evaluate the most probable slot instead of sampling the policy")
+    ap.add_argument("--envs", type=int, default=1,
+                    help="tables stepped together in a VectorEnv (1: one SingleAgentEnv)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--save", default="", help="write the trained weights to this .npz file")
     args = ap.parse_args()
@@ -162,14 +209,21 @@ def main() -> None:
     games = 0
     wins = 0.0
     it = 0
+    collector = VectorCollector(args.envs, args.seed) if args.envs > 1 else None
     for it in range(1, args.iterations + 1):
         xs: list[Array] = []
         ms: list[Array] = []
         acts: list[int] = []
         rets: list[float] = []
-        for _ in range(args.batch):
-            trace: list[tuple[Array, Array, int]] = []
-            r = play(env, net, rng, args.seed * 10_000_019 + games, False, trace)
+        if collector is not None:
+            batch = collector.collect(net, rng, args.batch)
+        else:
+            batch = []
+            for _ in range(args.batch):
+                trace: list[tuple[Array, Array, int]] = []
+                r = play(env, net, rng, args.seed * 10_000_019 + games, False, trace)
+                batch.append((trace, r))
+        for trace, r in batch:
             games += 1
             wins += r > 0
             for x, m, a in trace:

@@ -3,7 +3,9 @@
 * :func:`env` / :class:`raw_env`: the PettingZoo AEC environment ``hotdeath_v0`` (every
   seat an agent; out-of-turn windows offered as agent turns with an ``ignore`` action);
 * :class:`SingleAgentEnv` (Gymnasium id ``hotdeath/SingleAgent-v0``): one learner against
-  bots from :mod:`hotdeath.bots`.
+  bots from :mod:`hotdeath.bots`;
+* :class:`VectorEnv`: ``num_envs`` such tables stepped together in Gymnasium's vector API,
+  observations written into batch buffers the environment owns and reuses.
 
 Observation layout, action mapping and rewards: ``docs/rl.md``.  The core package never
 imports this one; it needs numpy, pettingzoo and gymnasium.
@@ -20,6 +22,7 @@ from hotdeath.rl.spaces import (
     action_layout,
     observation_layout,
 )
+from hotdeath.rl.vector import VectorEnv
 
 register_envs()
 
@@ -27,6 +30,7 @@ __all__ = [
     "ActionLayout",
     "ObservationLayout",
     "SingleAgentEnv",
+    "VectorEnv",
     "action_layout",
     "env",
     "hotdeath_v0",

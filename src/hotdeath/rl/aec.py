@@ -126,10 +126,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         }
         self.action_spaces = {a: spaces.Discrete(k) for a in self.possible_agents}
         self._tables()
-        self._buf = array("f", bytes(4 * size))
+        self._buf: array[float] | memoryview[float] = array("f", bytes(4 * size))
         self._zeros = array("f", bytes(4 * size))
         self._obs = np.frombuffer(self._buf, dtype=np.float32)
-        self._mask_bytes = bytearray(k)
+        self._mask_bytes: bytearray | memoryview[int] = bytearray(k)
         self._zero_mask = bytes(k)
         self._mask = np.frombuffer(self._mask_bytes, dtype=np.int8)
         self._enc: tuple[Any, ...] = (
@@ -137,6 +137,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
             self._o_cw, self._o_phase, self._o_decision, self._o_drew, self._rot, self._o_table,
         )
         self._rng = random.Random()
+        self._quiet: frozenset[int] = frozenset()
         self._cache: list[dict[int, int]] = [{} for _ in range(n)]
         self._keep: list[list[Action]] = [[] for _ in range(n)]
         self.state: GameState = var.new_game(n, 0, preset, options)
@@ -287,6 +288,33 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         """Nothing to release."""
 
     # ------------------------------------------------------------------ extras
+
+    def set_bot_seats(self, seats: frozenset[int]) -> None:
+        """Seats whose decisions bots make through :meth:`play_engine_action`.
+
+        No mask or slot map is built for their decisions (a bot decides from its own view),
+        so :meth:`step` with a slot is refused for them; everything else is unchanged.
+        """
+        self._quiet = frozenset(seats)
+        if self._seat in self._quiet and not self._over:
+            self._clear_mask()
+
+    def bind_buffers(self, obs: memoryview[float], mask: memoryview[int]) -> None:
+        """Write observations and masks into ``obs`` (float32) and ``mask`` (int8) from now on.
+
+        Both are one-dimensional buffers of this environment's sizes, e.g. rows of a batch
+        (:class:`hotdeath.rl.VectorEnv` gives each sub-environment a row of its arrays).
+        """
+        size = self.obs_layout.size
+        k = self.layout.size
+        if obs.format != "f" or len(obs) != size or mask.format != "B" or len(mask) != k:
+            raise ValueError(f"buffers must be {size} float32 and {k} bytes")
+        mask[:] = self._mask_bytes
+        self._buf = obs
+        self._obs = np.frombuffer(obs.cast("B"), dtype=np.float32)
+        self._mask_bytes = mask
+        self._mask = np.frombuffer(mask, dtype=np.int8)
+        self._enc = (self._buf, self._zeros, *self._enc[2:])
 
     @property
     def acting_seat(self) -> int:
@@ -469,10 +497,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         actions that must be worth offering.
         """
         st = self.state
-        mb = self._mask_bytes
-        mb[:] = self._zero_mask
         self._seat = seat
         self._window = window
+        if seat in self._quiet:  # a bot decides: no mask, no slots
+            if self._slots or self._throw_add or self._throw_end:
+                self._clear_mask()
+            return
+        mb = self._mask_bytes
+        mb[:] = self._zero_mask
         get = self._cache[seat].get
         slot_act: dict[int, Action] = {}
         for a in st.legal_actions(seat):
