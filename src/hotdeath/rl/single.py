@@ -114,6 +114,7 @@ class SingleAgentEnv(gymnasium.Env[Obs, np.int64]):
         self._learner = self.seat if self.seat is not None else int(self.np_random.integers(n))
         others = [s for s in range(n) if s != self._learner]
         self._table = dict(zip(others, self._bots, strict=True))
+        self._env.set_bot_seats(frozenset(others))  # bots decide from views: no masks for them
         for _ in range(100):
             self._rngs = seat_rngs(game_seed, n)
             self._env.reset(seed=game_seed)
