@@ -12,6 +12,7 @@ The core imports only the standard library.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
 from hotdeath.actions import Action
 from hotdeath.errors import (
@@ -25,13 +26,15 @@ from hotdeath.errors import (
 )
 from hotdeath.events import Event, describe
 from hotdeath.state import TERMINAL, GameState
-from hotdeath.variants import Variant, all_variants, get_variant
+from hotdeath.variants import DEFAULT_VARIANT, Variant, all_variants, get_variant
 
 __version__ = "0.1.0"
+PROGRAM: Final = __name__
+"""The program's name (command, data folder, server title): the package's."""
 
 
 def new_game(
-    variant: str = "hotdeath",
+    variant: str = DEFAULT_VARIANT,
     players: int | None = None,
     seed: int = 0,
     preset: str | None = None,

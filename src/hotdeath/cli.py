@@ -44,7 +44,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from hotdeath import __version__
+from hotdeath import PROGRAM, __version__
 from hotdeath.actions import Action
 from hotdeath.cards import COLOR_NAMES, card_name, parse_card
 from hotdeath.errors import HotDeathError, NotationError, OptionError
@@ -54,7 +54,7 @@ from hotdeath.notation import RECORD_FORMAT, from_position, replay, to_position
 from hotdeath.options import OptionValue
 from hotdeath.rulebook import RULES
 from hotdeath.state import DEAL, GAME_OVER, PHASE_NAMES, GameState
-from hotdeath.variants import Variant, all_variants, get_variant
+from hotdeath.variants import DEFAULT_VARIANT, Variant, all_variants, get_variant
 
 EXIT_ERROR = 2
 """Exit status of every error (bad input, bad position, illegal action)."""
@@ -83,7 +83,7 @@ report`, `hotdeath tournament`); set up, inspect and replay games (`hotdeath new
 """
 
 app = typer.Typer(
-    name="hotdeath",
+    name=PROGRAM,
     help=PROGRAM_HELP,
     no_args_is_help=True,
     add_completion=False,
@@ -120,9 +120,6 @@ OptionArgs = Annotated[
     typer.Option("--option", "-o", metavar="NAME=VALUE", help="Set an option (repeatable)."),
 ]
 """``--option NAME=VALUE`` (repeatable), shared by the commands that start games."""
-
-DEFAULT_VARIANT = "hotdeath"
-"""The variant of every command that starts games when none is named."""
 
 VariantOpt = Annotated[
     str | None,
@@ -166,7 +163,7 @@ def install_command(extra: str) -> str:
 
     target = f"hotdeath[{extra}]"
     try:
-        direct = metadata.distribution("hotdeath").read_text("direct_url.json")
+        direct = metadata.distribution(PROGRAM).read_text("direct_url.json")
         url = json.loads(direct or "{}").get("url", "")
         if url.startswith("file://"):
             target = f"{unquote(urlparse(url).path)}[{extra}]"
@@ -405,7 +402,7 @@ def position_lines(state: GameState, theme: str) -> Iterator[Text]:
     v = state.variant
     yield row("variant", f"{v.name} ({v.title}), {state.n} players, options: "
               f"{_options_text(view.options)}")
-    choice: str | None = getattr(state, "dealer_choice", None)
+    choice = state.variant.kit.dealer_choice
     dealing = state.phase == DEAL and choice is None
     if dealing:
         yield row("hand", f"{state.hand_no} (dealer {_seat(state.dealer)} deals the next hand)")
@@ -433,7 +430,7 @@ def position_lines(state: GameState, theme: str) -> Iterator[Text]:
                   "challenged")
     yield row("piles", f"draw pile {_count(len(state.draw_pile))}, discard pile "
               f"{_count(len(state.discard))}")
-    infections: list[int] = getattr(state, "infections", [0] * state.n)
+    infections = state.infection_counts()
     for s in range(state.n):
         hand = state.hands[s]
         marker = ">" if s == state.turn and state.phase != GAME_OVER else " "
@@ -445,7 +442,7 @@ def position_lines(state: GameState, theme: str) -> Iterator[Text]:
         if state.revealed[s] and state.active[s]:
             notes.append(f"public: {_cards(state.revealed[s], theme)}")
         if not state.active[s] and s not in state.out_order:
-            notes.append(getattr(state, "inactive_label", "ejected"))
+            notes.append(state.variant.kit.inactive_word)
         if s in state.uno_open:
             notes.append("has not called Uno")
         if infections[s]:
@@ -589,7 +586,7 @@ def position(
 
 
 def _replay_start(state: GameState, theme: str) -> Iterator[str]:
-    choice: str | None = getattr(state, "dealer_choice", None)
+    choice = state.variant.kit.dealer_choice
     if state.phase == DEAL and choice is None:
         yield f"{_seat(state.dealer)} deals first and chooses the hand size"
         return

@@ -31,7 +31,7 @@ from hotdeath.errors import HotDeathError, NotationError, PositionError
 from hotdeath.jsontext import check_depth, loads_bounded
 from hotdeath.options import non_defaults
 from hotdeath.rng import Rng
-from hotdeath.state import PHASE_NAMES, RESPONSE, GameState
+from hotdeath.state import PHASE_NAMES, GameState
 
 POSITION_FORMAT: Final = "hotdeath-position/1"
 RECORD_FORMAT: Final = "hotdeath-record/1"
@@ -95,7 +95,7 @@ def to_position(state: GameState) -> dict[str, Any]:
     }
     if state.last_hand is not None:
         d["last_hand"] = state.last_hand
-    d.update(state.position_extra())  # type: ignore[attr-defined]
+    d.update(state.position_extra())
     return d
 
 
@@ -188,7 +188,7 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
         state.discard = []
     if not state.discard and phase_name not in ("deal", "game_over"):
         raise PositionError("bad_position", "give the discard pile ('discard' or 'top')")
-    deck: list[int] = state.deck  # type: ignore[attr-defined]
+    deck = state.deck
     used = Counter(c for h in state.hands for c in h) + Counter(state.discard)
     if "draw" in data:
         state.draw_pile = _card_list(data["draw"], "draw")[::-1]
@@ -262,12 +262,12 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
     last = data.get("last_hand")
     state.last_hand = dict(last) if isinstance(last, Mapping) else None
     try:
-        state.load_position_extra(data)  # type: ignore[attr-defined]
+        state.load_position_extra(data)
     except HotDeathError:
         raise
     except (AttributeError, KeyError, TypeError, ValueError) as e:
         raise PositionError("bad_position", f"bad field: {e}") from None
-    if state.phase == RESPONSE and not has_attack and state.variant.name == "hotdeath":
+    if not has_attack and state.position_needs_pending():
         raise PositionError("bad_position", "phase 'response' needs an 'attack'")
     return state
 
@@ -282,7 +282,7 @@ def loads(text: str) -> GameState:
 
 def record(state: GameState) -> dict[str, Any]:
     """The game's record: enough to replay it exactly (variant, options, seed, actions)."""
-    params: dict[str, Any] = getattr(state, "init_params", {})
+    params = state.init_params
     return {
         "format": RECORD_FORMAT,
         "variant": state.variant.name,

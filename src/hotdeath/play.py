@@ -27,7 +27,7 @@ from hotdeath.events import Event, describe
 from hotdeath.notation import record
 from hotdeath.rulebook import get_rule
 from hotdeath.state import GameState
-from hotdeath.variants import get_variant
+from hotdeath.variants import DEFAULT_VARIANT, get_variant
 from hotdeath.view import View
 
 _STYLE = {0: "bold red", 1: "bold yellow", 2: "bold green", 3: "bold blue"}
@@ -174,18 +174,10 @@ class TerminalGame:
         return str(a)
 
     def _help(self, view: View) -> None:
-        from hotdeath.cards import FACE_KIND, IS_WILD, NUMBER, SKIP
-        from hotdeath.variants.hotdeath import rule_of
-
+        card_rule = self.state.variant.kit.card_rule
         seen: set[str] = set()
         for c in sorted(set(view.hand or ())):
-            if self.state.variant.name == "hotdeath":
-                rid = rule_of(c)
-            else:
-                k = FACE_KIND[c]
-                rid = "STD-5.1" if k == NUMBER else (
-                    "STD-5.6" if IS_WILD[c] and c != 64 else
-                    "STD-5.5" if IS_WILD[c] else f"STD-5.{k - SKIP + 2}")
+            rid = card_rule(c)
             if rid in seen:
                 continue
             seen.add(rid)
@@ -229,7 +221,7 @@ class TerminalGame:
 
 
 def play(
-    variant: str = "hotdeath",
+    variant: str = DEFAULT_VARIANT,
     players: int = 4,
     seed: int | None = None,
     preset: str | None = None,

@@ -112,6 +112,20 @@ def _fmt_value(v: object) -> str:
     return str(v)
 
 
+def _lowest_wins_titles(sets: Sequence[ResultSet]) -> list[str]:
+    """The titles of the sets' games in which the lowest total wins (their goal says)."""
+    titles: list[str] = []
+    for s in sets:
+        try:
+            variant = get_variant(str(s.params.get("variant")))
+            opts = variant.resolve_options(s.params.get("preset"), s.params.get("options"))
+        except HotDeathError:
+            continue
+        if variant.goal(opts).lowest_wins and variant.title not in titles:
+            titles.append(variant.title)
+    return titles
+
+
 def describe_params(params: dict[str, Any]) -> str:
     """The parameters of a set in one line (variant, preset, options, players, bots)."""
     opts = params.get("options") or {}
@@ -338,8 +352,8 @@ def sections(sets: Sequence[ResultSet], theme: str = "family") -> list[Section]:
             mean, median, p90, top = spread(b.scores)
             rows.append([s.label, b.bot, f"{mean:.0f}", f"{median:.0f}", f"{p90:.0f}",
                          f"{top:.0f}", f"{min(b.scores, default=0)}"])
-    lowest = " (in Hot Death the lowest total wins)" if any(
-        s.params.get("variant") == "hotdeath" for s in sets) else ""
+    low = _lowest_wins_titles(sets)
+    lowest = f" (in {' and '.join(low)} the lowest total wins)" if low else ""
     out.append(Section(
         "Final scores", f"Each seat's total at the end of the game, per bot{lowest}.",
         ["set", "bot", "mean", "median", "90th pct", "max", "min"],

@@ -48,7 +48,7 @@ from hotdeath.errors import HotDeathError
 from hotdeath.events import Event
 from hotdeath.options import OptionValue, non_defaults
 from hotdeath.state import TURN, GameState
-from hotdeath.variants import get_variant
+from hotdeath.variants import DEFAULT_VARIANT, get_variant
 
 FORMAT: Final = "hotdeath-sim/1"
 """The ``format`` of a results file's header line."""
@@ -96,7 +96,7 @@ class SimConfig:
     @classmethod
     def make(
         cls,
-        variant: str = "hotdeath",
+        variant: str = DEFAULT_VARIANT,
         players: int | None = None,
         bots: Sequence[str] = ("basic",),
         seed: int = 0,

@@ -13,8 +13,10 @@ sequential: ignoring the windows never blocks the current player.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final, Self
 
+from hotdeath.actions import PLAY as PLAY_KIND
 from hotdeath.actions import Action
 from hotdeath.cards import FACE_KIND, FACE_NUMBER, NO_COLOR, NUMBER
 from hotdeath.errors import GameOverError, IllegalActionError, WrongSeatError
@@ -258,7 +260,7 @@ class GameState:
         """1.0 for each winner of the game and 0.0 for everyone else (0s until the end)."""
         return [1.0 if s in self.winners else 0.0 for s in range(self.n)]
 
-    def clone(self) -> GameState:
+    def clone(self) -> Self:
         """An independent copy (copies only the mutable parts)."""
         cls = type(self)
         names: tuple[str, ...] | None = getattr(cls, "__mypyc_attrs__", None)
@@ -333,6 +335,68 @@ class GameState:
         )
 
     # ------------------------------------------------------------------ hooks
+    # The variant contract (hotdeath.variants.base.VariantState): the rules hooks below and
+    # the typed facts a variant may provide; each default fits a variant without the feature.
+
+    deck: list[int]
+    """Every card of the game under its options (face ids); each variant sets it."""
+
+
+    def attack_info(self) -> dict[str, Any] | None:
+        """The pending attack or pot in its public JSON form (``View.attack``), or None."""
+        return None
+
+    def infection_counts(self) -> list[int]:
+        """Per seat, the marks a seat carries from hand to hand (Hot Death's Virus); zeros."""
+        return [0] * self.n
+
+    def window_seat(self) -> int:
+        """The seat whose special play may still be challenged out of turn, or ``NOBODY``."""
+        return NOBODY
+
+    def position_extra(self) -> dict[str, Any]:
+        """The variant's own fields of a position (:func:`hotdeath.notation.to_position`)."""
+        return {}
+
+    def load_position_extra(self, data: Mapping[str, Any]) -> None:
+        """Restore the fields :meth:`position_extra` wrote (raise a coded error if bad)."""
+
+    def position_needs_pending(self) -> bool:
+        """Whether a loaded position in its current phase must carry a pending value.
+
+        A variant whose response phase cannot exist without a pending attack says so here,
+        and the position loader refuses a position that gives none.
+        """
+        return False
+
+    def hidden_cards(self, seat: int | None) -> list[int]:
+        """The cards ``seat`` cannot see (others' unrevealed hand cards, the draw pile).
+
+        Search uses it to know what a determinisation may reshuffle; ``None`` is a
+        spectator, who sees no hand.
+        """
+        out: list[int] = []
+        for s in range(self.n):
+            if s == seat:
+                continue
+            shown = list(self.revealed[s]) if self.active[s] else []
+            for c in self.hands[s]:
+                if c in shown:
+                    shown.remove(c)
+                else:
+                    out.append(c)
+        return out + self.draw_pile[::-1]
+
+    def play_extensions(self, seat: int, prefix: tuple[int, ...] | list[int]) -> list[int]:
+        """Cards that may follow ``prefix`` in a play built card by card (none by default)."""
+        return []
+
+    def is_legal_play(self, seat: int, cards: tuple[int, ...] | list[int]) -> bool:
+        """Whether ``cards`` in this order are a complete legal play of ``seat`` now."""
+        return any(a.kind == PLAY_KIND and list(a.cards) == list(cards)
+                   for a in self.legal_actions(seat))
+
+
 
     def _main_actions(self, seat: int) -> list[Action]:
         raise NotImplementedError

@@ -40,6 +40,7 @@ from hotdeath.errors import HotDeathError
 from hotdeath.options import OptionValue
 from hotdeath.report import wilson
 from hotdeath.simulate import MAX_MOVES, SimConfig, read_results, run_simulation
+from hotdeath.variants import DEFAULT_VARIANT
 
 FORMAT: Final = "hotdeath-tournament/1"
 """The ``format`` of ``tournament.json``."""
@@ -78,7 +79,7 @@ class TournamentConfig:
     def make(
         cls,
         entrants: Sequence[str],
-        variant: str = "hotdeath",
+        variant: str = DEFAULT_VARIANT,
         players: int | None = None,
         games: int = 100,
         seed: int = 0,

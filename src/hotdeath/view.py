@@ -120,9 +120,8 @@ def build_view(state: GameState, seat: int | None) -> View:
     """The view of ``state`` for ``seat`` (None: spectator)."""
     if seat is not None and not 0 <= seat < state.n:
         raise ValueError(f"there is no seat {seat}")
-    infections: list[int] = getattr(state, "infections", [0] * state.n)
-    attack_fn = getattr(state, "attack_info", None) or getattr(state, "pot_info", None)
-    attack = attack_fn() if attack_fn is not None else None
+    infections = state.infection_counts()
+    attack = state.attack_info()
     seats = tuple(
         SeatView(
             seat=s,
@@ -155,7 +154,7 @@ def build_view(state: GameState, seat: int | None) -> View:
         drew=state.drew,
         drawn=state.drawn if own and state.turn == seat and state.drew else -1,
         attack=attack,
-        sixty_nine_window=getattr(state, "sn_seat", -1),
+        sixty_nine_window=state.window_seat(),
         winners=tuple(state.winners),
         last_hand=state.last_hand,
         legal_actions=tuple(state.legal_actions(seat)) if seat is not None else (),

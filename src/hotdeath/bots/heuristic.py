@@ -73,8 +73,8 @@ from hotdeath.cards import (
     VIR,
     WD4,
     WILD,
-    W,
 )
+from hotdeath.variants import get_variant
 from hotdeath.view import View
 
 SKILLS: Final = ("weak", "strong", "expert")
@@ -82,10 +82,6 @@ SKILLS: Final = ("weak", "strong", "expert")
 
 _DRAW_CARDS: Final = {WD4: 4, HOT: 8, DB: 4, HOS: 4}
 _DEFENCES: Final = frozenset({HOLY, RET, VIR, M5})
-_HD_VALUES: Final = {
-    WD4: 50, HOT: 100, DB: 100, HOS: 0, MYS: 50, HOLY: 0, RET: 0, QUIT: 100, BB: 0,
-    GLAS: 75, M5: -5, VIR: 3, LOI: 75, BS: 50, MADC: 100, SN: 0, W: 50,
-}
 # how much the scorer likes an attack of n cards landing on a seat: per card drawn
 _PER_CARD: Final = 3.0
 
@@ -93,41 +89,34 @@ _PER_CARD: Final = 3.0
 def card_points(face: int, variant: str) -> int:
     """What ``face`` costs its holder at the end of a hand in ``variant`` (approximate).
 
-    Hot Death values follow rule HD-1.4 with the hand-dependent cards (Mystery Draw, Blue
-    Shield, Spreader) at typical values; the other variants use the standard values.
+    The values are the variant's own (its kit's ``card_points``): Hot Death's follow rule
+    HD-1.4 with the hand-dependent cards at typical values, the others the standard ones.
 
     >>> from hotdeath.cards import parse_card
     >>> card_points(parse_card("HOT"), "hotdeath"), card_points(parse_card("R7"), "standard")
     (100, 7)
     """
-    if variant == "hotdeath" and face in _HD_VALUES:
-        return _HD_VALUES[face]
-    k = FACE_KIND[face]
-    if k == NUMBER:
-        return max(FACE_NUMBER[face], 0)
-    if IS_WILD[face]:
-        return 50
-    if k in (DOUBLE_SKIP, REVERSE_SKIP):
-        return 40
-    if k == SPREADER:
-        return 60
-    return 20
+    return get_variant(variant).kit.card_points(face)
 
 
 def hand_points(hand: Sequence[int], variant: str) -> int:
-    """An estimate of what ``hand`` scores against its holder (Hot Death modifiers included)."""
-    v = sum(card_points(f, variant) for f in hand)
-    if variant != "hotdeath":
-        return v
-    if SN in hand:
-        v = 69 - (5 if M5 in hand else 0)
-    if QUIT in hand and RET in hand:
-        v = 1000
-    elif RET in hand:
-        v *= 2
-    if HOLY in hand:
-        v = (v + 1) // 2
-    return v
+    """An estimate of what ``hand`` scores against its holder (hand-wide cards included)."""
+    return get_variant(variant).kit.points_of(hand)
+
+
+_LOWEST_WINS: dict[tuple[str, str], bool | None] = {}
+
+
+def _lowest_wins(view: View) -> bool | None:
+    """Whether the lowest total wins the view's game (None: no points decide it)."""
+    key = (view.variant, repr(sorted(view.options.items())))
+    if key in _LOWEST_WINS:
+        return _LOWEST_WINS[key]
+    variant = get_variant(view.variant)
+    low = variant.goal(variant.resolve_options(None, view.options)).lowest_wins
+    if len(_LOWEST_WINS) < 256:
+        _LOWEST_WINS[key] = low
+    return low
 
 
 class _Table:
@@ -138,7 +127,8 @@ class _Table:
         self.me = view.seat if view.seat is not None else 0
         self.hand: tuple[int, ...] = view.hand or ()
         self.variant = view.variant
-        self.hd = view.variant == "hotdeath"
+        self.kit = get_variant(view.variant).kit
+        self.lowest_wins = _lowest_wins(view)
         self.colors = Counter(FACE_COLOR[f] for f in self.hand if not IS_WILD[f])
         self.opponents = [
             s.seat for s in view.seats
@@ -150,7 +140,7 @@ class _Table:
         self.aggression = aggression
         self.lead_weight = (0.0, 0.1, 0.2, 0.6, 2.0)[aggression - 1]
         self.next_seat = self._next(self.me)
-        self.hand_value = hand_points(self.hand, self.variant)
+        self.hand_value = self.kit.points_of(self.hand)
         self.uno_plays = any(a.uno for a in view.legal_actions)
         self.forget_uno = False
 
@@ -169,11 +159,10 @@ class _Table:
         v = self.view
         scores = [s.score for s in v.seats]
         lo, hi = min(scores), max(scores)
-        if hi == lo or self.variant in ("cutthroat", "throwdown"):
+        if hi == lo or self.lowest_wins is None:  # no points decide the game
             return 0.5
         x = (scores[seat] - lo) / (hi - lo)
-        low_wins = self.hd or v.options.get("scoring") == "penalty_points"
-        return 1.0 - x if low_wins else x
+        return 1.0 - x if self.lowest_wins else x
 
     def threat(self, seat: int) -> float:
         """How dangerous ``seat`` is now: closeness to going out plus game lead."""
@@ -367,7 +356,7 @@ class HeuristicBot:
         if not rest:
             return 10_000.0
         score += self._uno_term(t, a, rest)
-        pts = sum(card_points(f, t.variant) for f in cards)
+        pts = sum(t.kit.card_points(f) for f in cards)
         score += pts * (0.35 if t.danger else 0.06)
         score += self._color_term(t, a, rest)
         for f in cards:
@@ -401,7 +390,7 @@ class HeuristicBot:
                 num = FACE_NUMBER[v.top] if not IS_WILD[v.top] else -1
                 if num >= 1:
                     s += _PER_CARD * min(num, 12) * t.attack_factor(nxt)
-            if (f == WD4 and v.variant != "hotdeath" and strong
+            if (f == WD4 and t.kit.challengeable_wd4 and strong
                     and any(FACE_COLOR[g] == v.color for g in rest)):
                 s -= 40.0  # no bluffing: the current colour is in the hand
             return s
@@ -409,11 +398,10 @@ class HeuristicBot:
             s += _PER_CARD * 2 * t.attack_factor(nxt)
         elif k in (SKIP, DOUBLE_SKIP, REVERSE_SKIP) or (k == REVERSE and two):
             s += 8.0 * t.attack_factor(nxt) + (12.0 if two else 0.0)
-        elif k == SPREADER and t.hd:
+        elif k == SPREADER:
             shielded = any(BS in v.seats[o].revealed for o in t.opponents)
             s += -5.0 if shielded else 10.0 * len(t.opponents) * t.attack_factor(nxt)
-        if not t.hd:
-            return s
+        # the cards of the Hot Death deck (no other deck holds them)
         if f == BB:
             s += 150.0
         elif f == HOLY:
@@ -431,14 +419,14 @@ class HeuristicBot:
             else:
                 s += 5.0
         elif f == SN:
-            without = hand_points(rest, t.variant)
+            without = t.kit.points_of(rest)
             s += -30.0 if without > 69 else 10.0
         elif f == VIR:
             s -= 6.0
         elif f == GLAS:
             s += 4.0 + 4.0 * t.attack_factor(a.target) + self._aim(t, a)
         elif f == MADC and a.target >= 0:
-            own = hand_points(rest, t.variant)
+            own = t.kit.points_of(rest)
             s += 60.0 if own < 10 else 35.0 if own < 20 else 0.0 if own < 50 else -40.0
             s += 25.0 * t.attack_factor(a.target) * (
                 1.5 if v.seats[a.target].hand_size <= 2 else 0.3)
@@ -468,7 +456,7 @@ class HeuristicBot:
         if kind == "reveal":
             return 6.0
         count = int(at.get("count", 0) or 0)
-        if LOI in t.hand and t.hd:
+        if LOI in t.hand:
             count = max(count - 1, 0)
         per = 6.0 + (6.0 if size <= 3 else 0.0) + (4.0 if t.danger else 0.0)
         return per * count
@@ -486,7 +474,7 @@ class HeuristicBot:
         score = 0.0
         score += self._uno_term(t, a, rest)
         score += self._color_term(t, a, rest) * 0.5
-        score += card_points(f, t.variant) * (0.3 if t.danger else 0.05)
+        score += t.kit.card_points(f) * (0.3 if t.danger else 0.05)
         if f == M5:
             return score - 2.0
         if f == RET:

@@ -33,7 +33,7 @@ from typing import Any, Final
 from hotdeath import actions as A
 from hotdeath.actions import Action
 from hotdeath.bots import Bot, BotParam, make_bot, register_bot
-from hotdeath.bots.heuristic import HeuristicBot, _Table, hand_points
+from hotdeath.bots.heuristic import HeuristicBot, _Table
 from hotdeath.cards import (
     BB,
     COLOR_NAMES,
@@ -47,6 +47,7 @@ from hotdeath.errors import HotDeathError
 from hotdeath.notation import from_position
 from hotdeath.rng import Rng
 from hotdeath.state import GameState
+from hotdeath.variants import get_variant
 from hotdeath.view import View
 
 _WINDOW_KINDS: Final = frozenset({A.UNO, A.CATCH, A.JUMP, A.DECLINE})
@@ -156,7 +157,6 @@ def position_of(view: View, hands: list[list[int]], draw: list[int]) -> dict[str
     who played the top card when no attack says it).
     """
     n = view.players
-    at = view.attack
     d: dict[str, Any] = {
         "variant": view.variant,
         "options": dict(view.options),
@@ -181,26 +181,7 @@ def position_of(view: View, hands: list[list[int]], draw: list[int]) -> dict[str
     }
     if view.last_hand is not None:
         d["last_hand"] = view.last_hand
-    if view.variant == "hotdeath":
-        d["infections"] = [s.infections for s in view.seats]
-        if view.sixty_nine_window >= 0:
-            d["sixty_nine_window"] = view.sixty_nine_window
-        if view.phase in ("choose_color", "choose_victim") and view.discard:
-            d["up_pending"] = card_code(view.discard[-1])
-        if at:
-            d["attack"] = {k: v for k, v in at.items() if k != "challengeable"}
-    elif view.variant in ("standard", "cutthroat"):
-        if at:
-            d["pot"] = {"count": at["count"], "last_card": at["last_card"],
-                        "victim": at["victim"]}
-            if at.get("sender", -1) is not None and at.get("sender", -1) >= 0:
-                d["top_player"] = at["sender"]
-                if at["last_card"] == "WD4":
-                    d["wd4"] = {"player": at["sender"], "legal": True}
-    elif view.variant == "throwdown" and at:
-        d["pot"] = {"count": at["count"], "level": at["level"], "victim": at["victim"]}
-        if at.get("sender") is not None and at["sender"] >= 0:
-            d["top_player"] = at["sender"]
+    d.update(get_variant(view.variant).kit.position_from_view(view))
     return d
 
 
@@ -218,7 +199,7 @@ class Sampler:
                 known.update(s.revealed)
         # the deck: build an empty template once to learn it
         probe = _deck_probe(view)
-        deck: list[int] = list(probe.deck)  # type: ignore[attr-defined]
+        deck = list(probe.deck)
         rest = Counter(deck) - known
         pool: list[int] = []
         for f in sorted(rest):
@@ -270,8 +251,6 @@ class Sampler:
 
 def _deck_probe(view: View) -> GameState:
     """An empty state of the view's variant and options (to learn its deck)."""
-    from hotdeath.variants import get_variant
-
     variant = get_variant(view.variant)
     opts = variant.resolve_options(None, view.options)
     return variant.state_cls(variant, opts, view.players, 0)
@@ -306,15 +285,12 @@ def _rewards(state: GameState, hand_no: int) -> list[float]:
         winner = last.get("winner")
         out = [1.0 if s == winner else 0.0 for s in range(n)]
         seats = last.get("seats")
-        if state.variant.name == "hotdeath" and isinstance(seats, list):
+        if state.variant.kit.points_reward and isinstance(seats, list):
             for row in seats:
                 s = row.get("seat", -1)
                 if 0 <= s < n and s != winner:
                     pts = max(0, min(int(row.get("points", 0)), 300))
                     out[s] = 0.15 * (1.0 - pts / 300.0)
-        elif state.variant.name == "throwdown":
-            loser = last.get("loser")
-            out = [0.0 if s == loser else out[s] for s in range(n)]
         return out
     return _estimate(state)
 
@@ -322,6 +298,7 @@ def _rewards(state: GameState, hand_no: int) -> list[float]:
 def _estimate(state: GameState) -> list[float]:
     """A guess at each seat's chance to win the hand from hand sizes (a horizon cut-off)."""
     n = state.n
+    kit = state.variant.kit
     weights = []
     for s in range(n):
         if not state.active[s]:
@@ -329,8 +306,8 @@ def _estimate(state: GameState) -> list[float]:
             continue
         size = len(state.hands[s])
         w = 1.0 / (1.0 + size) ** 2
-        if state.variant.name == "hotdeath":
-            w *= 1.0 + 1.0 / (1.0 + max(0, hand_points(state.hands[s], "hotdeath")) / 50.0)
+        if kit.points_reward:
+            w *= 1.0 + 1.0 / (1.0 + max(0, kit.points_of(state.hands[s])) / 50.0)
         weights.append(w)
     total = sum(weights) or 1.0
     return [w / total for w in weights]

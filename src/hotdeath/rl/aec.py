@@ -43,7 +43,7 @@ from hotdeath.rl.spaces import (
     observation_layout,
 )
 from hotdeath.state import GAME_OVER, PHASE_NAMES, RESPONSE, GameState
-from hotdeath.variants import get_variant
+from hotdeath.variants import DEFAULT_VARIANT, get_variant
 
 REWARDS: Final = ("game", "hand")
 """The reward schemes (``reward=`` argument)."""
@@ -79,7 +79,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
 
     def __init__(
         self,
-        variant: str = "hotdeath",
+        variant: str = DEFAULT_VARIANT,
         preset: str | None = None,
         options: Mapping[str, object] | None = None,
         players: int | None = None,
@@ -191,11 +191,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         self._dirty = False
         self._over = False
         self._last_hand = self.state.last_hand
-        self._attack_fn = getattr(self.state, "attack_info", None) or getattr(
-            self.state, "pot_info", None
-        )
-        self._has_infections = hasattr(self.state, "infections")
-        self._has_sn = hasattr(self.state, "sn_seat")
 
     # ------------------------------------------------------------------ PettingZoo API
 
@@ -526,7 +521,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
             self._throw_end = {}
         if self._throws and not window and st.phase != GAME_OVER:
             ts = self._throw_start
-            adds = {ts[f]: f for f in st.play_extensions(seat, ())}  # type: ignore[attr-defined]
+            adds = {ts[f]: f for f in st.play_extensions(seat, ())}
             self._throw_add = adds
             slots += adds
         for i in slots:
@@ -544,7 +539,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
             return
         prefix.append(self._throw_add[slot])
         wild = IS_WILD[prefix[0]]
-        exts: list[int] = st.play_extensions(seat, prefix)  # type: ignore[attr-defined]
+        exts = st.play_extensions(seat, prefix)
         ends: dict[int, int] = {}
         if wild:
             legal = st.legal_actions(seat)
@@ -552,7 +547,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
             for c, s in enumerate(self.layout.throw_end_color):
                 if Action(A.PLAY, cards, c) in legal:
                     ends[s] = c
-        elif st.is_legal_play(seat, prefix):  # type: ignore[attr-defined]
+        elif st.is_legal_play(seat, prefix):
             if not exts:
                 self._apply(seat, Action(A.PLAY, tuple(prefix)))
                 return
@@ -622,17 +617,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         if uno:
             for s in uno:
                 b[o + 2 + ((s - p) % n) * _NSEAT] = 1.0
-        if self._has_infections:
-            infections: list[int] = st.infections  # type: ignore[attr-defined]
-            if any(infections):
-                for s in range(n):
-                    b[o + 4 + ((s - p) % n) * _NSEAT] = infections[s]
-        if self._has_sn:
-            sn: int = st.sn_seat  # type: ignore[attr-defined]
-            if sn >= 0:
-                b[self._o_sn + (sn - p) % n] = 1.0
-        if phase == RESPONSE and self._attack_fn is not None:
-            info = self._attack_fn()
+        infections = st.infection_counts()
+        if any(infections):
+            for s in range(n):
+                b[o + 4 + ((s - p) % n) * _NSEAT] = infections[s]
+        sn = st.window_seat()
+        if sn >= 0:
+            b[self._o_sn + (sn - p) % n] = 1.0
+        if phase == RESPONSE:
+            info = st.attack_info()
             if info:
                 self._encode_attack(info, p)
         b[o_table] = len(st.draw_pile)

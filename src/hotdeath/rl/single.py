@@ -27,6 +27,7 @@ from hotdeath.bots import Bot, make_bot
 from hotdeath.bots.arena import seat_rngs, worth_offering
 from hotdeath.errors import IllegalActionError, OptionError
 from hotdeath.rl.aec import raw_env
+from hotdeath.variants import BASIC_VARIANT
 
 ENV_ID: Final = "hotdeath/SingleAgent-v0"
 """The Gymnasium id of :class:`SingleAgentEnv`."""
@@ -47,7 +48,7 @@ class SingleAgentEnv(gymnasium.Env[Obs, np.int64]):
 
     def __init__(
         self,
-        variant: str = "standard",
+        variant: str = BASIC_VARIANT,
         preset: str | None = None,
         options: Mapping[str, object] | None = None,
         players: int = 2,

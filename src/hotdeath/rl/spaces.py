@@ -15,10 +15,13 @@ a policy trained on one preset can be run on another preset of the same variant.
   card identical to the top), ``decline`` (Throwdown: refuse a call-back), ``uno`` (call
   Uno out of turn) and ``ignore`` (let an out-of-turn window go by);
 * ``catch +k`` (catch the seat ``k`` places clockwise), ``victim +k``, ``color C`` (4);
-* standard only: ``jump @+k`` (jump in with a 7 under the 7-0 rule, swapping with the seat
-  ``k`` places clockwise);
-* Hot Death only: ``deal N`` for N = 0..30; Throwdown only: ``uno @+k`` (name a seat that
-  draws with one's Uno call), ``direction cw|ccw``, ``throw end`` and ``throw end C``.
+* where the variant's kit says so (:class:`~hotdeath.variants.base.VariantKit`): ``jump @+k``
+  (``jump_swaps``: jump in with a 7 under the 7-0 rule, swapping with the seat ``k`` places
+  clockwise, as in standard Uno); ``deal N`` for N = 0..30 (``chooses_deal``, as in Hot
+  Death); ``uno @+k`` (name a seat that draws with one's Uno call), ``direction cw|ccw``,
+  ``throw end`` and ``throw end C`` (``throws``, as in Throwdown).
+
+The faces and the cards that name a victim are the kit's ``faces`` and ``directed_faces``.
 
 Leaving the table (Throwdown's ``leave``) is not in the space: the environments never leave.
 """
@@ -30,21 +33,8 @@ from typing import Final
 
 from hotdeath import actions as A
 from hotdeath.actions import Action
-from hotdeath.cards import (
-    COLOR_NAMES,
-    COLORS,
-    FACE_KIND,
-    FACE_NUMBER,
-    GLAS,
-    IS_WILD,
-    MADC,
-    NUM_FACES,
-    NUMBER,
-    card_code,
-    card_name,
-    hotdeath_double_deck,
-    standard_deck,
-)
+from hotdeath.cards import COLOR_NAMES, COLORS, IS_WILD, card_code, card_name
+from hotdeath.variants.base import VariantKit
 
 IGNORE: Final = -1
 """The pseudo action kind of the ``ignore`` slot (let a window go by); not an engine action."""
@@ -69,19 +59,15 @@ WINDOW_KINDS: Final = frozenset({A.UNO, A.CATCH, A.CHALLENGE, A.JUMP, A.DECLINE}
 """Kinds that can be out-of-turn window actions."""
 
 
+def _kit(variant: str) -> VariantKit:
+    from hotdeath.variants import get_variant
+
+    return get_variant(variant).kit
+
+
 def variant_faces(variant: str) -> tuple[int, ...]:
     """The face ids that can occur in ``variant`` (every preset and option), ascending."""
-    deck = hotdeath_double_deck() if variant == "hotdeath" else standard_deck()
-    return tuple(sorted(set(deck)))
-
-
-def _target_faces(variant: str) -> frozenset[int]:
-    if variant == "standard":
-        return frozenset(f for f in range(NUM_FACES) if FACE_KIND[f] == NUMBER
-                         and FACE_NUMBER[f] == 7)
-    if variant == "hotdeath":
-        return frozenset({GLAS, MADC})
-    return frozenset()
+    return _kit(variant).faces
 
 
 @dataclass(frozen=True)
@@ -187,9 +173,10 @@ def action_layout(variant: str, players: int) -> ActionLayout:
         names.append(name)
         return len(names) - 1
 
-    faces = variant_faces(variant)
-    throws = variant == "throwdown"
-    targets = _target_faces(variant)
+    kit = _kit(variant)
+    faces = kit.faces
+    throws = kit.throws
+    targets = kit.directed_faces
     plays: dict[tuple[int, int, int], int] = {}
     for f in faces:
         code = card_code(f)
@@ -211,9 +198,9 @@ def action_layout(variant: str, players: int) -> ActionLayout:
     direction: tuple[int, ...] = ()
     throw_end = -1
     throw_end_color: tuple[int, ...] = ()
-    if variant == "hotdeath":
+    if kit.chooses_deal:
         deal = tuple(add(f"deal {k}") for k in range(MAX_DEAL + 1))
-    if variant == "standard":
+    if kit.jump_swaps:
         jump_at = tuple(add(f"jump @+{r}") for r in range(1, players))
     if throws:
         uno_at = tuple(add(f"uno @+{r}") for r in range(1, players))
@@ -279,11 +266,12 @@ class ObservationLayout:
 
 def observation_layout(variant: str, players: int) -> ObservationLayout:
     """The observation layout of ``variant`` at ``players`` seats."""
-    faces = variant_faces(variant)
+    kit = _kit(variant)
+    faces = kit.faces
     nf = len(faces)
     n = players
     parts: list[tuple[str, int]] = [("hand", nf)]
-    if variant == "throwdown":
+    if kit.throws:
         parts += [("throw", nf), ("throw_last", nf)]
     parts += [
         ("top", nf),

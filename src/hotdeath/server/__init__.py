@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hotdeath import PROGRAM
 from hotdeath.server.app import create_app
 
 
@@ -17,7 +18,7 @@ def default_database_url() -> str:
     """An SQLite file in the user's data directory (created if needed)."""
     import platformdirs
 
-    folder = Path(platformdirs.user_data_dir("hotdeath", appauthor=False))
+    folder = Path(platformdirs.user_data_dir(PROGRAM, appauthor=False))
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'hotdeath.sqlite3'}"
 

@@ -22,7 +22,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from hotdeath import __version__
+from hotdeath import PROGRAM, __version__
 from hotdeath.actions import Action
 from hotdeath.bots import bot_catalog
 from hotdeath.cards import (
@@ -59,6 +59,7 @@ from hotdeath.server.room import (
 )
 from hotdeath.server.store import Store
 from hotdeath.state import GameState
+from hotdeath.variants import DEFAULT_VARIANT
 
 log = logging.getLogger("hotdeath.server")
 
@@ -71,7 +72,7 @@ DEFAULT_TAKEOVER = 60.0
 class CreateTable(BaseModel):
     """A new table."""
 
-    variant: str = Field("hotdeath", description="variant name or alias")
+    variant: str = Field(DEFAULT_VARIANT, description="variant name or alias")
     preset: str | None = Field(None, description="preset name (default: the variant's first)")
     options: dict[str, bool | int | str] = Field(
         default_factory=dict, description="option overrides"
@@ -216,7 +217,7 @@ def create_app(
         await asyncio.to_thread(store.close)  # writes what is queued, then stops
 
     app = FastAPI(
-        title="hotdeath",
+        title=PROGRAM,
         version=__version__,
         description=(
             "Hot Death Uno in the browser: tables with friends and bots. The WebSocket "

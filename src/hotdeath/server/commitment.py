@@ -80,7 +80,7 @@ def take_deal_shuffle(state: GameState) -> list[int] | None:
     rng = state.rng
     if not isinstance(rng, RecordingRng):
         return None
-    size = len(getattr(state, "deck", ()))
+    size = len(state.deck)
     found = None
     for cards in rng.shuffles:
         if len(cards) == size:
@@ -103,7 +103,7 @@ def opening_deck(state: GameState, dealer: int | None = None) -> list[int] | Non
     """
     twin = state.variant.state_cls(state.variant, state.opts, state.n, state.seed)
     twin.rng = RecordingRng(state.seed)
-    twin.start(dealer)  # type: ignore[attr-defined]
+    twin.start(dealer)
     if twin.hand_no < 1:
         return None
     return take_deal_shuffle(twin)

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from hotdeath.tui.session import Session
+from hotdeath.variants import DEFAULT_VARIANT
 
 
 def can_host() -> bool:
@@ -23,7 +24,7 @@ def can_host() -> bool:
 
 
 def run(
-    variant: str = "hotdeath",
+    variant: str = DEFAULT_VARIANT,
     players: int = 4,
     seed: int | None = None,
     preset: str | None = None,

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from hotdeath import PROGRAM
 from hotdeath import actions as A
 from hotdeath.actions import Action
 from hotdeath.bots import Bot, bot_catalog, make_bot
@@ -25,26 +26,20 @@ from hotdeath.bots.arena import next_bot_move, seat_rngs, window_seats, worth_of
 from hotdeath.cards import (
     COLOR_LETTERS,
     COLOR_NAMES,
-    DRAW_TWO,
     FACE_COLOR,
     FACE_KIND,
     FACE_NUMBER,
     IS_WILD,
     NUMBER,
-    REVERSE,
-    SKIP,
-    WILD,
-    WILD_DRAW_FOUR,
     W,
     card_name,
-    standard_deck,
 )
 from hotdeath.errors import HotDeathError, IllegalActionError
 from hotdeath.events import Event, describe
 from hotdeath.notation import record
 from hotdeath.rulebook import get_rule
 from hotdeath.state import GameState
-from hotdeath.variants import get_variant
+from hotdeath.variants import DEFAULT_VARIANT, get_variant
 from hotdeath.view import View
 
 CARD_ACTIONS: Final = (A.PLAY, A.JUMP)
@@ -53,26 +48,6 @@ CARD_ACTIONS: Final = (A.PLAY, A.JUMP)
 _ORIGINAL_WORDS: Final = (("Retaliation", "Fuck You"), ("Big Brother", "Shitter"),
                           ("Virus", "AIDS"))
 _ORIGINALLY: Final = re.compile(r"\s*\(originally(?: called)? “[^”]*”\)")
-
-_STANDARD_RULES: Final = {
-    NUMBER: "STD-5.1", SKIP: "STD-5.2", REVERSE: "STD-5.3", DRAW_TWO: "STD-5.4", WILD: "STD-5.5",
-    WILD_DRAW_FOUR: "STD-5.6",
-}
-_CUTTHROAT_RULES: Final = {
-    NUMBER: "CT-3.1", SKIP: "CT-4.1", REVERSE: "CT-4.1", DRAW_TWO: "CT-4.1", WILD: "CT-4.4",
-    WILD_DRAW_FOUR: "CT-4.3",
-}
-_THROWDOWN_RULES: Final = {
-    NUMBER: "TD-2.2", SKIP: "TD-3.3", REVERSE: "TD-3.3", DRAW_TWO: "TD-4.1", WILD: "TD-2.8",
-    WILD_DRAW_FOUR: "TD-4.1",
-}
-_GENERAL_RULES: Final = {
-    "standard": ("STD-4", "STD-8.1", "STD-9.3"),
-    "hotdeath": ("HD-3.4", "HD-3.5", "HD-4.3", "HD-3.11", "HD-3.7"),
-    "cutthroat": ("CT-3.2", "CT-3.3", "CT-5.2", "CT-6.1", "CT-7.1"),
-    "throwdown": ("TD-2.1", "TD-2.3", "TD-4.2", "TD-4.8", "TD-5.1", "TD-6.3"),
-}
-
 
 def themed(text: str, theme: str) -> str:
     """Rule text (written with the family names) in the name theme ``theme``.
@@ -91,18 +66,9 @@ def themed(text: str, theme: str) -> str:
 def card_rule_id(variant: str, face: int) -> str:
     """The rulebook id of the rule that says what card ``face`` does in ``variant``.
 
-    ``variant`` may be an alias (``ct``, ``td``).
+    ``variant`` may be an alias (``ct``, ``td``); the variant's kit knows its rules.
     """
-    variant = get_variant(variant).name
-    kind = FACE_KIND[face]
-    if variant == "hotdeath":
-        from hotdeath.variants.hotdeath import rule_of
-
-        return rule_of(face)
-    table = {"cutthroat": _CUTTHROAT_RULES, "throwdown": _THROWDOWN_RULES}.get(
-        variant, _STANDARD_RULES
-    )
-    return table.get(kind, table[NUMBER])
+    return get_variant(variant).kit.card_rule(face)
 
 
 def face_order(face: int) -> tuple[int, int, int]:
@@ -167,7 +133,7 @@ def default_save_dir() -> Path:
     """Where finished games are saved unless ``--save`` says otherwise."""
     from platformdirs import user_data_dir
 
-    return Path(user_data_dir("hotdeath")) / "games"
+    return Path(user_data_dir(PROGRAM)) / "games"
 
 
 class Session:
@@ -179,7 +145,7 @@ class Session:
 
     def __init__(
         self,
-        variant: str = "hotdeath",
+        variant: str = DEFAULT_VARIANT,
         players: int = 4,
         seed: int | None = None,
         preset: str | None = None,
@@ -476,8 +442,7 @@ class Session:
         fresh = get_variant(self.variant_name).new_game(
             self.players, 0, self.preset, self.options
         )
-        deck: Sequence[int] = getattr(fresh, "deck", None) or standard_deck()
-        faces = set(deck)
+        faces = set(fresh.deck)
         by_rule: dict[str, list[int]] = {}
         for face in sorted(faces, key=face_order):
             by_rule.setdefault(card_rule_id(self.variant_name, face), []).append(face)
@@ -487,7 +452,7 @@ class Session:
             names = _group_names(group, self.theme)
             out.append(HelpEntry(names, rule_id, themed(rule.title, self.theme),
                                  themed(rule.text, self.theme)))
-        for rule_id in _GENERAL_RULES.get(self.variant_name, ()):
+        for rule_id in get_variant(self.variant_name).kit.help_rules:
             rule = get_rule(rule_id)
             out.append(HelpEntry("", rule_id, themed(rule.title, self.theme),
                                  themed(rule.text, self.theme)))

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from hotdeath.errors import OptionError
 from hotdeath.variants.base import Variant
 from hotdeath.variants.cutthroat import CUTTHROAT
@@ -51,4 +53,10 @@ register(HOTDEATH)
 register(CUTTHROAT)
 register(THROWDOWN)
 
-__all__ = ["Variant", "all_variants", "get_variant", "register"]
+DEFAULT_VARIANT: Final = HOTDEATH.name
+"""The game every tool starts when none is named (Hot Death)."""
+BASIC_VARIANT: Final = STANDARD.name
+"""The plainest game (standard Uno): the single-agent RL environment's default."""
+
+__all__ = ["BASIC_VARIANT", "DEFAULT_VARIANT", "Variant", "all_variants", "get_variant",
+           "register"]

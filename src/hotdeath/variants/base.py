@@ -1,15 +1,47 @@
-"""The :class:`Variant` description: a game's name, options, presets and state class."""
+"""The variant contract: what a game provides to the engine and to the front ends.
+
+Three names make the contract, and the rest of the code reaches a variant only through them
+(never through ``getattr`` on a variant or a state, nor a variant's name):
+
+* :class:`Variant`, the registry entry: name, titles, options class, presets, player range,
+  the goal, the state class and the kit;
+* :class:`VariantState`, the abstract base of every variant's state: the rules hooks the
+  engine calls (``start``, ``_turn_actions``, ``_apply`` …) and the typed facts the view,
+  the position notation and search read (``attack_info``, ``hidden_cards`` …);
+* :class:`VariantKit`, what front ends and tools need to know about the variant (the RL
+  action space, the card values of the heuristic, help texts, the words for a dealer's
+  choice), plain data and pure functions.
+
+``mypy --strict`` checks every variant against these declarations: a state class that leaves
+an abstract hook out cannot be instantiated, and a hook with the wrong signature is a type
+error.  ``docs/architecture.md`` ("The variant contract") shows a variant built on them.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from abc import ABCMeta, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from hotdeath.actions import Action
+from hotdeath.cards import (
+    DOUBLE_SKIP,
+    FACE_KIND,
+    FACE_NUMBER,
+    IS_WILD,
+    NUMBER,
+    REVERSE_SKIP,
+    SPREADER,
+    standard_deck,
+)
 from hotdeath.errors import OptionError
 from hotdeath.events import Event
 from hotdeath.options import OptionSpec, OptionValue, resolve, specs
 from hotdeath.state import GameState
+
+if TYPE_CHECKING:
+    from hotdeath.view import View
 
 _RESOLVED: dict[str, dict[Any, Any]] = {}
 
@@ -26,6 +58,117 @@ class Goal(NamedTuple):
     text: str
 
 
+class VariantState(GameState, metaclass=ABCMeta):
+    """The abstract base of every variant's state: the hooks a variant must or may provide.
+
+    Abstract (each variant writes its own): :meth:`check_options`, :meth:`start`,
+    :meth:`_turn_actions`, :meth:`_main_actions` and :meth:`_apply`, and the attribute
+    ``deck`` (set in ``__init__``).
+
+    Typed hooks with a default that fits a variant without the feature, declared on
+    :class:`~hotdeath.state.GameState` so that every front end holding a state reaches them
+    (override what the variant has): the out-of-turn windows (``_has_windows``,
+    ``_window_actions``), ``_canonical`` (other spellings of a listed play),
+    ``_clone_extra``, ``attack_info`` (the pending attack or pot), ``infection_counts``,
+    ``window_seat``, ``position_extra`` / ``load_position_extra`` /
+    ``position_needs_pending`` (the position notation), ``hidden_cards`` (what a seat cannot
+    see, for determinisation), ``play_extensions`` / ``is_legal_play`` (plays built card by
+    card), ``_reshuffle_rule`` and ``team_of``.
+    """
+
+    # ------------------------------------------------------------------ rules (abstract)
+
+    @staticmethod
+    @abstractmethod
+    def check_options(players: int, opts: Any) -> None:
+        """Reject (:class:`~hotdeath.errors.OptionError`) options that cannot seat ``players``."""
+
+    @abstractmethod
+    def start(self, dealer: int | None) -> None:
+        """Start the game: choose the first dealer (``None``: by the rules) and deal."""
+
+    @abstractmethod
+    def _turn_actions(self, seat: int) -> list[Action]:
+        """The legal actions of ``seat`` in a normal turn (phase ``TURN``)."""
+
+    @abstractmethod
+    def _main_actions(self, seat: int) -> list[Action]:
+        """The legal actions of the seat to act in any other phase."""
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> None:
+        """Carry out a legal ``action`` of ``seat`` (the rules of the variant)."""
+
+
+def standard_points(face: int) -> int:
+    """A card's standard end-of-hand value (STD-9.3): its number, 50 a wild, 20 an action.
+
+    The two-effect action cards count 40 and the Spreader 60 (their Hot Death values).
+    """
+    kind = FACE_KIND[face]
+    if kind == NUMBER:
+        return max(FACE_NUMBER[face], 0)
+    if IS_WILD[face]:
+        return 50
+    if kind in (DOUBLE_SKIP, REVERSE_SKIP):
+        return 40
+    return 60 if kind == SPREADER else 20
+
+
+def _sum_points(kit: VariantKit, hand: Sequence[int]) -> int:
+    return sum(kit.card_points(f) for f in hand)
+
+
+@dataclass(frozen=True)
+class VariantKit:
+    """What front ends and tools know about a variant, declared by the variant itself.
+
+    Pure data and pure functions, standard library only: the RL action space and
+    observation pieces, the heuristic's card values, the help texts (rule ids per card and
+    per topic) and a few words.  Nothing outside ``hotdeath.variants`` asks a variant's
+    name to learn any of this.
+    """
+
+    faces: tuple[int, ...] = tuple(sorted(set(standard_deck())))
+    """Every face that can occur under any preset or option, ascending (RL slots)."""
+    directed_faces: frozenset[int] = frozenset()
+    """Faces whose play names another seat (one RL play slot per other seat)."""
+    chooses_deal: bool = False
+    """Whether the dealer chooses the hand size (``deal N`` actions)."""
+    jump_swaps: bool = False
+    """Whether a jump-in may name a seat (a 7 under the 7-0 rule)."""
+    throws: bool = False
+    """Whether plays of several cards are built card by card (a throw)."""
+    card_rule: Callable[[int], str] = field(default=lambda face: "STD-5.1")
+    """The rule id of the rule that says what a card (face id) does."""
+    help_rules: tuple[str, ...] = ()
+    """The rule ids of the general topics the help screens list after the cards."""
+    card_points: Callable[[int], int] = field(default=standard_points)
+    """What a card (face id) costs its holder at the end of a hand (roughly, for bots)."""
+    hand_points: Callable[[Sequence[int]], int] | None = None
+    """What a hand costs its holder, hand-wide modifiers included (None: the card sum)."""
+    points_reward: bool = False
+    """Whether search rewards a losing seat a little for a cheap hand (points matter)."""
+    challengeable_wd4: bool = False
+    """Whether a Wild Draw Four played holding the current colour may be challenged."""
+    dealer_choice: str | None = None
+    """What the dealer chooses before the first play (words), if anything."""
+    inactive_word: str = "ejected"
+    """How the terminal tools describe a seat that no longer plays in the hand."""
+    position_from_view: Callable[[View], dict[str, Any]] = field(default=lambda view: {})
+    """The variant's position fields (notation) that a :class:`~hotdeath.view.View` shows.
+
+    Search builds a determinisation as a position: the common fields come from the view,
+    these from the variant (its pending attack or pot, its marks).
+    """
+
+    def points_of(self, hand: Sequence[int]) -> int:
+        """What ``hand`` costs its holder (:attr:`hand_points`, or the sum of card points)."""
+        if self.hand_points is not None:
+            return self.hand_points(hand)
+        return _sum_points(self, hand)
+
+
 @dataclass(frozen=True)
 class Variant:
     """An immutable game description that creates states.
@@ -38,7 +181,7 @@ class Variant:
     title: str
     description: str
     options_cls: type[Any]
-    state_cls: type[GameState]
+    state_cls: type[VariantState]
     presets: Mapping[str, Mapping[str, OptionValue]]
     preset_descriptions: Mapping[str, str]
     aliases: tuple[str, ...] = ()
@@ -61,6 +204,8 @@ class Variant:
         """
         words = self.preset_words.get(preset)
         return words[0] if words else preset.replace("_", " ")
+    kit: VariantKit = field(default_factory=VariantKit)
+    """What the front ends and tools know about this variant (:class:`VariantKit`)."""
 
     def goal(self, opts: Any) -> Goal:
         """How a game of this variant with the resolved ``opts`` is won.
@@ -117,7 +262,7 @@ class Variant:
                 f"{self.name} takes {self.min_players} to {self.max_players} players, "
                 f"not {players!r}",
             )
-        self.state_cls.check_options(players, opts)  # type: ignore[attr-defined]
+        self.state_cls.check_options(players, opts)
 
     def new_game(
         self,
@@ -126,7 +271,7 @@ class Variant:
         preset: str | None = None,
         options: Mapping[str, object] | None = None,
         dealer: int | None = None,
-    ) -> GameState:
+    ) -> VariantState:
         """Start a new game: validated options, a seeded shuffle, the first deal."""
         opts = self.resolve_options(preset, options)
         if players is None:
@@ -139,7 +284,7 @@ class Variant:
         opening: list[Event] = []
         state._events = opening
         try:
-            state.start(dealer)  # type: ignore[attr-defined]
+            state.start(dealer)
         finally:
             state._events = None
         state.opening_events = opening

@@ -28,8 +28,8 @@ from hotdeath.actions import Action
 from hotdeath.cards import DRAW_TWO, FACE_COLOR, FACE_KIND, REVERSE, SKIP, WD4, WILD
 from hotdeath.options import option
 from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, TURN
-from hotdeath.variants.base import Goal, Variant
-from hotdeath.variants.standard import StandardState
+from hotdeath.variants.base import Goal, Variant, VariantKit
+from hotdeath.variants.standard import StandardState, card_sub, pot_position
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,14 +456,27 @@ class CutthroatState(StandardState):
         self.drew = False
         self.drawn = -1
 
-    def pot_info(self) -> dict[str, Any] | None:
+    def attack_info(self) -> dict[str, Any] | None:
         """The pending draw; a Wild Draw Four may be questioned or challenged (CT-5.2)."""
-        info = super().pot_info()
+        info = super().attack_info()
         if info is not None:
             wd4 = self.pot_top == WD4
             info["challengeable"] = wd4 and self.opts.wd4_challenge == "official"
             info["questionable"] = wd4 and self.opts.wd4_challenge == "question"
         return info
+
+
+def _card_rule(face: int) -> str:
+    return _RULES.get(card_sub(face)) or "STD-" + card_sub(face)
+
+
+KIT: Final = VariantKit(
+    card_rule=_card_rule,
+    help_rules=("CT-3.2", "CT-3.3", "CT-5.2", "CT-6.1", "CT-7.1"),
+    challengeable_wd4=True,
+    position_from_view=pot_position,
+)
+"""What the front ends know of Cutthroat (see :class:`~hotdeath.variants.base.VariantKit`)."""
 
 
 def _goal(o: CutthroatOptions) -> Goal:
@@ -490,4 +503,5 @@ CUTTHROAT: Final = Variant(
     default_players=4,
     rule_prefix="CT",
     goal_of=_goal,
+    kit=KIT,
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from hotdeath import actions as A
 from hotdeath.actions import Action, make, play
@@ -54,6 +54,8 @@ from hotdeath.cards import (
     WD4,
     WILD,
     WILD_DRAW_FOUR,
+    W,
+    card_code,
     hotdeath_deck,
     hotdeath_double_deck,
 )
@@ -69,7 +71,10 @@ from hotdeath.state import (
     TURN,
     GameState,
 )
-from hotdeath.variants.base import Goal, Variant
+from hotdeath.variants.base import Goal, Variant, VariantKit, VariantState, standard_points
+
+if TYPE_CHECKING:
+    from hotdeath.view import View
 
 # Attack kinds and families (HD-4.1)
 NO_ATTACK: Final = 0
@@ -583,7 +588,7 @@ _DEAL_ACTIONS: Final = tuple(make(A.DEAL, n=k) for k in range(31))
 _COLOR_ACTIONS: Final = tuple(make(A.COLOR, color=c) for c in COLORS)
 
 
-class HotDeathState(GameState):
+class HotDeathState(VariantState):
     """A game of Hot Death Uno (hands until a total reaches ``game_end_score``)."""
 
     def __init__(self, variant: Variant, opts: HotDeathOptions, players: int, seed: int) -> None:
@@ -1705,6 +1710,18 @@ class HotDeathState(GameState):
             d["two_active"] = True
         return d
 
+    def infection_counts(self) -> list[int]:
+        """Per seat, the Virus infections carried from hand to hand (HD-2.3.21)."""
+        return self.infections
+
+    def window_seat(self) -> int:
+        """The seat whose 69 play may still be challenged (HD-2.3.20), or ``NOBODY``."""
+        return self.sn_seat
+
+    def position_needs_pending(self) -> bool:
+        """A response (HD-3.5) exists only while an attack waits for its victim."""
+        return self.phase == RESPONSE
+
 
 # ------------------------------------------------------------------ scoring (HD-3.7.2)
 
@@ -1851,6 +1868,60 @@ def hand_values(
     return out
 
 
+_TYPICAL_VALUES: Final = {
+    WD4: 50, HOT: 100, DB: 100, HOS: 0, MYS: 50, HOLY: 0, RET: 0, QUIT: 100, BB: 0,
+    GLAS: 75, M5: -5, VIR: 3, LOI: 75, BS: 50, MADC: 100, SN: 0, W: 50,
+}
+"""HD-1.4 values with the hand-dependent cards (Mystery Draw, Blue Shield) at typical ones."""
+
+
+def typical_points(face: int) -> int:
+    """Roughly what ``face`` costs its holder at the end of a hand (HD-1.4, for bots)."""
+    value = _TYPICAL_VALUES.get(face)
+    return standard_points(face) if value is None else value
+
+
+def typical_hand_points(hand: Sequence[int]) -> int:
+    """Roughly what ``hand`` costs its holder, the hand-wide cards included (HD-3.7.2)."""
+    v = sum(typical_points(f) for f in hand)
+    if SN in hand:
+        v = 69 - (5 if M5 in hand else 0)
+    if QUIT in hand and RET in hand:
+        v = 1000
+    elif RET in hand:
+        v *= 2
+    if HOLY in hand:
+        v = (v + 1) // 2
+    return v
+
+
+def _attack_position(view: View) -> dict[str, Any]:
+    """The Hot Death facts of a view as position fields (search's deals)."""
+    d: dict[str, Any] = {"infections": [s.infections for s in view.seats]}
+    if view.sixty_nine_window >= 0:
+        d["sixty_nine_window"] = view.sixty_nine_window
+    if view.phase in ("choose_color", "choose_victim") and view.discard:
+        d["up_pending"] = card_code(view.discard[-1])
+    at = view.attack
+    if at:
+        d["attack"] = {k: v for k, v in at.items() if k != "challengeable"}
+    return d
+
+
+KIT: Final = VariantKit(
+    faces=tuple(sorted(set(hotdeath_double_deck()))),
+    directed_faces=frozenset((GLAS, MADC)),
+    chooses_deal=True,
+    card_rule=rule_of,
+    help_rules=("HD-3.4", "HD-3.5", "HD-4.3", "HD-3.11", "HD-3.7"),
+    card_points=typical_points,
+    hand_points=typical_hand_points,
+    points_reward=True,
+    position_from_view=_attack_position,
+)
+"""What the front ends know of Hot Death (see :class:`~hotdeath.variants.base.VariantKit`)."""
+
+
 def _goal(o: HotDeathOptions) -> Goal:
     """HD-3.8: points are bad; at the end score the lowest total wins."""
     ties = ("players tied for it share the win" if o.tie_break == "shared"
@@ -1877,4 +1948,5 @@ HOTDEATH: Final = Variant(
     default_players=4,
     rule_prefix="HD",
     goal_of=_goal,
+    kit=KIT,
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from hotdeath import actions as A
 from hotdeath.actions import DRAW, DRAW_ACTION, PASS, PLAY, Action, make, play
@@ -34,7 +34,10 @@ from hotdeath.cards import (
 from hotdeath.errors import OptionError
 from hotdeath.options import option
 from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, RESPONSE, TURN, GameState
-from hotdeath.variants.base import Goal, Variant
+from hotdeath.variants.base import Goal, Variant, VariantKit, VariantState
+
+if TYPE_CHECKING:
+    from hotdeath.view import View
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,7 +353,7 @@ _POINTS: Final = tuple(card_points(f) for f in range(NUM_FACES))
 """Standard scoring value of every face (STD-9.3), for sums at C speed."""
 
 
-class StandardState(GameState):
+class StandardState(VariantState):
     """A game of standard Uno (hands to ``target_score``)."""
 
     rule_prefix = "STD"
@@ -1002,10 +1005,7 @@ class StandardState(GameState):
         self._hand_over(winner)
 
     def _card_rule(self, f: int) -> str:
-        k = FACE_KIND[f]
-        if k == NUMBER:
-            return self.r("5.1")
-        return self.r({SKIP: "5.2", REVERSE: "5.3", DRAW_TWO: "5.4", WILD: "5.5"}.get(k, "5.6"))
+        return self.r(card_sub(f))
 
     def _draw_attack(self, p: int, f: int, count: int, honest: bool, out: bool) -> None:
         v = self.next_seat(p)
@@ -1219,7 +1219,7 @@ class StandardState(GameState):
         if self.pot and self.pot_top == WD4 and self.wd4_player == self.turn:
             raise PositionError("bad_position", "the Wild Draw Four player cannot be its victim")
 
-    def pot_info(self) -> dict[str, Any] | None:
+    def attack_info(self) -> dict[str, Any] | None:
         """The pending draw as public data (None when there is none)."""
         if self.phase != RESPONSE:
             return None
@@ -1234,6 +1234,44 @@ class StandardState(GameState):
             "challengeable": self.pot_top == WD4 and
             self.opts.wild_draw_four_rule == "challenge",
         }
+
+
+def card_sub(face: int) -> str:
+    """The number, after the prefix, of the STD-5 rule that says what ``face`` does."""
+    k = FACE_KIND[face]
+    if k == NUMBER:
+        return "5.1"
+    return {SKIP: "5.2", REVERSE: "5.3", DRAW_TWO: "5.4", WILD: "5.5"}.get(k, "5.6")
+
+
+def _card_rule(face: int) -> str:
+    return "STD-" + card_sub(face)
+
+
+def pot_position(view: View) -> dict[str, Any]:
+    """The pending draw of a standard-like view as position fields (search's deals)."""
+    at = view.attack
+    d: dict[str, Any] = {}
+    if at:
+        d["pot"] = {"count": at["count"], "last_card": at["last_card"], "victim": at["victim"]}
+        sender = at.get("sender", -1)
+        if sender is not None and sender >= 0:
+            d["top_player"] = sender
+            if at["last_card"] == "WD4":
+                d["wd4"] = {"player": sender, "legal": True}
+    return d
+
+
+KIT: Final = VariantKit(
+    directed_faces=frozenset(f for f in range(NUM_FACES)
+                             if FACE_KIND[f] == NUMBER and FACE_NUMBER[f] == 7),
+    jump_swaps=True,
+    card_rule=_card_rule,
+    help_rules=("STD-4", "STD-8.1", "STD-9.3"),
+    challengeable_wd4=True,
+    position_from_view=pot_position,
+)
+"""What the front ends know of standard Uno (see :class:`~hotdeath.variants.base.VariantKit`)."""
 
 
 def _goal(o: StandardOptions) -> Goal:
@@ -1270,4 +1308,5 @@ STANDARD: Final = Variant(
     default_players=4,
     rule_prefix="STD",
     goal_of=_goal,
+    kit=KIT,
 )

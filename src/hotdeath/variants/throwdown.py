@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise, product
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from hotdeath import actions as A
 from hotdeath.actions import Action, make
@@ -52,13 +52,18 @@ from hotdeath.cards import (
     REVERSE,
     SKIP,
     WD4,
+    WILD,
+    WILD_DRAW_FOUR,
     W,
     standard_deck,
 )
 from hotdeath.errors import OptionError, PositionError
 from hotdeath.options import option
-from hotdeath.state import DEAL, GAME_OVER, NOBODY, RESPONSE, TURN, GameState
-from hotdeath.variants.base import Goal, Variant
+from hotdeath.state import DEAL, GAME_OVER, NOBODY, RESPONSE, TURN
+from hotdeath.variants.base import Goal, Variant, VariantKit, VariantState
+
+if TYPE_CHECKING:
+    from hotdeath.view import View
 
 # --------------------------------------------------------------------------- options
 
@@ -896,7 +901,7 @@ def _draw_ok(faces: tuple[int, ...], vec: tuple[int, ...], level: int, mix2: boo
 # --------------------------------------------------------------------------- the state
 
 
-class ThrowdownState(GameState):
+class ThrowdownState(VariantState):
     """A game of Uno Throwdown (one game: a winner and, when play goes on, a loser)."""
 
     def __init__(self, variant: Variant, opts: Any, players: int, seed: int) -> None:
@@ -916,11 +921,6 @@ class ThrowdownState(GameState):
 
     max_listed_plays: int = MAX_LISTED_PLAYS
     """Most distinct plays listed before the reduced listing (0: always list all)."""
-
-    dealer_choice = "the direction of play"
-    """What the dealer decides in the ``deal`` phase (shown by the command line)."""
-    inactive_label = "left the table"
-    """How the command line marks a seat that is out of play without having gone out."""
 
     @staticmethod
     def check_options(players: int, opts: Any) -> None:
@@ -1747,7 +1747,7 @@ class ThrowdownState(GameState):
         if any(len(self.hands[s]) != 1 for s in self.uno_open):
             raise PositionError("bad_position", "uno_open may list only seats holding one card")
 
-    def pot_info(self) -> dict[str, Any] | None:
+    def attack_info(self) -> dict[str, Any] | None:
         """The Throwdown in progress as public data (None when there is none)."""
         if self.phase != RESPONSE:
             return None
@@ -1761,6 +1761,37 @@ class ThrowdownState(GameState):
             "sender": self.top_player,
             "last_card": card_code(self.discard[-1]),
         }
+
+
+_CARD_RULES: Final = {NUMBER: "TD-2.2", SKIP: "TD-3.3", REVERSE: "TD-3.3", DRAW_TWO: "TD-4.1",
+                      WILD: "TD-2.8", WILD_DRAW_FOUR: "TD-4.1"}
+
+
+def _card_rule(face: int) -> str:
+    return _CARD_RULES.get(FACE_KIND[face], "TD-2.2")
+
+
+def _pot_position(view: View) -> dict[str, Any]:
+    """The Throwdown pot of a view as position fields (search's deals)."""
+    at = view.attack
+    d: dict[str, Any] = {}
+    if at:
+        d["pot"] = {"count": at["count"], "level": at["level"], "victim": at["victim"]}
+        if at.get("sender") is not None and at["sender"] >= 0:
+            d["top_player"] = at["sender"]
+    return d
+
+
+KIT: Final = VariantKit(
+    throws=True,
+    card_rule=_card_rule,
+    help_rules=("TD-2.1", "TD-2.3", "TD-4.2", "TD-4.8", "TD-5.1", "TD-6.3"),
+    challengeable_wd4=True,
+    dealer_choice="the direction of play",
+    inactive_word="left the table",
+    position_from_view=_pot_position,
+)
+"""What the front ends know of Throwdown (see :class:`~hotdeath.variants.base.VariantKit`)."""
 
 
 def _goal(_o: ThrowdownOptions) -> Goal:
@@ -1784,4 +1815,5 @@ THROWDOWN: Final = Variant(
     default_players=4,
     rule_prefix="TD",
     goal_of=_goal,
+    kit=KIT,
 )
