@@ -86,7 +86,7 @@ def check_conservation(state: GameState) -> None:
     held.update(state.discard)
     for h in state.hands:
         held.update(h)
-    assert held == Counter(state.deck)  # type: ignore[attr-defined]
+    assert held == Counter(state.deck)
 
 
 def check_views(state: GameState) -> None:

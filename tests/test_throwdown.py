@@ -84,7 +84,7 @@ class TestSetup:
         two = hotdeath.new_game("throwdown", players=4, seed=3)
         one = hotdeath.new_game("throwdown", players=4, seed=3, options={"decks": 1})
         preset = hotdeath.new_game("throwdown", players=4, seed=3, preset="one_deck")
-        assert total(two) == 216 and Counter(two.deck) == Counter(standard_deck() * 2)  # type: ignore[attr-defined]
+        assert total(two) == 216 and Counter(two.deck) == Counter(standard_deck() * 2)
         assert total(one) == total(preset) == 108
         # a position may hold four red 7s with two decks, not with one
         hands = [["R7", "R7", "R7", "R7"], ["G1"]]
@@ -123,7 +123,7 @@ class TestSetup:
         assert [e.kind for e in g.opening_events[:2]] == ["dealer", "deal"]
         assert {e.rule for e in g.opening_events[:2]} == {"TD-1.3"}
         # the first card dealt goes to the dealer's left (seat 0), one at a time
-        pile = list(g.deck)  # type: ignore[attr-defined]
+        pile = list(g.deck)
         hotdeath.rng.Rng(8).shuffle(pile)
         assert g.hands[0][0] == pile[-1] and g.hands[1][0] == pile[-2]
         assert g.hands[2][0] == pile[-3]
@@ -1419,7 +1419,7 @@ def conservation(state: GameState) -> None:
     held = Counter(state.draw_pile) + Counter(state.discard)
     for h in state.hands:
         held.update(h)
-    assert held == Counter(state.deck)  # type: ignore[attr-defined]
+    assert held == Counter(state.deck)
 
 
 @pytest.mark.rule("TD-6.3", "ruling", "random games end by going out")
