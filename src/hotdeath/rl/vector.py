@@ -41,6 +41,7 @@ from hotdeath.bots.arena import seat_rngs, worth_offering
 from hotdeath.bots.simple import RandomBot
 from hotdeath.errors import IllegalActionError, OptionError
 from hotdeath.rl.aec import raw_env
+from hotdeath.variants import BASIC_VARIANT
 
 EPISODES: Final = ("game", "hand")
 """The episode kinds (``episode=`` argument)."""
@@ -95,7 +96,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
     def __init__(
         self,
         num_envs: int,
-        variant: str = "standard",
+        variant: str = BASIC_VARIANT,
         preset: str | None = None,
         options: Mapping[str, object] | None = None,
         players: int = 2,
