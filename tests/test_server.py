@@ -13,6 +13,7 @@ import logging
 import random
 import re
 import threading
+import time
 import warnings
 from collections import Counter
 from collections.abc import Iterator
@@ -29,6 +30,7 @@ from hotdeath.cards import COLOR_NAMES, NUM_FACES, THEMES, card_code, card_name
 from hotdeath.events import SCORE_LABELS, Event
 from hotdeath.notation import replay as replay_record
 from hotdeath.server import create_app
+from hotdeath.server import room as room_module
 from hotdeath.server.commitment import deck_digest, seed_digest, verify
 from hotdeath.server.protocol import MAX_MESSAGE_BYTES
 from hotdeath.server.room import Hub, Room
@@ -395,8 +397,9 @@ def test_every_bad_message_gets_a_code_and_changes_nothing(db_url: str) -> None:
 
 
 def test_an_action_that_cannot_be_saved_is_reported_and_undone(
-    db_url: str, caplog: pytest.LogCaptureFixture
+    db_url: str, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(room_module, "BACKOFF_FIRST", 0.05)
     with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
         t = new_table(client, variant="standard", seats=2, bots={"1": "basic"})
         me = join(client, t["table_id"], "Ann")
@@ -419,12 +422,14 @@ def test_an_action_that_cannot_be_saved_is_reported_and_undone(
                 ws.send_json({"type": "action", "action": action, "version": m["version"],
                               "id": "lost"})
                 # the move is never shown: the table is told and goes back to what is saved
-                assert recv(ws, "error")["code"] == "internal"
+                assert recv(ws, "error")["code"] == "not_saved"
                 back = recv(ws, "state")
             assert back["version"] == m["version"] and back["view"] == m["view"]
             assert room.run.version == m["version"] and room.run.state.hands[0] == hand
             assert any("failed" in r.getMessage() for r in caplog.records)
             del store._write_action
+            while room.paused_for() > 0:  # the table waits out its backoff
+                time.sleep(0.02)
             ws.send_json({"type": "action", "action": action, "version": m["version"],
                           "id": "kept"})
             assert recv(ws, "state")["version"] == m["version"] + 1

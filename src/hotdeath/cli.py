@@ -767,12 +767,14 @@ def play(
     (output not a terminal, or --plain).
     """
     if connect is not None:
+        from hotdeath.text import clean_text
         from hotdeath.tui import can_host
         from hotdeath.tui import connect as connect_tui
         from hotdeath.tui.remote import parse_table_url
 
         try:
             parse_table_url(connect)
+            name = clean_text(name, "name")  # the server's input policy, checked here first
             if not can_host():
                 _fail("no_terminal", "--connect needs a terminal that can show the full screen")
             connect_tui(connect, name, theme.value, save)

@@ -43,3 +43,7 @@ class GameOverError(IllegalActionError):
 
 class PositionError(HotDeathError, ValueError):
     """A position (our JSON notation) that is malformed or inconsistent."""
+
+
+class TextError(HotDeathError, ValueError):
+    """Text a person gave (a name, a chat message) that the input policy refuses."""

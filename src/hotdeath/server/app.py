@@ -86,13 +86,14 @@ class CreateTable(BaseModel):
         description="seconds before a bot plays a disconnected person's seat (null: never)",
     )
     takeover_bot: str = Field(DEFAULT_BOT, description="bot spec for disconnected people")
-    name: str | None = Field(None, max_length=80, description="the table's name")
+    name: str | None = Field(None, description="the table's name, at most 80 characters")
 
 
 class JoinTable(BaseModel):
     """Take a seat."""
 
-    name: str = Field(..., description="display name, 1–40 characters")
+    name: str = Field(..., description="display name, 1–40 characters (docs/protocol.md, "
+                      "Security: the input policy)")
     seat: int | None = Field(None, description="the seat (default: the first open one)")
 
 
@@ -203,9 +204,21 @@ def create_app(
     store = Store(database_url, db_thread)
     hub = Hub(store, bot_delay, max_bot_seconds, idle_unload, finished_unload)
 
-    async def saved() -> None:
-        """Wait (off the event loop) until what the request changed is written."""
-        await asyncio.wrap_future(store.barrier())
+    async def committed(room: Room) -> None:
+        """Wait until the room's last change has committed; ``not_saved`` (503) if not.
+
+        A change that failed is undone in memory (the room's own callback, which runs
+        first), so what the server holds is what the database holds.
+        """
+        fut, room.last_write = room.last_write, None
+        if fut is None:
+            return
+        try:
+            await asyncio.wrap_future(fut)
+        except Exception:
+            await room.settled()
+            raise ApiError(503, "not_saved", "the change could not be saved, so it was "
+                           "not made; try again later") from None
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -230,6 +243,10 @@ def create_app(
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return _error(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(ProtocolError)
+    async def _refused(_request: Request, exc: ProtocolError) -> JSONResponse:
+        return _error(503 if exc.code == "not_saved" else 409, exc.code, exc.message)
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -333,7 +350,7 @@ def create_app(
             req.variant, req.preset, req.options, req.seats, req.bots, req.theme,
             req.bot_delay, req.takeover_timeout, req.takeover_bot, req.name,
         )
-        await saved()
+        await committed(room)
         return {"table_id": room.table_id, "host_token": host, "table": room.summary(),
                 **links(room)}
 
@@ -350,7 +367,7 @@ def create_app(
         room = await hub.room(table_id)
         room.require_host(x_token)
         room.set_bot_delay(req.bot_delay)
-        await saved()
+        await committed(room)
         return room.summary()
 
     @app.post("/api/tables/{table_id}/join", tags=["tables"])
@@ -358,7 +375,7 @@ def create_app(
         """Take a seat: the answer's token is the only way back into it."""
         room = await hub.room(table_id)
         seat, token = room.join(req.name, req.seat)
-        await saved()
+        await committed(room)
         return {"seat": seat, "token": token, "table": room.summary()}
 
     @app.post("/api/tables/{table_id}/bots", tags=["tables"])
@@ -369,7 +386,7 @@ def create_app(
         room = await hub.room(table_id)
         room.require_host(x_token)
         room.set_bot(req.seat, req.bot)
-        await saved()
+        await committed(room)
         return room.summary()
 
     @app.delete("/api/tables/{table_id}/bots/{seat}", tags=["tables"])
@@ -380,7 +397,7 @@ def create_app(
         room = await hub.room(table_id)
         room.require_host(x_token)
         room.set_bot(seat, None)
-        await saved()
+        await committed(room)
         return room.summary()
 
     @app.post("/api/tables/{table_id}/start", tags=["tables"])
@@ -391,7 +408,7 @@ def create_app(
         room = await hub.room(table_id)
         room.require_host(x_token)
         room.start()
-        await saved()
+        await committed(room)
         return room.summary()
 
     @app.post("/api/tables/{table_id}/rematch", tags=["tables"])
@@ -401,11 +418,8 @@ def create_app(
         """Host: a new game at the table once the game is over."""
         room = await hub.room(table_id)
         room.require_host(x_token)
-        try:
-            room.rematch()
-        except ProtocolError as e:
-            raise ApiError(409, e.code, e.message) from None
-        await saved()
+        room.rematch()
+        await committed(room)
         return room.summary()
 
     @app.get("/api/games/{game_id}/replay", tags=["games"])

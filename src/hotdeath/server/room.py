@@ -26,11 +26,12 @@ import contextlib
 import hashlib
 import json
 import logging
+import math
 import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,7 +41,7 @@ from hotdeath.actions import Action
 from hotdeath.bots import Bot, BotInfo, make_bot, parse_spec
 from hotdeath.bots.arena import next_bot_move
 from hotdeath.cards import THEMES, card_name
-from hotdeath.errors import HotDeathError
+from hotdeath.errors import HotDeathError, TextError
 from hotdeath.events import Event, describe
 from hotdeath.options import as_dict
 from hotdeath.rulebook import RULES
@@ -55,6 +56,7 @@ from hotdeath.server.commitment import (
 from hotdeath.server.protocol import RATE_BURST, RATE_PER_SECOND, ProtocolError, TokenBucket
 from hotdeath.server.store import DealRow, GameRows, RoomRows, Store
 from hotdeath.state import GameState
+from hotdeath.text import clean_text
 from hotdeath.variants import get_variant
 
 log = logging.getLogger("hotdeath.server")
@@ -78,8 +80,10 @@ IDLE_UNLOAD = 900.0
 """Default seconds a table nobody is connected to stays in memory after its last event."""
 FINISHED_UNLOAD = 120.0
 """The same for a table whose game is over."""
-RETRY_SECONDS = 2.0
-"""Wait between attempts to reload a table from a database that failed."""
+BACKOFF_FIRST = 1.0
+"""Seconds a table whose write failed waits before it tries to write again."""
+BACKOFF_MAX = 60.0
+"""The longest wait: each failure in a row doubles the wait up to this."""
 
 
 def token_hash(token: str) -> str:
@@ -95,6 +99,29 @@ def decision_rngs(seed: int, version: int, players: int) -> list[random.Random]:
     """
     base = (seed * 1_000_003 + version) * 64
     return [random.Random(base + seat) for seat in range(players)]
+
+
+def on_loop(fut: Future[Any], fn: Callable[[], None]) -> None:
+    """Call ``fn`` on the running event loop once ``fut`` is done (at once if it is).
+
+    Outside an event loop, wait for ``fut`` here and call ``fn``.  Callbacks of one
+    future run in the order they were added, before anything awaiting it resumes.
+    """
+    if fut.done():
+        fn()
+        return
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        fut.exception()
+        fn()
+        return
+
+    def committed(_f: Future[Any]) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is gone: nobody to tell
+            loop.call_soon_threadsafe(fn)
+
+    fut.add_done_callback(committed)
 
 
 def _dumps(obj: Any) -> str:
@@ -341,6 +368,14 @@ class Room:
         """Bot answers dropped because the game moved on while they were computed."""
         self.recovering = False
         """True from a failed write until the table is reloaded from the database."""
+        self.failing = False
+        """True from a failed write until a write of the table works again (an episode)."""
+        self.backoff = 0.0
+        """The current wait between write attempts (doubles per failure, capped)."""
+        self.retry_at = 0.0
+        """When (monotonic) the table may try to write again."""
+        self.last_write: Future[None] | None = None
+        """The write of the last change made through a method (the REST API awaits it)."""
         self.used = time.monotonic()
         """When something last happened at the table (a move, a connection, a change)."""
         self._recovery: asyncio.Task[None] | None = None
@@ -418,6 +453,71 @@ class Room:
         if not self.is_host(token):
             raise ApiError(403, "not_host", "only the table's host (its host token) may do this")
 
+    # ------------------------------------------------------------------ writes
+
+    def _when_saved(
+        self, fut: Future[None], ok: Callable[[], None],
+        failed: Callable[[], None] | None = None,
+    ) -> None:
+        """Call ``ok`` on the event loop once ``fut`` has committed, ``failed`` if it failed.
+
+        A write that failed also starts (or continues) the table's backoff episode.
+        """
+
+        def done() -> None:
+            if fut.exception() is None:
+                self._write_ok()
+                ok()
+            else:
+                self._write_failed()
+                if failed is not None:
+                    failed()
+
+        on_loop(fut, done)
+
+    def paused_for(self) -> float:
+        """Seconds until this table may write again (0: now)."""
+        if self.recovering:
+            return max(self.retry_at - time.monotonic(), 0.5)
+        return max(self.retry_at - time.monotonic(), 0.0) if self.failing else 0.0
+
+    def writable(self) -> None:
+        """Raise ``not_saved`` (503) while the table backs off after failed writes."""
+        wait = self.paused_for()
+        if wait > 0:
+            raise ApiError(503, "not_saved", "this table's changes cannot be saved at the "
+                           f"moment; try again in {math.ceil(wait)} s")
+
+    def _write_failed(self) -> None:
+        """A write failed: start the episode (log and tell once) or double the wait."""
+        if not self.failing:
+            self.failing = True
+            self.backoff = BACKOFF_FIRST
+            log.error("table %s: a change could not be saved; the table waits and tries "
+                      "again (%.0f s, doubling up to %.0f s)", self.table_id, self.backoff,
+                      BACKOFF_MAX)
+            note = {"type": "error", "code": "not_saved", "id": None,
+                    "message": "this table's changes cannot be saved at the moment: it "
+                               "waits and tries again; nothing unsaved is kept"}
+            for c in self.conns:
+                c.send_json(note)
+        else:
+            self.backoff = min(self.backoff * 2, BACKOFF_MAX)
+        self.retry_at = time.monotonic() + self.backoff
+
+    def _write_ok(self) -> None:
+        """A write committed: the episode (if any) is over."""
+        if self.failing:
+            self.failing = False
+            self.backoff = self.retry_at = 0.0
+            log.info("table %s: its changes are saved again", self.table_id)
+
+    async def settled(self, timeout: float = 10.0) -> None:
+        """Wait (at most ``timeout``) until a reload after a failed write is done."""
+        task = self._recovery
+        if task is not None and not task.done():
+            await asyncio.wait({task}, timeout=timeout)
+
     def _require_waiting(self) -> None:
         if self.status != "waiting":
             raise ApiError(409, "already_started", "the game at this table has started")
@@ -432,9 +532,7 @@ class Room:
     def join(self, name: str, seat: int | None) -> tuple[int, str]:
         """Seat a person; returns the seat and its new token."""
         self._require_waiting()
-        name = name.strip()
-        if not 1 <= len(name) <= 40:
-            raise ApiError(400, "bad_name", "a name has 1 to 40 characters")
+        name = checked_text(name, "name")
         if seat is None:
             free = [s.seat for s in self.seats if s.kind == "open"]
             if not free:
@@ -444,10 +542,20 @@ class Room:
         info = self.seats[seat]
         if info.kind != "open":
             raise ApiError(409, "seat_taken", f"seat {seat} is taken")
+        self.writable()
         token = secrets.token_urlsafe(24)
+        before = (info.name, info.token_hash, info.since)
         info.name, info.token_hash, info.since = name, token_hash(token), time.monotonic()
-        self.store.update_seat(self.table_id, seat, name=name, token_hash=info.token_hash)
-        self._broadcast_table()
+        mine = info.token_hash
+
+        def undo() -> None:
+            if info.token_hash == mine:  # the seat is open again, as in the database
+                info.name, info.token_hash, info.since = before
+
+        fut = self.last_write = self.store.update_seat(
+            self.table_id, seat, name=name, token_hash=info.token_hash
+        )
+        self._when_saved(fut, self._broadcast_table, undo)
         return seat, token
 
     def set_bot(self, seat: int, spec: str | None) -> None:
@@ -461,16 +569,33 @@ class Room:
             spec = check_bot(spec, self.hub.max_bot_seconds)
         elif info.kind != "bot":
             raise ApiError(400, "bad_seat", f"seat {seat} has no bot")
+        self.writable()
+        before = (info.bot, info.name)
         info.bot = spec
         info.name = bot_name(seat, spec) if spec else None
-        self.store.update_seat(self.table_id, seat, bot=spec, name=info.name)
-        self._broadcast_table()
+        after = (info.bot, info.name)
+
+        def undo() -> None:
+            if (info.bot, info.name) == after and info.kind != "human":
+                info.bot, info.name = before
+
+        fut = self.last_write = self.store.update_seat(
+            self.table_id, seat, bot=spec, name=info.name
+        )
+        self._when_saved(fut, self._broadcast_table, undo)
 
     def set_bot_delay(self, delay: float) -> None:
         """Change how long bots wait before they move (at any time)."""
+        self.writable()
+        before = self.bot_delay
         self.bot_delay = delay
-        self.store.update_table(self.table_id, bot_delay=delay)
-        self._broadcast_table()
+
+        def undo() -> None:
+            if self.bot_delay == delay:
+                self.bot_delay = before
+
+        fut = self.last_write = self.store.update_table(self.table_id, bot_delay=delay)
+        self._when_saved(fut, self._broadcast_table, undo)
         self._wake.set()
 
     def start(self) -> None:
@@ -493,6 +618,10 @@ class Room:
     # ------------------------------------------------------------------ games
 
     def _new_game(self) -> None:
+        wait = self.paused_for()
+        if wait > 0:
+            raise ProtocolError("not_saved", "this table's changes cannot be saved at the "
+                                f"moment; try again in {math.ceil(wait)} s")
         seed = secrets.randbits(62)
         state = hotdeath.new_game(self.variant, self.players, seed, self.preset, self.options)
         deck = opening_deck(state)
@@ -521,6 +650,7 @@ class Room:
         self.games.append(game_id)
         self.status = "playing"
         self.used = time.monotonic()
+        self.last_write = saving
         self._after_save(saving, run, 0, [*self._table_texts(), *self._state_texts()])
         self.start_driver()
 
@@ -580,10 +710,11 @@ class Room:
         run = self.run
         if run is None:
             raise ProtocolError("not_started", "no game is running at this table")
-        if self.recovering:
+        wait = self.paused_for()
+        if wait > 0:
             raise ProtocolError(
-                "internal", "a move could not be saved: the table is being reloaded, "
-                "try again in a moment"
+                "not_saved", "a move could not be saved: the table waits and tries again "
+                f"in {math.ceil(wait)} s"
             )
         state = run.state
         events = state.apply_action(action, seat)
@@ -602,6 +733,7 @@ class Room:
         if result is not None:
             self.status = "finished"
             out = [*self._table_texts(), *out]
+        self.last_write = saving
         self._after_save(saving, run, run.version, out)
         self._wake.set()
 
@@ -623,34 +755,18 @@ class Room:
         out in the order of the versions.
         """
 
-        def done() -> None:
-            if saving.exception() is not None:
-                self._lost(run)
-                return
+        def sent() -> None:
             run.saved = max(run.saved, version)
             for conn, text in out:
                 conn.send(text)
 
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # called outside an event loop: wait for the write here
-            saving.exception()
-            done()
-            return
-
-        def committed(_f: Future[None]) -> None:
-            with contextlib.suppress(RuntimeError):  # the loop is gone: nobody to tell
-                loop.call_soon_threadsafe(done)
-
-        saving.add_done_callback(committed)
+        self._when_saved(saving, sent, lambda: self._lost(run))
 
     def _lost(self, run: GameRun) -> None:
         """A write of ``run`` failed: reload the table from the database (once)."""
         if self.run is not run or self.recovering:
             return
         self.recovering = True
-        log.error("table %s: a move of game %s was not saved; reloading the table",
-                  self.table_id, run.game_id)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -660,13 +776,15 @@ class Room:
         self._recovery = loop.create_task(self._recover())
 
     async def _recover(self) -> None:
+        """Reload what the database holds: at once, then after each wait of the backoff."""
         await self.stop_driver()
         while True:
             try:
                 rows = await asyncio.wrap_future(self.store.load_room(self.table_id))
                 break
-            except Exception:  # the database still fails: logged by the store
-                await asyncio.sleep(RETRY_SECONDS)
+            except Exception:  # the database still fails: logged once by the store
+                self._write_failed()
+                await asyncio.sleep(max(0.0, self.retry_at - time.monotonic()))
         self._recovered(rows)
         if self.run is not None and not self.run.state.is_terminal():
             self.start_driver()
@@ -677,20 +795,15 @@ class Room:
         if rows is None:  # the table itself was never saved
             self.hub.rooms.pop(self.table_id, None)
             for c in list(self.conns):
-                c.send_json({"type": "error", "code": "internal", "id": None,
+                c.send_json({"type": "error", "code": "not_saved", "id": None,
                              "message": "this table could not be saved"})
                 c.close()
             return
         self.install(rows)
-        note = {"type": "error", "code": "internal", "id": None,
-                "message": "a move could not be saved: the table is back at its last "
-                           "saved move"}
-        self._broadcast_table()
+        self._broadcast_table()  # the episode's note went out with its first failure
         for c in self.conns:
-            if c.greeted:
-                c.send_json(note)
-                if self.run is not None:
-                    c.send_json(self.state_message(c.seat, with_log=True))
+            if c.greeted and self.run is not None:
+                c.send_json(self.state_message(c.seat, with_log=True))
 
     # ------------------------------------------------------------------ messages
 
@@ -951,13 +1064,16 @@ class Room:
                 continue
             # the thinking time counts toward the table's delay
             await asyncio.sleep(max(0.0, self.bot_delay - (time.monotonic() - started)))
+            if self.paused_for() > 0:  # writes fail: wait out the backoff, not a busy loop
+                await asyncio.sleep(self.paused_for())
+                continue
             if self.run is not run or run.version != version:
                 continue
             seat, action = move
             try:
                 self.apply(seat, action)
             except ProtocolError:  # the table is being reloaded: try again later
-                await asyncio.sleep(RETRY_SECONDS)
+                await asyncio.sleep(max(self.paused_for(), 0.05))
             except HotDeathError:  # a bot chose an illegal move: a bug; people play on
                 log.exception("a bot move failed at table %s", self.table_id)
                 return
@@ -1063,6 +1179,10 @@ class Hub:
         """How many times a table was unloaded."""
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
+        self.create_backoff = 0.0
+        """The wait after a table could not be created (doubles per failure, capped)."""
+        self.create_retry_at = 0.0
+        """When (monotonic) a new table may be created again."""
 
     def create_table(
         self,
@@ -1095,7 +1215,7 @@ class Hub:
             specs[seat] = check_bot(spec, self.max_bot_seconds)
         host = secrets.token_urlsafe(24)
         table_id = secrets.token_urlsafe(9)
-        title = (name or "").strip()[:80] or f"{v.title} table"
+        title = checked_text(name or "", "table_name") or f"{v.title} table"
         row = {
             "id": table_id, "name": title, "variant": v.name, "preset": preset,
             "options": {k: opts_value(val) for k, val in options.items()},
@@ -1111,9 +1231,25 @@ class Hub:
              "token_hash": None, "connected": False}
             for s in range(seats)
         ]
-        self.store.create_table(row, seat_rows)
+        wait = self.create_retry_at - time.monotonic()
+        if wait > 0:
+            raise ApiError(503, "not_saved", "new tables cannot be saved at the moment; try "
+                           f"again in {math.ceil(wait)} s")
+        fut = self.store.create_table(row, seat_rows)
         room = Room(self, row, [SeatInfo(s["seat"], s["name"], None, s["bot"]) for s in seat_rows])
         self.rooms[table_id] = room
+        room.last_write = fut
+
+        def done() -> None:
+            if fut.exception() is None:
+                self.create_backoff = 0.0
+                return
+            if self.rooms.get(table_id) is room:  # never stored: it never existed
+                del self.rooms[table_id]
+            self.create_backoff = min(BACKOFF_MAX, max(BACKOFF_FIRST, self.create_backoff * 2))
+            self.create_retry_at = time.monotonic() + self.create_backoff
+
+        on_loop(fut, done)
         return room, host
 
     def get(self, table_id: str) -> Room | None:
@@ -1218,6 +1354,14 @@ class Hub:
             for c in list(room.conns):
                 c.close()
         self.thinkers.shutdown(wait=False, cancel_futures=True)
+
+
+def checked_text(text: object, kind: str) -> str:
+    """``text`` under the input policy (:func:`hotdeath.text.clean_text`), or its 400."""
+    try:
+        return clean_text(text, kind)
+    except TextError as e:
+        raise ApiError(400, e.code, e.message) from None
 
 
 def opts_value(value: object) -> object:

@@ -10,9 +10,10 @@ server it runs in one thread of the store, never on the event loop (a write is q
 its :class:`~concurrent.futures.Future` returned at once); for SQLite, by default, in the
 caller's thread (see :class:`Store`).  Either way the jobs run in order, so the actions
 of a game are written in the order they were applied, and a read (also queued) sees
-every write queued before it.  A failed write is logged
-and fails its future; the later actions of that table are then refused (not written out
-of order) until :meth:`Store.load_room` reloads the table.  :meth:`Store.close` runs what
+every write queued before it.  A failed write fails its future with :class:`WriteFailed`
+and is logged once per episode (not again until a write of that table works); the later
+actions of that table are then refused (not written out of order) until
+:meth:`Store.load_room` reloads the table.  :meth:`Store.close` runs what
 is queued before it stops.
 """
 
@@ -159,8 +160,16 @@ def migrate(engine: Engine) -> None:
         command.upgrade(cfg, "head")
 
 
-class SaveRefused(Exception):
+class Quiet(Exception):
+    """A failed job the store has already logged (the writer does not log it again)."""
+
+
+class SaveRefused(Quiet):
     """A write not made because an earlier write of the same table failed."""
+
+
+class WriteFailed(Quiet):
+    """A write the database refused (the cause is chained); logged once per episode."""
 
 
 class Writer:
@@ -199,8 +208,7 @@ class Writer:
     def _run(job: Callable[[], Any], fut: Future[Any], what: str) -> None:
         try:
             result = job()
-        except SaveRefused as e:
-            log.warning("database: %s not written: %s", what, e)
+        except Quiet as e:
             fut.set_exception(e)
         except Exception as e:
             log.exception("database: %s failed", what)
@@ -225,6 +233,13 @@ class Writer:
                 return
             self._jobs.put(None)
         self._thread.join()
+
+
+def _reason(e: BaseException) -> str:
+    """One line for a database error (SQLAlchemy's text without the statement)."""
+    orig = getattr(e, "orig", None)
+    text = str(orig if orig is not None else e).strip().splitlines()
+    return (text[0] if text else type(e).__name__)[:300]
 
 
 GameRows = tuple[dict[str, Any], list[tuple[int, str]], dict[int, DealRow]]
@@ -264,6 +279,10 @@ class Store:
                              else threaded)
         self._broken: set[str] = set()
         """Tables whose writes are refused since one failed (only the writer thread)."""
+        self._failing: set[str] = set()
+        """Tables whose last write failed: their next failures are not logged again."""
+        self.failures = 0
+        """Writes the database refused (a count, for tests and the log)."""
 
     def close(self) -> None:
         """Write everything queued, then release the connections."""
@@ -284,16 +303,41 @@ class Store:
 
         def run() -> None:
             if chain and table_id in self._broken:
+                log.debug("database: %s not written: an earlier write failed", what)
                 raise SaveRefused(f"an earlier write of table {table_id} failed")
             try:
                 with self.engine.begin() as c:
                     job(c)
-            except Exception:
+            except Exception as e:
                 if chain:
                     self._broken.add(table_id)
-                raise
+                self.failures += 1
+                self._log_failure(table_id, what, e)
+                raise WriteFailed(f"the database refused to {what}: {_reason(e)}") from e
+            if self._failing:
+                self._failing.discard(table_id)
 
         return self.writer.submit(run, f"{what} (table {table_id})")
+
+    def _log_failure(self, table_id: str, what: str, e: Exception) -> None:
+        """Log a failed write once per episode (until a write of that table works again).
+
+        The first failure while every table writes fine is logged with its traceback; the
+        first of another table meanwhile in one line; the later ones of a failing table
+        only at debug level (no retry storm in the log).
+        """
+        if table_id in self._failing:
+            log.debug("database: %s failed again: %s", what, _reason(e))
+        elif self._failing:
+            self._failing.add(table_id)
+            log.error("database: %s failed: %s", what, _reason(e))
+        else:
+            self._failing.add(table_id)
+            log.error("database: %s failed", what, exc_info=e)
+
+    def forgive(self, table_id: str) -> Future[None]:
+        """Queue: allow ``table_id``'s record writes again (its failed writes were undone)."""
+        return self.writer.submit(lambda: self._broken.discard(table_id), "forgive")
 
     # ---------------------------------------------------------------- tables and seats
 
@@ -386,6 +430,14 @@ class Store:
 
         def read() -> RoomRows | None:
             self._broken.discard(table_id)
+            try:
+                return load()
+            except Exception as e:
+                self._log_failure(table_id, f"load table {table_id}", e)
+                raise WriteFailed(f"the database could not load table {table_id}: "
+                                  f"{_reason(e)}") from e
+
+        def load() -> RoomRows | None:
             found = self._read_table(table_id)
             if found is None:
                 return None

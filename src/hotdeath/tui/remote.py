@@ -24,6 +24,7 @@ from hotdeath.cards import COLOR_NAMES, parse_card
 from hotdeath.errors import HotDeathError, IllegalActionError, WrongSeatError
 from hotdeath.events import Event
 from hotdeath.state import GameState
+from hotdeath.text import clean_text, shown
 from hotdeath.tui.session import Session
 from hotdeath.view import SeatView, View
 
@@ -177,7 +178,7 @@ class RemoteSession(Session):
         """Take a seat at the table of ``url`` (join it unless the link carries a token)."""
         base, table_id, token, seat = parse_table_url(url)
         if token is None:
-            body: dict[str, Any] = {"name": name}
+            body: dict[str, Any] = {"name": clean_text(name, "name")}
             if seat is not None:
                 body["seat"] = seat
             token = str(api(base, f"/api/tables/{table_id}/join", body)["token"])
@@ -313,7 +314,9 @@ class RemoteSession(Session):
             self._name(i, str(s.get("name") or s.get("bot") or "open"))
 
     def _name(self, seat: int, name: str) -> None:
-        self.names[seat] = f"P{seat} {name}" + (" (you)" if seat == self.human else "")
+        self.names[seat] = f"P{seat} {shown(name, 40)}" + (
+            " (you)" if seat == self.human else ""
+        )
 
     @property
     def where(self) -> str:
