@@ -31,6 +31,13 @@ def register(variant: Variant) -> None:
         _ALIASES[alias] = variant.name
 
 
+def unregister(name: str) -> None:
+    """Remove the variant called ``name`` and its aliases (a test's or a plug-in's variant)."""
+    variant = _REGISTRY.pop(name)
+    for alias in variant.aliases:
+        _ALIASES.pop(alias, None)
+
+
 def get_variant(name: str) -> Variant:
     """The variant called ``name`` (or an alias); :class:`OptionError` if unknown."""
     key = name.strip().lower()
@@ -59,4 +66,4 @@ BASIC_VARIANT: Final = STANDARD.name
 """The plainest game (standard Uno): the single-agent RL environment's default."""
 
 __all__ = ["BASIC_VARIANT", "DEFAULT_VARIANT", "Variant", "all_variants", "get_variant",
-           "register"]
+           "register", "unregister"]

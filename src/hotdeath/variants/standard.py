@@ -1005,7 +1005,8 @@ class StandardState(VariantState):
         self._hand_over(winner)
 
     def _card_rule(self, f: int) -> str:
-        return self.r(card_sub(f))
+        """The rule a play of ``f`` cites: the variant's kit says (the help cites the same)."""
+        return self.variant.kit.card_rule(f)
 
     def _draw_attack(self, p: int, f: int, count: int, honest: bool, out: bool) -> None:
         v = self.next_seat(p)
