@@ -16,7 +16,7 @@ def test_missing_postgresql_skips_outside_ci(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_missing_postgresql_fails_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CI", "true")
-    with pytest.raises(pytest.fail.Exception, match="cannot run in CI"):
+    with pytest.raises(pytest.fail.Exception, match="CI must run every test"):
         conftest._unavailable("the PostgreSQL server is not installed")
 
 
