@@ -937,3 +937,21 @@ class TestCommandLine:
         as_json = CliRunner().invoke(app, ["position", str(path), "--apply", "accept",
                                            "--json"])
         assert json.loads(as_json.stdout)["turn"] == 2
+
+
+def test_options_derive_from_standards() -> None:
+    # Cutthroat's options are standard's (hotdeath.options.like) with Cutthroat rule ids:
+    # what Cutthroat does not change is standard's, word for word
+    from hotdeath.options import specs
+    from hotdeath.variants.cutthroat import CutthroatOptions
+    from hotdeath.variants.standard import StandardOptions
+
+    std = {s.name: s for s in specs(StandardOptions)}
+    ct = {s.name: s for s in specs(CutthroatOptions)}
+    for name in ("decks", "max_players", "uno_catch_penalty", "two_player_rules"):
+        assert ct[name].rule.startswith("CT-")
+        assert (ct[name].default, ct[name].values, ct[name].description, ct[name].title,
+                ct[name].group) == (std[name].default, std[name].values,
+                                    std[name].description, std[name].title, std[name].group)
+    assert ct["stacking"].values == ("none",) and ct["stacking"].title == std["stacking"].title
+    assert ct["may_draw_with_playable"].default is False

@@ -161,6 +161,54 @@ def option(
     )
 
 
+def like(
+    cls: type[Any],
+    name: str,
+    rule: str,
+    *,
+    default: OptionValue | None = None,
+    values: tuple[OptionValue, ...] | None = None,
+    description: str | None = None,
+    title: str | None = None,
+    sentence: str | None = None,
+    labels: Mapping[OptionValue, str] | None = None,
+) -> Any:
+    """Declare an option as another variant's option ``name`` of ``cls``, with its own rule.
+
+    A variant that modifies another (Cutthroat is standard Uno played mean) derives its
+    options from the other's instead of copying them: everything the base option says
+    (type, default, allowed values, words, group) is kept unless given here.  Labels of
+    values the option no longer allows are dropped.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Base:
+    ...     decks: int = option(1, "Number of decks", "STD-1.1", (1, 2), title="Decks")
+    >>> @dataclass(frozen=True)
+    ... class Mean:
+    ...     decks: int = like(Base, "decks", "CT-1.1", default=2)
+    >>> [(s.default, s.rule, s.title) for s in specs(Mean)]
+    [(2, 'CT-1.1', 'Decks')]
+    """
+    base = next((f for f in dataclasses.fields(cls) if f.name == name), None)
+    if base is None:
+        raise TypeError(f"{cls.__name__} has no option {name!r}")
+    meta = dict(base.metadata)
+    meta["rule"] = rule
+    if values is not None:
+        meta["values"] = values
+    for key, value in (("description", description), ("title", title),
+                       ("sentence", sentence)):
+        if value is not None:
+            meta[key] = value
+    if labels is not None:
+        meta["labels"] = tuple(labels.items())
+    allowed = meta["values"]
+    if meta["type"] != "int":
+        meta["labels"] = tuple((v, w) for v, w in meta["labels"] if v in allowed)
+    return field(default=base.default if default is None else default, metadata=meta)
+
+
 _SPECS: dict[type[Any], list[OptionSpec]] = {}
 
 

@@ -26,82 +26,68 @@ from typing import Any, Final
 from hotdeath import actions as A
 from hotdeath.actions import Action
 from hotdeath.cards import DRAW_TWO, FACE_COLOR, FACE_KIND, REVERSE, SKIP, WD4, WILD
-from hotdeath.options import option
+from hotdeath.options import like, option
 from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, TURN
 from hotdeath.variants.base import Goal, Variant, VariantKit
-from hotdeath.variants.standard import StandardState, card_sub, pot_position
+from hotdeath.variants.standard import StandardOptions, StandardState, card_sub, pot_position
 
 
 @dataclass(frozen=True, slots=True)
 class CutthroatOptions:
     """The Cutthroat column of the option registry (uno-variants §4).
 
-    Options marked "(fixed)" there are declared with their one allowed value.  The class
+    Cutthroat is standard Uno played mean, so an option both games have is derived from
+    standard's (:func:`~hotdeath.options.like`): its own rule id, and only what Cutthroat
+    changes (a default, the allowed values, the words).  Options marked "(fixed)" there are
+    declared with their one allowed value.  The class
     attributes after the fields are the Standard engine settings Cutthroat fixes (they are
     not options): the engine of :class:`StandardState` reads them.
     """
 
-    dealer_selection: str = option("given", "Dealer: whoever picks up the cards (the given "
-                                   "seat, 0 unless chosen); draw_high: the highest number "
-                                   "drawn deals; rotate_left has nothing to rotate in a "
-                                   "one-hand game", "CT-1.3",
-                                   ("given", "draw_high", "rotate_left"),
-        title="Who deals",
-        sentence="Who deals the hand.",
-        group="deal",
+    dealer_selection: str = like(StandardOptions, "dealer_selection", "CT-1.3",
+        description=(
+            'Dealer: whoever picks up the cards (the given seat, 0 unless chosen); draw_high:'
+            ' the highest number drawn deals; rotate_left has nothing to rotate in a one-hand'
+            ' game'
+        ),
+        sentence='Who deals the hand.',
         labels={
             "given": "Whoever picks up the cards",
             "draw_high": "Everyone draws a card; the highest number deals",
             "rotate_left": "The deal passes to the left (one hand: no change)",
         },
     )
-    max_players: int = option(10, "Most players allowed at the table", "CT-1.2", (2, 15),
-        title="Most players",
-        sentence="The most players this game allows at one table.",
-        group="table",
+    max_players: int = like(StandardOptions, "max_players", "CT-1.2")
+    decks: int = like(StandardOptions, "decks", "CT-1.1")
+    initial_direction: int = like(StandardOptions, "initial_direction", "CT-1.4",
+        description='Direction of play at the start (1 clockwise, -1 counter-clockwise)',
+        sentence='Which way play goes at the start.',
     )
-    decks: int = option(1, "Number of 108-card decks", "CT-1.1", (1, 2),
-        title="Decks",
-        sentence="How many 108-card decks are shuffled together.",
-        group="table",
+    first_card_wild: str = like(StandardOptions, "first_card_wild", "CT-2",
+        values=('first_player_names',),
+        description=(
+            'A Wild turned up first: the player left of the dealer names any colour, then '
+            'plays (fixed)'
+        ),
+        sentence='The player left of the dealer names any colour, then plays.',
     )
-    initial_direction: int = option(1, "Direction of play at the start (1 clockwise, -1 "
-                                    "counter-clockwise)", "CT-1.4", (1, -1), choice=True,
-        title="First direction",
-        sentence="Which way play goes at the start.",
-        group="deal",
-        labels={
-            1: "Clockwise",
-            -1: "Counter-clockwise",
-        },
+    first_card_reverse: str = like(StandardOptions, "first_card_reverse", "CT-2",
+        values=('dealer_first',),
+        description=(
+            'A Reverse turned up first: the dealer plays first, then play goes to his right '
+            '(fixed)'
+        ),
+        sentence='The dealer plays first, then play goes to the right.',
     )
-    first_card_wild: str = option("first_player_names", "A Wild turned up first: the player "
-                                  "left of the dealer names any colour, then plays (fixed)",
-                                  "CT-2", ("first_player_names",),
-        title="A Wild turned up first",
-        sentence="The player left of the dealer names any colour, then plays.",
-        group="deal",
-        labels={
-            "first_player_names": "The first player names the colour",
-        },
-    )
-    first_card_reverse: str = option("dealer_first", "A Reverse turned up first: the dealer "
-                                     "plays first, then play goes to his right (fixed)",
-                                     "CT-2", ("dealer_first",),
-        title="A Reverse turned up first",
-        sentence="The dealer plays first, then play goes to the right.",
-        group="deal",
-        labels={
-            "dealer_first": "The dealer starts",
-        },
-    )
-    first_card_draw_two_loses_turn: bool = option(True, "A Draw Two turned up first: the "
-                                                  "player left of the dealer draws two and "
-                                                  "the next player goes (fixed)", "CT-2",
-                                                  (True,),
-        title="A Draw Two turned up first",
-        sentence="The player left of the dealer draws two and the next player goes.",
-        group="deal",
+    first_card_draw_two_loses_turn: bool = like(
+        StandardOptions, "first_card_draw_two_loses_turn", "CT-2",
+        values=(True,),
+        description=(
+            'A Draw Two turned up first: the player left of the dealer draws two and the next'
+            ' player goes (fixed)'
+        ),
+        title='A Draw Two turned up first',
+        sentence='The player left of the dealer draws two and the next player goes.',
     )
     first_card_wd4_victim_loses_turn: bool = option(True, "A Wild Draw Four turned up first: "
                                                     "the player left of the dealer draws four "
@@ -124,34 +110,21 @@ class CutthroatOptions:
             "none": "Nothing: just draw",
         },
     )
-    wd4_guilty_challenger_turn: str = option("plays", "With wd4_challenge=official, after a "
-                                             "successful challenge the challenger plays, or "
-                                             "is skipped", "CT-5.2", ("plays", "skipped"),
-        title="After a won challenge",
-        sentence="With the official challenge, what the challenger does after catching a bluff.",
-        group="cards",
-        labels={
-            "plays": "The challenger plays on",
-            "skipped": "The challenger is skipped",
-        },
+    wd4_guilty_challenger_turn: str = like(StandardOptions, "wd4_guilty_challenger_turn", "CT-5.2",
+        description=(
+            'With wd4_challenge=official, after a successful challenge the challenger plays, '
+            'or is skipped'
+        ),
+        sentence='With the official challenge, what the challenger does after catching a bluff.',
     )
-    wild_color_must_change: bool = option(True, "A Wild must name one of the three colours "
-                                          "not in play", "CT-4.4",
-        title="A Wild changes the colour",
-        sentence="A Wild must name one of the three colours not in play.",
-        group="cards",
+    wild_color_must_change: bool = like(StandardOptions, "wild_color_must_change", "CT-4.4",
+        default=True,
+        description='A Wild must name one of the three colours not in play',
+        sentence='A Wild must name one of the three colours not in play.',
     )
-    wd4_color_must_change: bool = option(False, "A Wild Draw Four must name a colour other "
-                                         "than the current one", "CT-4.3",
-        title="A Wild Draw Four changes the colour",
-        sentence="A Wild Draw Four must name a colour other than the current one.",
-        group="cards",
-    )
-    may_draw_with_playable: bool = option(False, "A player may draw while holding a playable "
-                                          "card", "CT-3.2",
-        title="Draw while able to play",
-        sentence="A player may draw a card even when holding one that could be played.",
-        group="play",
+    wd4_color_must_change: bool = like(StandardOptions, "wd4_color_must_change", "CT-4.3")
+    may_draw_with_playable: bool = like(StandardOptions, "may_draw_with_playable", "CT-3.2",
+        default=False,
     )
     draw_until_match_then: str = option("keep", "After drawing until a match: keep it and "
                                         "pass (\"shucks\"), or may play it, or must play it",
@@ -165,81 +138,42 @@ class CutthroatOptions:
             "must_play": "It must be played",
         },
     )
-    stacking: str = option("none", "Draw cards cannot be stacked (fixed)", "CT-4.2",
-                           ("none",),
-        title="Stacking draw cards",
-        sentence="Draw cards cannot be stacked.",
-        group="cards",
-        labels={
-            "none": "No stacking",
-        },
+    stacking: str = like(StandardOptions, "stacking", "CT-4.2",
+        values=('none',),
+        description='Draw cards cannot be stacked (fixed)',
+        sentence='Draw cards cannot be stacked.',
     )
-    two_player_rules: bool = option(True, "With two players a Reverse acts as a Skip",
-                                    "CT-8.0",
-        title="Two-player Reverse",
-        sentence="With two players a Reverse works as a Skip.",
-        group="play",
+    two_player_rules: bool = like(StandardOptions, "two_player_rules", "CT-8.0")
+    partners: bool = like(StandardOptions, "partners", "CT-9.1",
+        description='Partners sit catty-corner (seat i with seat i + n/2)',
+        sentence='Partners sit across the corner from each other and win together.',
     )
-    partners: bool = option(False, "Partners sit catty-corner (seat i with seat i + n/2)",
-                            "CT-9.1",
-        title="Partners",
-        sentence="Partners sit across the corner from each other and win together.",
-        group="table",
+    partners_victory: str = like(StandardOptions, "partners_victory", "CT-9.3",
+        description='With partners: the team of the player who goes out wins, or only that player',
+        sentence=(
+            'With partners, whether the team of the player who went out wins or only that '
+            'player.'
+        ),
     )
-    partners_victory: str = option("team", "With partners: the team of the player who goes "
-                                   "out wins, or only that player", "CT-9.3",
-                                   ("team", "individual"),
-        title="Who wins with partners",
-        sentence="With partners, whether the team of the player who went out wins or only that "
-            "player.",
-        group="table",
-        labels={
-            "team": "The team",
-            "individual": "Only the player who went out",
-        },
-    )
-    uno_catch_penalty: int = option(2, "Cards drawn when caught without an Uno call",
-                                    "CT-6.1", (0, 10),
-        title="Caught without Uno",
-        sentence="Cards a player draws when caught without calling Uno.",
-        group="uno",
-    )
-    false_uno_call_penalty: int = option(0, "Cards drawn for a false Uno call or catch "
-                                         "(0: such calls are refused)", "CT-6.3", (0, 10),
-        title="Wrong Uno call or catch",
-        sentence="Cards drawn for calling Uno or catching someone wrongly (0: such a call is "
-            "refused).",
-        group="uno",
-    )
-    scoring: str = option("none", "No scoring: the first player out wins (fixed)", "CT-7.1",
-                          ("none",),
-        title="Scoring",
-        sentence="Nobody scores points: the first player out wins.",
-        group="score",
-        labels={
-            "none": "No points",
-        },
+    uno_catch_penalty: int = like(StandardOptions, "uno_catch_penalty", "CT-6.1")
+    false_uno_call_penalty: int = like(StandardOptions, "false_uno_call_penalty", "CT-6.3")
+    scoring: str = like(StandardOptions, "scoring", "CT-7.1",
+        default='none',
+        values=('none',),
+        description='No scoring: the first player out wins (fixed)',
+        sentence='Nobody scores points: the first player out wins.',
+        labels={'none': 'No points'},
     )
     rounds: int = option(1, "A game is exactly one hand (fixed)", "CT-7.2", (1,), choice=True,
         title="Hands in a game",
         sentence="A game is exactly one hand.",
         group="score",
     )
-    max_turns: int = option(0, "Stop the game, with no winner, after this many turn actions "
-                            "(0: no limit)", "CT-7.1", (0, 1000000),
-        title="Turn limit",
-        sentence="The game stops, with no winner, after this many turns (0: no limit).",
-        group="table",
+    max_turns: int = like(StandardOptions, "max_turns", "CT-7.1",
+        description='Stop the game, with no winner, after this many turn actions (0: no limit)',
+        sentence='The game stops, with no winner, after this many turns (0: no limit).',
     )
-    shortfall: str = option("forgive", "Cards owed when both piles are empty are forgiven",
-                            "CT-7.4", ("forgive",),
-        title="Empty piles",
-        sentence="Cards owed when the draw pile and the discard pile are both empty are forgiven.",
-        group="play",
-        labels={
-            "forgive": "Forgiven",
-        },
-    )
+    shortfall: str = like(StandardOptions, "shortfall", "CT-7.4")
 
     # Standard engine settings that Cutthroat fixes (not options; properties, not class
     # constants, so that the options class also compiles with mypyc).
