@@ -1098,6 +1098,72 @@ class TestEnd:
                turn=0)
         assert legal(g, 1) == [] and "leave" not in legal(g, 0)
 
+    @pytest.mark.rule("TD-6.6", SEED, "ruling", "the leaver's cards lie face down")
+    def test_the_cards_of_a_player_who_leaves_are_seen_by_nobody(self) -> None:
+        # P1 leaves out of turn holding Y9 and B4, cards nobody else holds or has seen
+        g = td([["R5", "R6", "G8"], ["Y9", "B4"], ["G3", "R4"]], "R7", discard=["B9", "R7"],
+               draw=["G1", "G2", "R1", "R2"])
+        secret = {"Y9", "B4"}
+
+        def in_play() -> Counter[int]:
+            return Counter(g.draw_pile) + Counter(g.discard) + Counter(
+                c for h in g.hands for c in h)
+
+        before = in_play()
+        ev = act(g, "leave", seat=1)
+        assert [e.n for e in ev if e.kind == "leave"] == [2]
+        for e in ev:
+            for s in (None, 0, 1, 2):
+                assert not secret & {card_code(c) for c in e.for_seat(s).cards}
+
+        def check_views() -> None:
+            for seat in (None, 0, 1, 2):
+                v = g.view(seat)
+                assert v.buried == g.buried == 2
+                assert len(v.discard) + v.buried == len(g.discard)
+                text = json.dumps(v.to_json())
+                assert not any(f'"{c}"' in text for c in secret), (seat, text)
+                assert '"buried": 2' in text
+
+        check_views()
+        assert [card_code(c) for c in g.view(None).discard] == ["B9", "R7"]
+        # the cards stay in the game: in the state, under the pile, and in its position
+        assert [card_code(c) for c in g.discard] == ["Y9", "B4", "B9", "R7"]
+        assert in_play() == before
+        data = to_position(g)
+        assert data["buried"] == 2 and data["discard"][:2] == ["Y9", "B4"]
+        assert to_position(from_position(json.loads(json.dumps(data)))) == data
+        act(g, "play R5")
+        act(g, "play R4")
+        check_views()  # plays on top do not uncover them
+        # a reshuffle takes them into the draw pile with the rest: nothing lies face down
+        g = td([["R5", "R6", "G8"], ["Y9", "B4"], ["G3", "G4"]], "R7", discard=["B9", "R7"],
+               draw=[])
+        act(g, "leave", seat=1)
+        act(g, "play R5")
+        act(g, "draw")  # P2 has nothing to play: the pile below the top is shuffled in
+        assert g.buried == 0 and g.view(None).buried == 0 and len(g.discard) == 1
+        assert {"Y9", "B4"} <= {card_code(c) for c in g.hands[2] + g.draw_pile}
+        # a position may not bury more than lies under the top card
+        with pytest.raises(PositionError):
+            td([["R5"], ["G1"]], "R7", discard=["B9", "R7"], buried=2)
+
+    @pytest.mark.rule("TD-6.6", "ruling", "search samples the face-down cards")
+    def test_a_search_bot_does_not_see_the_buried_cards(self) -> None:
+        from hotdeath.bots.ismcts import Sampler
+
+        g = td([["R5", "R6", "G8"], ["Y9", "B4"], ["G3", "R4"]], "R7", discard=["B9", "R7"],
+               options={"decks": 1})
+        act(g, "leave", seat=1)
+        sampler = Sampler(g.view(0))
+        assert parse_card("Y9") in sampler.pool and parse_card("B4") in sampler.pool
+        rnd = random.Random(3)
+        for _ in range(5):
+            d = sampler.sample(rnd)
+            assert d.buried_cards() == 2 and len(d.discard) == 4
+            assert d.discard[2:] == g.discard[2:] and len(d.draw_pile) == len(g.draw_pile)
+            conservation(d)
+
     @pytest.mark.rule("TD-6.6", "ruling", "the game ends when one holds cards")
     def test_leaving_can_end_the_game(self) -> None:
         g = td([["R5", "R6"], ["G1", "G2"]], "R7")

@@ -42,7 +42,7 @@ _KNOWN_KEYS: Final = frozenset({
     "discard", "top", "active", "revealed", "out_order", "uno_open", "scores", "winners",
     "attack", "sixty_nine_window", "infections", "up_pending", "pot", "wd4", "top_player",
     "turns", "hand_winner", "comment", "last_hand", "idle", "declined", "pair_on_top",
-    "left",
+    "left", "buried",
 })
 
 

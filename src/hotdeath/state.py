@@ -457,6 +457,15 @@ class GameState:
                 return s
         return seat
 
+    def buried_cards(self) -> int:
+        """How many cards at the bottom of the discard pile lie face down (0 by default).
+
+        Nobody sees them: views show the pile above them and only their number (Throwdown,
+        TD-6.6: the hand of a player who leaves goes under the pile).  A reshuffle takes them
+        into the draw pile with the rest.
+        """
+        return 0
+
     def _refill(self, rule: str) -> bool:
         """Shuffle the discard pile (all but its top) into a new draw pile."""
         if len(self.discard) <= 1:

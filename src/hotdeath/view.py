@@ -1,10 +1,10 @@
 """Views: the one projection of a state that bots, UIs, servers and RL code see.
 
 :func:`build_view` (``state.view(seat)``) returns what ``seat`` may know: its own hand,
-every public card (the discard pile, cards revealed by Glasnost, a shown Blue Shield,
-Luck o' the Irish or 69), hand sizes, the pending attack, scores and its own legal
-actions.  ``seat=None`` is a spectator: no hand at all.  Nothing else about the hidden
-cards leaves the core.
+every public card (the discard pile above any face-down cards under it, cards revealed
+by Glasnost, a shown Blue Shield, Luck o' the Irish or 69), hand sizes, the pending attack,
+scores and its own legal actions.  ``seat=None`` is a spectator: no hand at all.  Nothing
+else about the hidden cards leaves the core.
 """
 
 from __future__ import annotations
@@ -62,6 +62,9 @@ class View:
     winners: tuple[int, ...]
     last_hand: dict[str, Any] | None
     legal_actions: tuple[Action, ...] = field(default=())
+    buried: int = 0
+    """Cards lying face down at the bottom of the discard pile, under ``discard`` (Throwdown:
+    the hands of players who left the table, TD-6.6): only their number is public."""
 
     @property
     def top(self) -> int:
@@ -113,6 +116,7 @@ class View:
             "winners": list(self.winners),
             "last_hand": self.last_hand,
             "legal_actions": [str(a) for a in self.legal_actions],
+            "buried": self.buried,
         }
 
 
@@ -135,6 +139,7 @@ def build_view(state: GameState, seat: int | None) -> View:
         for s in range(state.n)
     )
     own = seat is not None
+    buried = state.buried_cards()
     return View(
         variant=state.variant.name,
         options=non_defaults(state.opts),
@@ -142,7 +147,7 @@ def build_view(state: GameState, seat: int | None) -> View:
         players=state.n,
         hand=tuple(state.hands[seat]) if seat is not None else None,
         seats=seats,
-        discard=tuple(state.discard),
+        discard=tuple(state.discard[buried:]) if buried else tuple(state.discard),
         draw_pile_size=len(state.draw_pile),
         color=state.color,
         direction=state.direction,
@@ -158,4 +163,5 @@ def build_view(state: GameState, seat: int | None) -> View:
         winners=tuple(state.winners),
         last_hand=state.last_hand,
         legal_actions=tuple(state.legal_actions(seat)) if seat is not None else (),
+        buried=buried,
     )

@@ -149,11 +149,13 @@ def _bot_policy(bot: Bot) -> Policy:
 # ------------------------------------------------------------------ determinizations
 
 
-def position_of(view: View, hands: list[list[int]], draw: list[int]) -> dict[str, Any]:
+def position_of(view: View, hands: list[list[int]], draw: list[int],
+                buried: list[int] | None = None) -> dict[str, Any]:
     """A position (notation dict) with the view's public facts and the given hidden cards.
 
-    ``hands`` are every seat's hand (the viewer's own as in the view) and ``draw`` the draw
-    pile from its top.  Fields a view does not show get neutral values (the idle count,
+    ``hands`` are every seat's hand (the viewer's own as in the view), ``draw`` the draw
+    pile from its top and ``buried`` the ``view.buried`` face-down cards under the discard
+    pile.  Fields a view does not show get neutral values (the idle count,
     who played the top card when no attack says it).
     """
     n = view.players
@@ -172,13 +174,15 @@ def position_of(view: View, hands: list[list[int]], draw: list[int]) -> dict[str
         "drawn": card_code(view.drawn) if view.drawn >= 0 else None,
         "hands": [[card_code(c) for c in h] for h in hands],
         "draw": [card_code(c) for c in draw],
-        "discard": [card_code(c) for c in view.discard],
+        "discard": [card_code(c) for c in (*(buried or ()), *view.discard)],
         "active": [s.active for s in view.seats],
         "revealed": [[card_code(c) for c in s.revealed] for s in view.seats],
         "uno_open": [s.seat for s in view.seats if s.uno_catchable],
         "scores": [s.score for s in view.seats],
         "winners": list(view.winners),
     }
+    if buried:
+        d["buried"] = len(buried)
     if view.last_hand is not None:
         d["last_hand"] = view.last_hand
     d.update(get_variant(view.variant).kit.position_from_view(view))
@@ -211,9 +215,12 @@ class Sampler:
         hidden = sum(self.need)
         if hidden > len(pool):
             raise ValueError("the view shows more hidden cards than the deck leaves")
+        if hidden + view.buried > len(pool):
+            raise ValueError("the view shows more face-down cards than the deck leaves")
         hands = self._deal(pool)
-        draw = pool[hidden:]
-        self.template = from_position(position_of(view, hands, draw))
+        buried = pool[hidden:hidden + view.buried]
+        draw = pool[hidden + view.buried:]
+        self.template = from_position(position_of(view, hands, draw, buried))
         self.hidden = hidden
 
     def _deal(self, pool: list[int]) -> list[list[int]]:
@@ -243,6 +250,10 @@ class Sampler:
             k = self.need[s.seat]
             state.hands[s.seat] = list(s.revealed) + pool[i:i + k]
             i += k
+        b = view.buried
+        if b:
+            state.discard[:b] = pool[i:i + b]
+            i += b
         state.draw_pile = pool[i:][::-1]
         state.rng = Rng(rng.getrandbits(63))
         state._ver += 1  # drop any cached legal actions

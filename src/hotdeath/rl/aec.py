@@ -586,7 +586,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         if disc:
             b[top_ix[disc[-1]]] = 1.0
             k = -1
-            for ix in hist_ix[: len(disc) - 1]:
+            for ix in hist_ix[: len(disc) - 1 - st.buried_cards()]:  # none face down
                 k -= 1
                 b[ix[disc[k]]] = 1.0
         if st.color >= 0:

@@ -118,6 +118,7 @@ def view_from_json(d: Mapping[str, Any]) -> View:
         winners=tuple(int(w) for w in d.get("winners", ())),
         last_hand=d.get("last_hand"),
         legal_actions=tuple(Action.parse(a) for a in d.get("legal_actions", ())),
+        buried=int(d.get("buried", 0)),
     )
 
 

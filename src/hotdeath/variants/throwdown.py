@@ -916,6 +916,9 @@ class ThrowdownState(VariantState):
         self.declined: list[int] = []
         self.left: list[int] = []
         """Seats that left the table (TD-6.6), in the order they left."""
+        self.buried = 0
+        """Cards at the bottom of the discard pile that nobody sees: the hands of players who
+        left (TD-6.6).  A reshuffle takes them into the draw pile."""
         self._canon_ver = -1
         self._canon: dict[tuple[tuple[int, ...], int, int], Action] = {}
 
@@ -938,6 +941,16 @@ class ThrowdownState(VariantState):
 
     def _reshuffle_rule(self) -> str:
         return "TD-1.1"
+
+    def buried_cards(self) -> int:
+        """The cards of players who left, face down under the discard pile (TD-6.6)."""
+        return self.buried
+
+    def _refill(self, rule: str) -> bool:
+        if not super()._refill(rule):
+            return False
+        self.buried = 0
+        return True
 
     def _back_in(self, seat: int) -> None:
         """A call-back (TD-6.4) keeps the exit in ``out_order``: it records every exit.
@@ -1584,7 +1597,8 @@ class ThrowdownState(VariantState):
         """TD-6.6: the hand goes under the discard pile; the seat leaves the turn order."""
         hand = self.hands[seat]
         self.emit("leave", seat, "TD-6.6", n=len(hand))
-        self.discard[:0] = hand
+        self.discard[:0] = hand  # face down, under the pile: only the count is public
+        self.buried += len(hand)
         self.hands[seat] = []
         if seat in self.uno_open:
             self.uno_open.remove(seat)
@@ -1644,6 +1658,7 @@ class ThrowdownState(VariantState):
             "hand_winner": self.winner if self.winner >= 0 else None,
             "declined": self.declined[:],
             "left": self.left[:],
+            "buried": self.buried,
             "pair_on_top": self.pair_on_top,
         }
         if self.phase == RESPONSE:
@@ -1685,6 +1700,13 @@ class ThrowdownState(VariantState):
         if any(self.hands[s] for s in left):
             raise PositionError("bad_position", "a seat that left the table holds no cards")
         self.left = list(left)
+        buried = d.get("buried", 0)
+        if not isinstance(buried, int) or isinstance(buried, bool) or not (
+            0 <= buried <= max(0, len(self.discard) - 1)
+        ):
+            raise PositionError("bad_position", "'buried' must be a count of cards under the "
+                                "discard pile's top (at most the pile less its top)")
+        self.buried = buried
         # who is still in the game: holders of cards (players out or gone have none)
         for s in range(n):
             if self.hands[s] and not self.active[s]:
