@@ -132,6 +132,7 @@ def play_out(ws: WebSocketTestSession, seat: int, seed: int = 1, first: Msg | No
 def test_variants_lists_every_variant_bot_and_theme(client: TestClient) -> None:
     data = client.get("/api/variants").json()
     assert [v["name"] for v in data["variants"]] == [v.name for v in hotdeath.all_variants()]
+    assert data["default_variant"] == "hotdeath"  # the lobby preselects it
     hd = next(v for v in data["variants"] if v["name"] == "hotdeath")
     assert hd["options"] and all(o["description"] for o in hd["options"])
     assert {"basic", "random"} <= {b["name"] for b in data["bots"]}

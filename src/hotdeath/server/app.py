@@ -312,6 +312,7 @@ def create_app(
 
         return {
             "variants": [v.to_json() for v in hotdeath.all_variants()],
+            "default_variant": DEFAULT_VARIANT,
             "bots": [
                 {
                     "name": b.name,

@@ -49,7 +49,8 @@ function renderFan() {
 function renderVariants() {
   const sel = $("variant");
   sel.replaceChildren(...catalog.variants.map((v) => el("option", { value: v.name }, v.title)));
-  sel.value = catalog.variants.some((v) => v.name === "hotdeath") ? "hotdeath" : catalog.variants[0].name;
+  const preferred = catalog.default_variant;
+  sel.value = catalog.variants.some((v) => v.name === preferred) ? preferred : catalog.variants[0].name;
   onVariant();
 }
 
