@@ -13,6 +13,7 @@ import json
 import random
 import re
 import shlex
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
@@ -280,6 +281,104 @@ def _random_positions(variant: str, preset: str, seed: int) -> list[dict[str, An
     return out
 
 
+# Validating thousands of positions whole costs minutes; most of their parts repeat.  A
+# position is valid exactly when its context (variant, preset, options: the only fields the
+# schema's conditions read) is valid, its keys are allowed and each other field is valid;
+# an array whose schema constrains only its items is valid exactly when it is an array and
+# its distinct items are valid; a plain object, when its keys are and its values are.  So
+# a position is cut into those parts, and each distinct (schema node, value) is validated
+# once; a sample of whole positions is validated as well, as a cross-check.
+
+CONTEXT = ("variant", "preset", "options")
+"""The top-level fields the schema's conditions (``allOf``/``if``) read."""
+
+_ITEMS_ONLY = {"type", "items", "description"}
+_PLAIN_OBJECT = {"type", "properties", "required", "additionalProperties", "description"}
+_CHECKED: dict[tuple[int, str], list[str]] = {}
+
+
+def _resolve(node: dict[str, Any]) -> dict[str, Any]:
+    """A schema node with a local ``$ref`` (and nothing but a description) followed."""
+    while set(node) <= {"$ref", "description"} and "$ref" in node:
+        ref = node["$ref"]
+        assert ref.startswith("#/$defs/"), ref
+        node = SCHEMA["$defs"][ref.removeprefix("#/$defs/")]
+    return node
+
+
+def _keys_node(node: dict[str, Any]) -> dict[str, Any]:
+    """The part of a plain object's schema that reads only its keys."""
+    out: dict[str, Any] = {"type": "object", "required": node.get("required", [])}
+    if node.get("additionalProperties") is False:
+        out["propertyNames"] = {"enum": sorted(node["properties"])}
+    return out
+
+
+def _parts(value: Any, node: dict[str, Any]) -> Iterator[tuple[dict[str, Any], Any]]:
+    """The (schema node, value) checks whose conjunction is ``value``'s validity."""
+    node = _resolve(node)
+    if isinstance(value, list) and set(node) <= _ITEMS_ONLY and "items" in node:
+        for item in {json.dumps(v, sort_keys=True): v for v in value}.values():
+            yield from _parts(item, node["items"])
+        return
+    if (isinstance(value, dict) and set(node) <= _PLAIN_OBJECT and "properties" in node
+            and node.get("additionalProperties", False) is False):
+        yield _keys_node(node), dict.fromkeys(value, 0)
+        for k, v in value.items():
+            if k in node["properties"]:
+                yield from _parts(v, node["properties"][k])
+        return
+    yield node, value
+
+
+def _check(node: dict[str, Any], value: Any) -> list[str]:
+    key = (id(node), json.dumps(value, sort_keys=True))
+    if key not in _CHECKED:
+        validator = VALIDATOR.evolve(schema=node)
+        _CHECKED[key] = [f"{list(e.absolute_path)}: {e.message}"
+                         for e in validator.iter_errors(value)]
+    return _CHECKED[key]
+
+
+def shape_errors(data: Any) -> list[str]:
+    """Whether ``schema_errors(data)`` is empty, from parts each validated once."""
+    if not isinstance(data, dict) or "variant" not in data:
+        return schema_errors(data)
+    errors = _check(SCHEMA, {k: data[k] for k in CONTEXT if k in data})
+    errors = errors + _check(_KEYS, dict.fromkeys(data, 0))
+    props = SCHEMA["properties"]
+    for k, v in data.items():
+        if k not in CONTEXT and k in props:
+            for node, value in _parts(v, props[k]):
+                errors = errors + _check(node, value)
+    return errors
+
+
+_KEYS = _keys_node(SCHEMA)
+
+
+def test_the_schema_conditions_read_only_the_context() -> None:
+    """What makes validating by parts exact: no condition reads another field."""
+    assert set(SCHEMA) <= {"$schema", "$id", "title", "description", "type", "required",
+                           "additionalProperties", "allOf", "properties", "$defs"}
+    assert SCHEMA["required"] == ["variant"] and SCHEMA["additionalProperties"] is False
+    for cond in SCHEMA["allOf"]:
+        assert set(cond) == {"if", "then"}
+        assert set(cond["if"]["properties"]) | set(cond["then"]["properties"]) <= set(CONTEXT)
+
+
+def test_shape_errors_find_what_whole_validation_finds() -> None:
+    good = _random_positions("hotdeath", "canonical", 1)[5]
+    assert shape_errors(good) == [] == schema_errors(good)
+    bad_card = {**good, "draw": [*good["draw"], "Z9"]}
+    bad_field = {**good, "nonsense": 1}
+    bad_options = {**good, "options": {"no_such_option": True}}
+    bad_seat = {**good, "turn": "P1"}
+    for bad in (bad_card, bad_field, bad_options, bad_seat):
+        assert schema_errors(bad), bad
+        assert shape_errors(bad), bad
+
+
 @pytest.mark.parametrize(
     ("variant", "preset"),
     [(v.name, p) for v in all_variants() for p in v.presets],
@@ -287,8 +386,11 @@ def _random_positions(variant: str, preset: str, seed: int) -> list[dict[str, An
 def test_random_positions_validate(variant: str, preset: str) -> None:
     checked = 0
     for seed in range(12):
-        for data in _random_positions(variant, preset, seed):
-            errors = schema_errors(data)
+        positions = _random_positions(variant, preset, seed)
+        for i, data in enumerate(positions):
+            errors = shape_errors(data)
             assert errors == [], (variant, preset, seed, errors)
             checked += 1
+            if i % 25 == 0 or i == len(positions) - 1:  # whole, as a cross-check
+                assert schema_errors(data) == [], (variant, preset, seed)
     assert checked > 100
