@@ -5,7 +5,8 @@ until the game ends; games end; the same seed and actions give the same state; r
 replay; positions and actions round-trip through their notations; a seat's view holds
 no card that seat cannot know.
 
-``HOTDEATH_PROPERTY_GAMES`` sets the number of games per variant and preset (CI: 2000).
+Every run plays the first 30 games per variant and preset; the ``slow`` test plays the rest of
+``HOTDEATH_PROPERTY_GAMES`` (default 2000), in CI or with ``-m slow``.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from hotdeath.cards import IS_WILD, NUM_FACES, card_code, parse_card
 from hotdeath.notation import from_position, record, replay, to_position
 from hotdeath.state import RESPONSE, GameState
 
-GAMES = int(os.environ.get("HOTDEATH_PROPERTY_GAMES", "2000" if os.environ.get("CI") else "200"))
+GAMES = int(os.environ.get("HOTDEATH_PROPERTY_GAMES", "2000"))
+FAST_GAMES = min(GAMES, 30)
 MAX_STEPS = 60_000
 
 CONFIGS = [
@@ -188,15 +190,26 @@ def play_fast(variant: str, preset: str, seed: int) -> GameState:
     return state
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize(("variant", "preset"), CONFIGS)
-def test_random_games_keep_invariants(variant: str, preset: str) -> None:
-    """GAMES full games per variant and preset; every 10th is checked deeply."""
-    for seed in range(GAMES):
+def _play_seeds(variant: str, preset: str, seeds: range) -> None:
+    """Full games of the ``seeds``; every 10th is checked deeply."""
+    for seed in seeds:
         if seed % 10 == 0:
             play_game(variant, preset, seed, deep=True)
         else:
             play_fast(variant, preset, seed)
+
+
+@pytest.mark.parametrize(("variant", "preset"), CONFIGS)
+def test_random_games_keep_invariants(variant: str, preset: str) -> None:
+    """The first FAST_GAMES games per variant and preset (every run)."""
+    _play_seeds(variant, preset, range(FAST_GAMES))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("variant", "preset"), CONFIGS)
+def test_many_random_games_keep_invariants(variant: str, preset: str) -> None:
+    """The rest of the GAMES games per variant and preset (CI, or ``-m slow``)."""
+    _play_seeds(variant, preset, range(FAST_GAMES, GAMES))
 
 
 @pytest.mark.parametrize(("variant", "preset"), CONFIGS)
