@@ -113,3 +113,31 @@ def test_report_errors(tmp_path: Path) -> None:
     assert result.stderr.strip().endswith("[bad_results]")
     missing = invoke("report", str(tmp_path / "nope.jsonl"))
     assert missing.exit_code == 2 and missing.stderr.strip().endswith("[file_error]")
+
+
+def test_unfinished_games_are_named_wherever_they_are_left_out(tmp_path: Path) -> None:
+    capped = tmp_path / "capped.jsonl"
+    cfg = SimConfig.make("cutthroat", players=2, bots=["random"], seed=3, max_moves=80)
+    run_simulation(cfg, 6, capped, workers=1)
+    (s,) = load_sets([capped])
+    assert s.unfinished > 0 and s.games  # some of each
+    n = s.unfinished
+    result = invoke("report", str(capped))
+    assert result.exit_code == 0, result.output
+    notes = result.stdout.count(f"Left out: {n} unfinished game")
+    assert notes == 3  # under wins, lengths and events (the sets table has its own column)
+    written = write_report([s], tmp_path / "r")
+    md = next(p for p in written if p.suffix == ".md").read_text(encoding="utf-8")
+    assert md.count(f"Left out: {n} unfinished game") >= 5  # every statistics section
+
+
+def test_side_by_side_tables_keep_whole_set_labels_in_80_columns(
+    two_sets: tuple[Path, Path]
+) -> None:
+    result = CliRunner().invoke(app, ["report", *map(str, two_sets)],
+                                env={**ENV, "COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    labels = [s.label for s in load_sets(two_sets)]
+    assert labels[0] != labels[1]
+    for label in labels:
+        assert result.stdout.count(label) >= 4, label  # whole, in every table

@@ -329,7 +329,7 @@ def sections(sets: Sequence[ResultSet], theme: str = "family") -> list[Section]:
     out.append(Section(
         "Result sets", "Each set is one results file; games stopped at the move cap are "
         "counted as unfinished and left out of every statistic.",
-        ["set", "file", "parameters", "games", "unfinished"],
+        ["set", "file", "parameters", "finished games", "unfinished"],
         [[s.label, s.path.name, describe_params(s.params), str(len(s.games)),
           str(s.unfinished)] for s in sets],
     ))
@@ -402,22 +402,48 @@ def sections(sets: Sequence[ResultSet], theme: str = "family") -> list[Section]:
     out.append(Section(
         "Special cards played", "Plays per game of each wild and Hot Death special card.",
         ["set", "card", "plays per game"], rows))
+    left_out = unfinished_note(sets)
+    if left_out:
+        for sec in out[1:]:
+            sec.note = f"{sec.note} {left_out}"
     return out
 
 
+def unfinished_note(sets: Sequence[ResultSet]) -> str:
+    """``"Left out: 15 unfinished games (move cap)."`` naming each set; ``""`` if none."""
+    counts = [(s.label, s.unfinished) for s in sets if s.unfinished]
+    if not counts:
+        return ""
+    if len(sets) == 1:
+        n = counts[0][1]
+        return f"Left out: {n} unfinished game{'' if n == 1 else 's'} (stopped at the move cap)."
+    each = ", ".join(f"{n} of {label}" for label, n in counts)
+    return f"Left out: unfinished games (stopped at the move cap), {each}."
+
+
 def summary_tables(sets: Sequence[ResultSet], theme: str = "family") -> list[Table]:
-    """Rich tables for the terminal: sets, wins per bot, length, headline events."""
+    """Rich tables for the terminal: sets, wins per bot, length, headline events.
+
+    A table whose statistics leave unfinished games out says so in its caption.  Beside
+    each other, the sets' labels are never cut short (the other columns wrap instead).
+    """
     wanted = {"Result sets", "Wins per bot", "Game and hand length", "Event frequencies"}
     tables: list[Table] = []
+    left_out = unfinished_note(sets)
     for sec in sections(sets, theme):
         if sec.title not in wanted:
             continue
         header, rows = sec.header, sec.rows
         if len(sets) == 1 and header[0] == "set":
             header, rows = header[1:], [r[1:] for r in rows]
-        table = Table(title=sec.title, title_justify="left")
+        caption = left_out if left_out and sec.title != "Result sets" else None
+        table = Table(title=sec.title, title_justify="left", caption=caption,
+                      caption_justify="left")
         for i, h in enumerate(header):
-            table.add_column(h, justify="left" if i < 2 else "right")
+            whole = i == 0 and len(sets) > 1 and h == "set"
+            table.add_column(h, justify="left" if i < 2 else "right",
+                             min_width=max((len(r[0]) for r in rows), default=0) if whole
+                             else None, overflow="fold")
         for r in rows:
             table.add_row(*r)
         tables.append(table)
