@@ -1393,10 +1393,31 @@ class TestNotation:
         assert data["variant"] == "throwdown"
         assert to_position(from_position(json.loads(json.dumps(data)))) == data
 
+    @pytest.mark.rule("TD-4.8", "ruling", "a position may hold a pot nobody can answer")
+    def test_a_defenceless_pot_in_a_position_has_accept_as_its_only_answer(self) -> None:
+        # the engine never stops there (a defender without a defence draws at once), but a
+        # puzzle or a bug report may write such a pot: it loads as written, and the defender
+        # accepts it (docs/notation.md, "A pot nobody can answer")
+        g = pot([["G7", "B1", "R4"], ["G1", "G2"], ["B3", "Y5"]], "R+2", count=4,
+                draw=["Y1", "Y2", "Y3", "Y4"])
+        assert g.phase == RESPONSE and g.pot == 4 and g.turn == 0
+        assert [a for a in legal(g) if a != "uno"][:2] == ["accept", "leave"]
+        assert not plays(g) and not accepts(g, "draw")
+        data = to_position(g)
+        assert data["pot"] == {"count": 4, "level": 2, "victim": 0}
+        assert to_position(from_position(json.loads(json.dumps(data)))) == data
+        ev = act(g, "accept")
+        assert [(e.kind, e.rule) for e in ev][:3] == [
+            ("take_pot", "TD-4.8"), ("draw", "TD-4.8"), ("skip", "TD-4.8")]
+        assert hand(g, 0) == ["B1", "G7", "R4", "Y1", "Y2", "Y3", "Y4"]
+        assert g.phase == TURN and g.turn == 1 and g.pot == 0
+        # with a defence, accept stays a choice of voluntary_draw only
+        g = pot([["G2", "B1"], ["G1", "G2"], ["B3", "Y5"]], "R+2")
+        assert "accept" not in legal(g) and plays(g) == ["play G2"]
+
     def test_bad_positions_are_refused(self) -> None:
         bad: list[dict[str, Any]] = [
             {"pot": {"count": 2, "level": 3}},
-            {"pot": {"count": 2}, "hands": [["G7"], ["G1"]]},  # no defence
             {"declined": [7]},
             {"uno_open": [0]},
             {"phase": "choose_color"},

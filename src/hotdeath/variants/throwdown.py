@@ -21,10 +21,11 @@ still accepted, and :meth:`ThrowdownState.play_extensions` builds any throw card
 
 The Throwdown itself (TD-4) is phase ``response``: the pot, its level (2 or 4) and the
 defender (the seat to act).  A defender without a legal defence draws the pot at once (no
-decision point).  The dealer's choice of direction (TD-1.5) is phase ``deal``.  Uno calls
-(TD-5, call-backs TD-6.4 included) and declining a call-back are out-of-turn window
-actions; so is leaving the table (TD-6.6) for any player holding cards who is not to act
-(the player to act lists it with his turn actions).  ``out_order`` records every exit
+decision point); only a position can hold such a pot, and its defender's one answer is then
+``accept`` (docs/notation.md).  The dealer's choice of direction (TD-1.5) is phase
+``deal``.  Uno calls (TD-5, call-backs TD-6.4 included) and declining a call-back are
+out-of-turn window actions; so is leaving the table (TD-6.6) for any player holding cards
+who is not to act (the player to act lists it with his turn actions).  ``out_order`` records every exit
 (TD-6.4: a called-back player who goes out again is listed again); ``left`` lists the
 seats that left the table.
 """
@@ -1126,7 +1127,9 @@ class ThrowdownState(VariantState):
         acts = list(plays)
         acts += self._wild_plays(seat, bool(plays))
         if ph == RESPONSE:
-            if self.opts.voluntary_draw and acts:
+            # without a defence the engine draws the pot at once (TD-4.8); a position may
+            # still hold such a pot, whose defender then has accept as his only answer
+            if not acts or self.opts.voluntary_draw:
                 acts.append(A.ACCEPT_ACTION)
         elif not acts or (self.opts.voluntary_draw and not self.drew):
             acts.append(A.DRAW_ACTION)
@@ -1761,9 +1764,6 @@ class ThrowdownState(VariantState):
         if self._contenders() < 2:
             raise PositionError("bad_position", "the game is over: only one player besides "
                                 "the winner holds cards (TD-6.4)")
-        if self.phase == RESPONSE and not self._has_play(self.turn):
-            raise PositionError("bad_position", "the defender has no legal defence (he would "
-                                "draw the pot at once)")
         if self.phase == TURN and self.drew and not self._has_play(self.turn):
             raise PositionError("bad_position", "'drew' is true but the player cannot play")
         if any(len(self.hands[s]) != 1 for s in self.uno_open):
