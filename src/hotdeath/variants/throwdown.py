@@ -25,9 +25,9 @@ decision point); only a position can hold such a pot, and its defender's one ans
 ``accept`` (docs/notation.md).  The dealer's choice of direction (TD-1.5) is phase
 ``deal``.  Uno calls (TD-5, call-backs TD-6.4 included) and declining a call-back are
 out-of-turn window actions; so is leaving the table (TD-6.6) for any player holding cards
-who is not to act (the player to act lists it with his turn actions).  ``out_order`` records every exit
-(TD-6.4: a called-back player who goes out again is listed again); ``left`` lists the
-seats that left the table.
+who is not to act (the player to act lists it with his turn actions).  ``out_order``
+records every exit (TD-6.4: a called-back player who goes out again is listed again);
+``left`` lists the seats that left the table.
 """
 
 from __future__ import annotations
