@@ -114,3 +114,80 @@ def test_a_changed_integer_choice_is_sent_typed_and_told_in_words(
     assert "initial_direction" not in rules
     assert server.api(f"/api/tables/{table}")["options"] == {"initial_direction": -1}
     ann.close()
+
+
+# --------------------------------------------------------------------------- card help
+
+
+def _table_with_bots(
+    server: Server, variant: str = "hotdeath", seats: int = 4, **extra: Any
+) -> tuple[str, str, str]:
+    """A table with Ann in seat 0 and bots elsewhere: (table id, host token, Ann's token)."""
+    made = server.api("/api/tables", {
+        "variant": variant, "seats": seats,
+        "bots": {str(s): "basic" for s in range(1, seats)}, **extra,
+    })
+    joined = server.api(f"/api/tables/{made['table_id']}/join", {"name": "Ann", "seat": 0})
+    return made["table_id"], made["host_token"], joined["token"]
+
+
+def _sit(p: Player, server: Server, table: str, token: str, host: str | None = None) -> None:
+    page = p.page
+    page.goto(server.base + "/")
+    if host is not None:
+        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"hotdeath.host.{table}", host])
+    page.goto(f"{server.base}/t/{table}?token={token}")
+    page.wait_for_selector("body[data-connected='1']")
+
+
+def test_card_help_for_a_card_in_hand_on_the_pile_and_the_rules_page(
+    browser: Browser, server: Server
+) -> None:
+    table, host, token = _table_with_bots(
+        server, options={"shitter_last_card_needs_match": True}, theme="original"
+    )
+    ann = _player(browser)
+    _sit(ann, server, table, token)
+    server.api(f"/api/tables/{table}/start", {}, token=host)
+    page = ann.page
+    page.wait_for_function("document.querySelectorAll('#hand .card').length > 0")
+    helps = server.api("/api/rules/hotdeath?theme=original")["cards"]
+    # hover a card of the hand (playable or not): its rule, from the server, original names
+    card = page.locator("#hand .card").first
+    code = card.get_attribute("data-code")
+    assert code is not None
+    card.hover()
+    box = page.locator("#card-help:not(.hidden)")
+    box.wait_for()
+    assert box.get_attribute("data-code") == code
+    assert helps[code]["text"] in box.inner_text()
+    assert helps[code]["rule"] in box.inner_text()
+    page.screenshot(path=str(TABLE_SHOTS / "card_help.png"))
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#card-help.hidden", state="attached")
+    page.mouse.move(2, 2)
+    # the top of the pile, by the H key with nothing focused
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    top = page.locator("#discard [data-help-card]").last.get_attribute("data-help-card")
+    assert top is not None
+    page.keyboard.press("h")
+    page.wait_for_selector(f"#card-help:not(.hidden)[data-code='{top}']")
+    assert helps[top]["title"] in page.locator("#card-help").inner_text()
+    page.keyboard.press("h")
+    page.wait_for_selector("#card-help.hidden", state="attached")
+    # the original names: no family name of a renamed card in the help
+    assert "Big Brother" not in json.dumps(helps) and "Shitter" in json.dumps(helps)
+    # the rules page of the table: the variant's rules with this table's house rule marked
+    href = page.get_attribute("#rules-link", "href")
+    assert href == f"/rules/hotdeath?table={table}"
+    rules = browser.new_context().new_page()
+    rules.goto(server.base + href)
+    marked = rules.locator("article.rule.changed")
+    assert marked.count() == 1
+    assert marked.get_attribute("data-rule") == "HD-2.3.24"
+    assert "Shitter as the last card: yes" in marked.inner_text()
+    assert rules.locator("article.rule").count() > 50
+    assert "shitter_last_card_needs_match" not in rules.locator("body").inner_text()
+    rules.screenshot(path=str(TABLE_SHOTS / "rules_page.png"))
+    rules.context.close()
+    ann.close()

@@ -257,7 +257,7 @@ def test_full_game_with_bots_to_the_end_and_rematch(client: TestClient) -> None:
         start(client, t)
         first = recv(ws, "state")
         assert first["version"] == 0 and first["events"][0]["kind"] == "dealer"
-        assert first["names"][0] == "Ann" and first["names"][1] == "Bot 1 (basic)"
+        assert first["names"][0] == "Ann" and first["names"][1] == "Bo — casual bot"
         last, states = play_out(ws, 0, first=first)
         versions = [m["version"] for m in states]
         assert versions == sorted(set(versions))  # each version once, in order
@@ -624,10 +624,14 @@ def test_how_a_game_is_won_comes_from_the_rulebook(
 ) -> None:
     from hotdeath.bots.arena import play_game
     from hotdeath.rulebook import RULES
+    from hotdeath.server.rules_pages import for_people
 
     goal = new_table(client, variant=variant, seats=3, options=options)["table"]["goal"]
     assert (goal["rule"], goal["lowest_wins"]) == (rule, lowest)
-    assert (goal["rule_title"], goal["rule_text"]) == (RULES[rule].title, RULES[rule].text)
+    # the rulebook's words, option identifiers told as the options' titles
+    assert (goal["rule_title"], goal["rule_text"]) == (
+        RULES[rule].title, for_people(RULES[rule].text, RULES[rule].game)
+    )
     for words in (goal["text"], goal["rule_text"]):  # the words agree with the rule ...
         assert bool(re.search(r"lowest total (then )?wins", words)) == bool(lowest), words
     for seed in range(3):  # ... and with how the engine ends a game
@@ -859,9 +863,9 @@ def test_migrations_create_the_schema(db_url: str) -> None:
     store = Store(db_url)
     Store(store.url).close()  # a second start finds the schema current
     names = set(sa.inspect(store.engine).get_table_names())
-    assert {"tables", "seats", "games", "actions", "deals", "alembic_version"} <= names
+    assert {"tables", "seats", "games", "actions", "deals", "chat", "alembic_version"} <= names
     with store.engine.connect() as c:
-        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0001"
+        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0002"
         if db_url.startswith("sqlite"):
             assert c.execute(sa.text("pragma journal_mode")).scalar() == "wal"
         else:
@@ -910,6 +914,6 @@ def test_the_schema_compiles_for_postgresql() -> None:
 
     dialect: sa.Dialect = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]
     ddl = [str(sa.schema.CreateTable(t).compile(dialect=dialect)) for t in metadata.sorted_tables]
-    assert len(ddl) == 5
+    assert len(ddl) == 6
     assert any("seed BIGINT NOT NULL" in d for d in ddl)
     assert any("options JSON NOT NULL" in d for d in ddl)

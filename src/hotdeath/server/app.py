@@ -44,6 +44,7 @@ from hotdeath.notation import record
 from hotdeath.options import OPTION_GROUPS
 from hotdeath.server.protocol import RATE_BURST, RATE_PER_SECOND, ProtocolError, parse_message
 from hotdeath.server.room import (
+    BREATHER_SECONDS,
     DEFAULT_BOT,
     FINISHED_UNLOAD,
     IDLE_UNLOAD,
@@ -52,11 +53,15 @@ from hotdeath.server.room import (
     Conn,
     Hub,
     Room,
+    bot_label,
     bot_levels,
+    bot_rank,
     event_json,
+    house_rules,
     reveal_json,
     server_bot,
 )
+from hotdeath.server.rules_pages import card_help, rules_page
 from hotdeath.server.store import Store
 from hotdeath.state import GameState
 from hotdeath.variants import DEFAULT_VARIANT
@@ -87,6 +92,14 @@ class CreateTable(BaseModel):
     )
     takeover_bot: str = Field(DEFAULT_BOT, description="bot spec for disconnected people")
     name: str | None = Field(None, description="the table's name, at most 80 characters")
+    turn_timer: float | None = Field(
+        None, description="seconds a person has for a move, 15–120 (null: no timer)"
+    )
+    public: bool = Field(False, description="list the table in the lobby's open tables")
+    breather: float = Field(
+        0, ge=0, le=120,
+        description="seconds of pause after a hand until every person is ready (0: none)",
+    )
 
 
 class JoinTable(BaseModel):
@@ -98,9 +111,13 @@ class JoinTable(BaseModel):
 
 
 class TableSettings(BaseModel):
-    """Settings the host may change at any time."""
+    """Settings the host may change at any time (each one optional)."""
 
-    bot_delay: float = Field(..., ge=0, le=10, description="seconds before a bot moves")
+    bot_delay: float | None = Field(None, ge=0, le=10, description="seconds before a bot moves")
+    turn_timer: float | None = Field(
+        None, description="seconds a person has for a move, 15–120 (null: no timer)"
+    )
+    public: bool | None = Field(None, description="list the table in the lobby")
 
 
 class SetBot(BaseModel):
@@ -147,6 +164,22 @@ def cards_json() -> dict[str, Any]:
             for face in range(NUM_FACES)
         ],
         "score_labels": dict(SCORE_LABELS),
+    }
+
+
+def open_table_json(row: dict[str, Any]) -> dict[str, Any]:
+    """One public table for the lobby's list: names for people, never ids or specs."""
+    from hotdeath.variants import get_variant
+
+    v = get_variant(row["variant"])
+    rules = house_rules(v.name, row["preset"], row["options"], row["theme"])
+    return {
+        "table_id": row["id"], "name": row["name"], "variant": v.name,
+        "variant_title": v.title, "preset_title": v.preset_title(row["preset"]),
+        "players": row["players"], "seats_free": int(row["free"]),
+        "turn_timer": row["turn_timer"],
+        "house_rules": [h["text"] for h in rules],
+        "link": f"/t/{row['id']}",
     }
 
 
@@ -276,6 +309,32 @@ def create_app(
     def replay_page(game_id: str) -> Response:
         return page("replay.html")
 
+    def variant_name(variant: str) -> str:
+        from hotdeath.errors import HotDeathError
+        from hotdeath.variants import get_variant
+
+        try:
+            return get_variant(variant).name
+        except HotDeathError as e:
+            raise ApiError(404, "unknown_variant", e.message) from None
+
+    def theme_arg(theme: str) -> str:
+        if theme not in THEMES:
+            raise ApiError(400, "bad_theme", f"theme must be one of {', '.join(THEMES)}")
+        return theme
+
+    @app.get("/rules/{variant}", include_in_schema=False)
+    async def rules(variant: str, table: str | None = None, theme: str | None = None) -> Response:
+        """The rules of a variant, from the rulebook; ``table`` marks that table's rules."""
+        name = variant_name(variant)
+        summary = None
+        if table is not None:
+            room = await hub.room(table)
+            summary = room.summary()
+            name = room.variant
+        chosen = theme_arg(theme) if theme else summary["theme"] if summary else "family"
+        return Response(rules_page(name, chosen, summary), media_type="text/html")
+
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
 
     @app.get("/cards/{code}.svg", tags=["cards"])
@@ -328,12 +387,30 @@ def create_app(
                 for b in bot_catalog()
                 if server_bot(b)
             ],
+            "bot_menu": sorted(
+                (
+                    {"spec": lv["spec"], "label": bot_label(lv["spec"]),
+                     "rank": bot_rank(lv["spec"])[0], "help": b.description,
+                     "default": lv["spec"] == DEFAULT_BOT}
+                    for b in bot_catalog() if server_bot(b)
+                    for lv in bot_levels(b, hub.max_bot_seconds)
+                ),
+                key=lambda item: (item["rank"], item["spec"]),
+            ),
             "themes": list(THEMES),
             "option_groups": dict(OPTION_GROUPS),
             "max_bot_seconds": hub.max_bot_seconds,
             "defaults": {"bot": DEFAULT_BOT, "bot_delay": hub.bot_delay,
+                         "breather": BREATHER_SECONDS,
                          "takeover_timeout": DEFAULT_TAKEOVER, "theme": "family"},
         }
+
+    @app.get("/api/rules/{variant}", tags=["cards"])
+    async def card_rules(variant: str, response: Response, theme: str = "family") -> dict[str, Any]:
+        """What each card of the variant does: name, rule id, title and text, in ``theme``."""
+        help_ = card_help(variant_name(variant), theme_arg(theme))
+        response.headers["Cache-Control"] = "public, max-age=3600"
+        return help_
 
     def links(room: Room) -> dict[str, Any]:
         return {
@@ -350,6 +427,7 @@ def create_app(
         room, host = hub.create_table(
             req.variant, req.preset, req.options, req.seats, req.bots, req.theme,
             req.bot_delay, req.takeover_timeout, req.takeover_bot, req.name,
+            req.turn_timer, req.public, req.breather,
         )
         await committed(room)
         return {"table_id": room.table_id, "host_token": host, "table": room.summary(),
@@ -367,9 +445,32 @@ def create_app(
         """Host: change the table's settings (the bots' delay), at any time."""
         room = await hub.room(table_id)
         room.require_host(x_token)
-        room.set_bot_delay(req.bot_delay)
+        given = req.model_fields_set
+        if "bot_delay" in given and req.bot_delay is not None:
+            room.set_bot_delay(req.bot_delay)
+        room.set_settings(
+            turn_timer=req.turn_timer if "turn_timer" in given else ...,
+            public=req.public if "public" in given and req.public is not None else ...,
+        )
         await committed(room)
         return room.summary()
+
+    @app.delete("/api/tables/{table_id}/seats/{seat}", tags=["tables"])
+    async def remove_player(
+        table_id: str, seat: int, x_token: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Host: remove a person from the table; a bot takes the seat (also mid-game)."""
+        room = await hub.room(table_id)
+        room.require_host(x_token)
+        room.remove_player(seat)
+        await committed(room)
+        return room.summary()
+
+    @app.get("/api/tables", tags=["lobby"])
+    async def open_tables() -> dict[str, Any]:
+        """The public tables waiting for players: variant, open seats, house rules."""
+        rows = await asyncio.wrap_future(store.open_tables())
+        return {"tables": [open_table_json(r) for r in rows]}
 
     @app.post("/api/tables/{table_id}/join", tags=["tables"])
     async def join(table_id: str, req: JoinTable) -> dict[str, Any]:

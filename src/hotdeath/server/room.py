@@ -45,6 +45,7 @@ from hotdeath.errors import HotDeathError, TextError
 from hotdeath.events import Event, describe
 from hotdeath.options import as_dict
 from hotdeath.rulebook import RULES
+from hotdeath.server.chat import CHAT_BURST, CHAT_PER_SECOND, REACTIONS, chat_text
 from hotdeath.server.commitment import (
     commit_deck,
     install,
@@ -54,7 +55,7 @@ from hotdeath.server.commitment import (
     take_deal_shuffle,
 )
 from hotdeath.server.protocol import RATE_BURST, RATE_PER_SECOND, ProtocolError, TokenBucket
-from hotdeath.server.store import DealRow, GameRows, RoomRows, Store
+from hotdeath.server.store import CHAT_KEPT, DealRow, GameRows, RoomRows, Store
 from hotdeath.state import GameState
 from hotdeath.text import clean_text
 from hotdeath.variants import get_variant
@@ -84,6 +85,25 @@ BACKOFF_FIRST = 1.0
 """Seconds a table whose write failed waits before it tries to write again."""
 BACKOFF_MAX = 60.0
 """The longest wait: each failure in a row doubles the wait up to this."""
+BREATHER_SECONDS = 20.0
+"""The lobby's pause after a hand: the next starts when every person is ready, or after
+this (a table made through the API has none unless it asks, ``breather``)."""
+TURN_TIMER_RANGE = (15.0, 120.0)
+"""The turn timers a table may have (seconds; None: no timer)."""
+BOT_NAMES = ("Ada", "Bo", "Cy", "Dot", "Eve", "Finn", "Gus", "Hal", "Ivy", "Jo")
+"""The first names of bot seats, by seat."""
+BOT_RANKS: dict[str, tuple[int, str]] = {
+    "random": (0, "random"),
+    "heuristic:skill=weak": (1, "easy"),
+    "basic": (2, "casual"),
+    "heuristic:skill=strong": (3, "strong"),
+    "heuristic:skill=expert": (4, "expert"),
+    "ismcts": (5, "thinking"),
+}
+"""Each bot level's place by measured strength (docs/bots.md: the heads-up round robin of
+standard Uno, and ISMCTS against three experts) and the word people read for it."""
+SAFE_DEFAULTS = ("accept", "draw", "pass", "decline")
+"""What a timed-out seat does when no bot can choose: the first of these that is legal."""
 
 
 def token_hash(token: str) -> str:
@@ -145,6 +165,9 @@ class Conn:
         self.seat: int | None = None
         self.greeted = False
         self.bucket = TokenBucket(burst, rate, burst)
+        self.chat_bucket = TokenBucket(CHAT_BURST, CHAT_PER_SECOND, CHAT_BURST)
+        self.watcher = 0
+        """A spectator's number at its table (its chat name is "Watcher N")."""
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
 
@@ -212,6 +235,8 @@ class GameRun:
     taken: dict[int, Bot] = field(default_factory=dict)
     slow: set[int] = field(default_factory=set)
     """Seats whose table bot thinks (is asked off the event loop)."""
+    auto_now: bool = False
+    """Whether the newest action was the turn timer's move for a person."""
 
     def id_seen(self, seat: int, msg_id: str) -> bool:
         """Whether ``seat`` already used ``msg_id``."""
@@ -227,15 +252,22 @@ class GameRun:
             ids.discard(order.popleft())
 
 
-_RULE_CACHE: dict[str, tuple[str, str]] = {}
+_RULE_CACHE: dict[tuple[str, str], tuple[str, str]] = {}
 
 
-def _rule(rule_id: str) -> tuple[str, str]:
-    got = _RULE_CACHE.get(rule_id)
+def _rule(rule_id: str, theme: str = "family") -> tuple[str, str]:
+    """A rule's title and text for people (option ids in words), in ``theme``."""
+    got = _RULE_CACHE.get((rule_id, theme))
     if got is None:
+        from hotdeath.server.rules_pages import for_people
+        from hotdeath.tui.session import themed
+
         r = RULES.get(rule_id)
-        got = (r.title, r.text) if r is not None else ("", "")
-        _RULE_CACHE[rule_id] = got
+        got = (
+            (themed(r.title, theme), for_people(r.text, r.game, theme)) if r is not None
+            else ("", "")
+        )
+        _RULE_CACHE[(rule_id, theme)] = got
     return got
 
 
@@ -244,7 +276,7 @@ def event_json(
 ) -> dict[str, Any]:
     """An event as ``seat`` may see it, in words, with its rule's title and text."""
     d = event.for_seat(seat).to_json()
-    title, text = _rule(event.rule)
+    title, text = _rule(event.rule, theme)
     d["version"] = version
     d["text"] = describe(event, theme, names, viewer=seat)
     d["rule_title"] = title
@@ -355,7 +387,18 @@ class Room:
         self.takeover_bot: str = row["takeover_bot"]
         self.host_hash: str = row["host_token_hash"]
         self.status: str = row["status"]
+        self.turn_timer: float | None = row.get("turn_timer")
+        self.public: bool = bool(row.get("public", False))
+        self.breather_seconds: float = float(row.get("breather") or 0.0)
         self.seats = seats
+        self.chat: list[dict[str, Any]] = []
+        """The newest chat lines (the store keeps them all)."""
+        self.watchers = 0
+        """Spectator connections so far (each gets a number for its chat name)."""
+        self.breather: dict[str, Any] | None = None
+        """The pause after a hand: ``until`` (monotonic), ``hand``, ``ready`` seats."""
+        self.clock: tuple[int, float] | None = None
+        """The seat on the turn timer and when its clock started."""
         self.games: list[str] = []
         self.run: GameRun | None = None
         self.conns: set[Conn] = set()
@@ -392,10 +435,17 @@ class Room:
         row = rows.table
         self.name, self.bot_delay = row["name"], row["bot_delay"]
         self.takeover_timeout, self.status = row["takeover_timeout"], row["status"]
+        self.turn_timer, self.public = row.get("turn_timer"), bool(row.get("public", False))
+        self.breather_seconds = float(row.get("breather") or 0.0)
+        self.chat = list(rows.chat)
         for info, s in zip(self.seats, rows.seats, strict=True):
             info.name, info.token_hash, info.bot = s["name"], s["token_hash"], s["bot"]
         self.games = list(rows.games)
         self.run = self._rebuild(rows.game) if rows.game is not None else None
+        if self.run is not None:
+            for info in self.seats:  # a person the host removed: a bot plays on
+                if info.bot and info.seat not in self.run.bots:
+                    self.run.bots[info.seat] = make_bot(info.bot)
         if self.run is not None and self.run.state.is_terminal():
             self.status = "finished"
         self.used = time.monotonic()
@@ -419,6 +469,9 @@ class Room:
             "theme": self.theme,
             "bot_delay": self.bot_delay,
             "takeover_timeout": self.takeover_timeout,
+            "turn_timer": self.turn_timer,
+            "breather": self.breather_seconds,
+            "public": self.public,
             "status": self.status,
             "goal": self.goal,
             "game_id": run.game_id if run is not None else None,
@@ -429,6 +482,7 @@ class Room:
                     "name": s.name,
                     "kind": s.kind,
                     "bot": s.bot,
+                    "bot_label": bot_label(s.bot) if s.bot else None,
                     "connected": s.conns > 0 or s.kind == "bot",
                     "played_by_bot": s.seat in taken,
                 }
@@ -584,6 +638,61 @@ class Room:
         )
         self._when_saved(fut, self._broadcast_table, undo)
 
+    def set_settings(self, turn_timer: object = ..., public: object = ...) -> None:
+        """Change the turn timer (None: off) or whether the lobby lists the table."""
+        changes: dict[str, Any] = {}
+        if turn_timer is not ...:
+            self.turn_timer = changes["turn_timer"] = check_turn_timer(turn_timer)
+            self.clock = None
+        if public is not ...:
+            if not isinstance(public, bool):
+                raise ApiError(400, "bad_request", "public is true or false")
+            self.public = changes["public"] = public
+        if changes:
+            self.writable()
+            fut = self.last_write = self.store.update_table(self.table_id, **changes)
+            self._when_saved(fut, self._broadcast_table)
+            self._wake.set()
+
+    def remove_player(self, seat: object) -> None:
+        """Host: a person leaves the table; the table's takeover bot takes the seat.
+
+        Their connections stay as spectators (told with a ``removed`` error).  In a running
+        game the bot plays on in the same seat; the record is unchanged.
+        """
+        seat = self._seat_arg(seat)
+        info = self.seats[seat]
+        if info.kind != "human":
+            raise ApiError(409, "not_a_person", f"seat {seat} has no person to remove")
+        self.writable()
+        spec = self.takeover_bot
+        info.token_hash = None
+        info.bot = spec
+        info.name = bot_name(seat, spec)
+        self.last_write = self.store.update_seat(
+            self.table_id, seat, token_hash=None, bot=spec, name=info.name, connected=False
+        )
+        run = self.run
+        if run is not None:
+            run.taken.pop(seat, None)
+            run.bots[seat] = make_bot(spec)
+            if thinks(spec):
+                run.slow.add(seat)
+        if self.clock is not None and self.clock[0] == seat:
+            self.clock = None
+        for c in list(self.conns):
+            if c.seat == seat:
+                c.send_json(ProtocolError(
+                    "removed", "the host gave your seat to a bot: you are watching now"
+                ).to_json())
+                self.detach(c)
+                self.hello(c, None)
+        info.conns = 0
+        if self.breather is not None:
+            self._check_ready()
+        self._broadcast_table()
+        self._wake.set()
+
     def set_bot_delay(self, delay: float) -> None:
         """Change how long bots wait before they move (at any time)."""
         self.writable()
@@ -705,8 +814,12 @@ class Room:
                 run.reveals_now.append(reveal_json(run.deals[h]))
         return new
 
-    def apply(self, seat: int, action: Action) -> None:
-        """Apply, record, then tell everyone; raises the engine's error if illegal."""
+    def apply(self, seat: int, action: Action, auto: bool = False) -> None:
+        """Apply, record, then tell everyone; raises the engine's error if illegal.
+
+        ``auto``: the turn timer's move for a person whose time ran out (recorded as the
+        seat's action like any other).
+        """
         run = self.run
         if run is None:
             raise ProtocolError("not_started", "no game is running at this table")
@@ -728,14 +841,184 @@ class Room:
         run.events_now = events
         run.last_action = (seat, text)
         run.log.extend((run.version, e) for e in events)
+        run.auto_now = auto
         self.used = time.monotonic()
+        started = self._after_move(run, seat, events)
         out = self._state_texts()
         if result is not None:
             self.status = "finished"
             out = [*self._table_texts(), *out]
         self.last_write = saving
+        if started:
+            text = _dumps(self.breather_json())
+            out += [(c, text) for c in self.conns if c.greeted]
         self._after_save(saving, run, run.version, out)
         self._wake.set()
+
+    # ------------------------------------------------------------------ breather, clock
+
+    def _after_move(self, run: GameRun, seat: int, events: list[Event]) -> bool:
+        """Start the breather after a hand that ended (not the game); move the clock on.
+
+        Returns whether a breather started.
+        """
+        state = run.state
+        if self.clock is not None and (
+            self.clock[0] == seat or self.clock[0] != state.current_player()
+        ):
+            self.clock = None
+        if state.is_terminal() or not any(e.kind == "hand_end" for e in events):
+            return False
+        if self.breather_seconds <= 0:
+            return False
+        if not self._waiting_for():
+            return False
+        self.breather = {
+            "until": time.monotonic() + self.breather_seconds,
+            "hand": sum(1 for _, e in run.log if e.kind == "hand_end"),
+            "ready": set(),
+        }
+        self.clock = None
+        return True
+
+    def _waiting_for(self) -> list[int]:
+        """The people a breather waits for: connected, seated, not played by a bot."""
+        taken = self.run.taken if self.run is not None else {}
+        return [s.seat for s in self.seats
+                if s.kind == "human" and s.conns > 0 and s.seat not in taken]
+
+    def breather_json(self) -> dict[str, Any]:
+        """The ``breather`` message: who is ready, who is waited for, seconds left."""
+        b = self.breather
+        if b is None:
+            return {"type": "breather", "over": True}
+        waiting = self._waiting_for()
+        return {"type": "breather", "over": False, "hand": b["hand"],
+                "seconds": max(0.0, round(b["until"] - time.monotonic(), 1)),
+                "ready": sorted(b["ready"]),
+                "waiting": [s for s in waiting if s not in b["ready"]]}
+
+    def _send_breather(self) -> None:
+        text = _dumps(self.breather_json())
+        for c in self.conns:
+            if c.greeted:
+                c.send(text)
+
+    def ready(self, conn: Conn) -> None:
+        """A person pressed "Next hand"."""
+        if self.breather is None or conn.seat is None:
+            return
+        self.breather["ready"].add(conn.seat)
+        self._check_ready()
+
+    def _check_ready(self) -> None:
+        b = self.breather
+        if b is None:
+            return
+        if time.monotonic() >= b["until"] or all(
+            s in b["ready"] for s in self._waiting_for()
+        ):
+            self.breather = None
+            self.clock = None
+            self._wake.set()
+        self._send_breather()
+
+    def _breather_wait(self) -> float | None:
+        """Seconds until the breather ends by itself (None: no breather)."""
+        if self.breather is None:
+            return None
+        left: float = self.breather["until"] - time.monotonic()
+        if left <= 0:
+            self._check_ready()
+            return None
+        return left
+
+    def _clock_seat(self, run: GameRun) -> int | None:
+        """The person whose turn the timer counts (None: nobody is on the clock)."""
+        if self.turn_timer is None or self.breather is not None or run.state.is_terminal():
+            return None
+        seat = run.state.current_player()
+        if not 0 <= seat < self.players:
+            return None
+        info = self.seats[seat]
+        if info.kind != "human" or seat in run.taken or seat in run.bots:
+            return None
+        if not run.state.legal_actions(seat):
+            return None
+        if self.clock is None or self.clock[0] != seat:
+            self.clock = (seat, time.monotonic())
+        return seat
+
+    def clock_json(self) -> dict[str, Any] | None:
+        """The turn timer now: ``{seat, seconds, left}`` (None: no clock running)."""
+        run = self.run
+        if run is None or self._clock_seat(run) is None or self.clock is None:
+            return None
+        assert self.turn_timer is not None
+        seat, started = self.clock
+        left = max(0.0, self.turn_timer - (time.monotonic() - started))
+        return {"seat": seat, "seconds": self.turn_timer, "left": round(left, 2)}
+
+    def _timed_out(self, run: GameRun) -> tuple[int, float | None]:
+        """The seat whose time ran out (-1: none) and the seconds until the next runs out."""
+        seat = self._clock_seat(run)
+        if seat is None or self.clock is None or self.turn_timer is None:
+            return -1, None
+        left = self.turn_timer - (time.monotonic() - self.clock[1])
+        return (seat, None) if left <= 0 else (-1, left)
+
+    def timer_move(self, run: GameRun, seat: int) -> Action:
+        """The move made for ``seat`` when its time ran out: the takeover bot's choice.
+
+        The bot sees only the seat's view, with the generators of the version
+        (:func:`decision_rngs`), so the move follows from the record.  If the bot fails,
+        the variant's safe default: accept, draw, pass or decline, else the first legal.
+        """
+        legal = run.state.legal_actions(seat)
+        try:
+            bot = make_bot(self.takeover_bot)
+            move = next_bot_move(run.state, {seat: bot},
+                                 decision_rngs(run.seed, run.version, self.players))
+            if move is not None and move[0] == seat:
+                return move[1]
+        except Exception:  # a bot failure must not stall the table
+            log.exception("the timer bot failed at table %s", self.table_id)
+        for kind in SAFE_DEFAULTS:
+            for action in legal:
+                if str(action).split()[0] == kind:
+                    return action
+        return legal[0]
+
+    # ------------------------------------------------------------------ chat
+
+    def chat_line(self, conn: Conn, kind: str, text: str) -> None:
+        """Store and send one chat line (or reaction) of a connection (never of a bot)."""
+        if conn.seat is not None:
+            name = self.seats[conn.seat].name or f"Seat {conn.seat + 1}"
+        else:
+            name = f"Watcher {conn.watcher}"
+        idx = (self.chat[-1]["idx"] + 1) if self.chat else 1
+        line = {"idx": idx, "seat": conn.seat, "name": name, "kind": kind, "text": text}
+        self.chat.append(line)
+        del self.chat[:-CHAT_KEPT]
+        self.used = time.monotonic()
+        saving = self.store.add_chat(self.table_id, line)
+        message = _dumps({"type": "chat", "line": line})
+
+        def sent(_f: Future[None]) -> None:
+            for c in list(self.conns):
+                if c.greeted:
+                    c.send(message)
+
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            saving.exception()
+            sent(saving)
+            return
+        saving.add_done_callback(
+            lambda f: loop.call_soon_threadsafe(sent, f) if not loop.is_closed() else None
+        )
 
     # ------------------------------------------------------------------ saving
 
@@ -838,6 +1121,8 @@ class Room:
             "seed_reveal": (
                 {"seed": run.seed, "salt": run.seed_salt} if state.is_terminal() else None
             ),
+            "clock": self.clock_json(),
+            "auto": run.auto_now,
         }
         if with_log:
             msg["log"] = [
@@ -874,6 +1159,22 @@ class Room:
             if conn.seat is None:
                 raise ProtocolError("spectator", "spectators cannot ask for a rematch")
             self.rematch()
+        elif kind == "chat":
+            text = chat_text(msg.get("text"))  # a refused line costs no chat token
+            if not conn.chat_bucket.take():
+                raise ProtocolError("chat_limited", "too many chat lines: wait a moment")
+            self.chat_line(conn, "text", text)
+        elif kind == "react":
+            words = REACTIONS.get(str(msg.get("reaction")))
+            if words is None:
+                raise ProtocolError(
+                    "bad_chat", f"reactions: {', '.join(REACTIONS)}", msg.get("id")
+                )
+            if not conn.chat_bucket.take():
+                raise ProtocolError("chat_limited", "too many chat lines: wait a moment")
+            self.chat_line(conn, "reaction", words)
+        elif kind == "ready":
+            self.ready(conn)
 
     def hello(self, conn: Conn, token: str | None) -> None:
         """Attach ``conn`` to a seat (or as a spectator); send welcome and the state."""
@@ -887,6 +1188,9 @@ class Room:
         self.detach(conn)
         conn.seat = seat
         conn.greeted = True
+        if seat is None and not conn.watcher:
+            self.watchers += 1
+            conn.watcher = self.watchers
         self.conns.add(conn)
         self.used = time.monotonic()
         first = False
@@ -898,9 +1202,13 @@ class Room:
             "type": "welcome", "seat": seat,
             "name": self.seats[seat].name if seat is not None else None,
             "table": self.summary(),
+            "chat": self.chat, "reactions": dict(REACTIONS),
+            "watcher": conn.watcher if seat is None else None,
         })
         if self.run is not None:
             conn.send_json(self.state_message(seat, with_log=True))
+        if self.breather is not None:
+            conn.send_json(self.breather_json())
         if first and seat is not None:
             self._connected(self.seats[seat], True)
 
@@ -939,6 +1247,10 @@ class Room:
             raise ProtocolError("not_started", "no game is running at this table", msg_id)
         if run.state.is_terminal():
             raise ProtocolError("game_over", "the game is over", msg_id)
+        if self.breather is not None:
+            raise ProtocolError(
+                "breather", "the next hand starts when everyone has pressed Next hand", msg_id
+            )
         if run.id_seen(seat, msg_id):
             raise ProtocolError("replayed", f"message id {msg_id!r} was already used", msg_id)
         if msg["version"] != run.version:
@@ -1044,6 +1356,21 @@ class Room:
             if run is None or run.state.is_terminal():
                 return
             self._wake.clear()
+            pause = self._breather_wait()
+            if pause is not None:  # between hands: nobody moves, bots included
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), pause)
+                continue
+            late, clock_left = self._timed_out(run)
+            if late >= 0:  # the turn timer ran out: a move is made for the person
+                try:
+                    self.apply(late, self.timer_move(run, late), auto=True)
+                except ProtocolError:  # the table is being reloaded: try again later
+                    await asyncio.sleep(max(self.paused_for(), 0.05))
+                except HotDeathError:
+                    log.exception("the timer's move failed at table %s", self.table_id)
+                    return
+                continue
             bots = self._bot_seats(run)
             version = run.version
             started = time.monotonic()
@@ -1059,8 +1386,9 @@ class Room:
                     run.state, bots, decision_rngs(run.seed, run.version, self.players)
                 )
             if move is None:
+                waits = [w for w in (self._next_takeover(), clock_left) if w is not None]
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), self._next_takeover())
+                    await asyncio.wait_for(self._wake.wait(), min(waits) if waits else None)
                 continue
             # the thinking time counts toward the table's delay
             await asyncio.sleep(max(0.0, self.bot_delay - (time.monotonic() - started)))
@@ -1079,9 +1407,52 @@ class Room:
                 return
 
 
+def bot_rank(spec: str) -> tuple[int, str]:
+    """A bot spec's place by measured strength and the word people read for it.
+
+    >>> bot_rank("heuristic:skill=weak") < bot_rank("basic")
+    True
+    >>> bot_rank("ismcts:seconds=0.5")
+    (5, 'thinking')
+    """
+    try:
+        info, values = parse_spec(spec)
+    except ValueError:
+        return (99, "bot")
+    level = next((p for p in info.params if p.choices), None)
+    key = f"{info.name}:{level.name}={values[level.name]}" if level is not None else info.name
+    return BOT_RANKS.get(key, BOT_RANKS.get(info.name, (50, info.name)))
+
+
+def bot_label(spec: str) -> str:
+    """A bot level in people's words: ``strong bot``, ``thinking bot (0.5 s a move)``.
+
+    >>> bot_label("heuristic:skill=strong"), bot_label("ismcts:seconds=0.5")
+    ('strong bot', 'thinking bot (0.5 s a move)')
+    """
+    word = bot_rank(spec)[1]
+    try:
+        info, values = parse_spec(spec)
+    except ValueError:
+        return f"{word} bot"
+    if info.budget is not None:
+        return f"{word} bot ({float(values[info.budget]):g} s a move)"
+    return f"{word} bot"
+
+
 def bot_name(seat: int, spec: str) -> str:
-    """The display name of a bot seat."""
-    return f"Bot {seat} ({spec})"
+    """The display name of a bot seat: ``Ada — strong bot``."""
+    return f"{BOT_NAMES[seat % len(BOT_NAMES)]} — {bot_label(spec)}"
+
+
+def check_turn_timer(value: object) -> float | None:
+    """A valid turn timer (seconds, :data:`TURN_TIMER_RANGE`) or None, else ``bad_timer``."""
+    if value is None:
+        return None
+    lo, hi = TURN_TIMER_RANGE
+    if isinstance(value, bool) or not isinstance(value, int | float) or not lo <= value <= hi:
+        raise ApiError(400, "bad_timer", f"the turn timer is off (null) or {lo:g} to {hi:g} s")
+    return float(value)
 
 
 def server_bot(info: BotInfo) -> bool:
@@ -1196,6 +1567,9 @@ class Hub:
         takeover_timeout: float | None,
         takeover_bot: str | None,
         name: str | None,
+        turn_timer: float | None = None,
+        public: bool = False,
+        breather: float = 0.0,
     ) -> tuple[Room, str]:
         """Validate and create a table; returns the room and the host token."""
         try:
@@ -1224,6 +1598,8 @@ class Hub:
             "takeover_timeout": takeover_timeout,
             "takeover_bot": check_bot(takeover_bot or DEFAULT_BOT, self.max_bot_seconds),
             "host_token_hash": token_hash(host), "status": "waiting", "game_id": None,
+            "turn_timer": check_turn_timer(turn_timer), "public": bool(public),
+            "breather": float(breather),
         }
         seat_rows: list[dict[str, Any]] = [
             {"seat": s, "bot": specs.get(s),

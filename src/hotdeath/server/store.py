@@ -25,7 +25,7 @@ import queue
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -54,6 +54,9 @@ tables_t = sa.Table(
     sa.Column("host_token_hash", sa.String(64), nullable=False),
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("game_id", sa.String(32), nullable=True),
+    sa.Column("turn_timer", sa.Float, nullable=True),
+    sa.Column("breather", sa.Float, nullable=False, server_default="0", default=0.0),
+    sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false(), default=False),
 )
 
 seats_t = sa.Table(
@@ -106,6 +109,21 @@ deals_t = sa.Table(
     sa.Column("digest", sa.String(64), nullable=False),
     sa.Column("deck", sa.Text, nullable=False),
 )
+
+chat_t = sa.Table(
+    "chat",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("text", sa.String(800), nullable=False),
+    sa.Column("at", sa.DateTime, nullable=False),
+)
+
+CHAT_KEPT = 100
+"""Chat lines of a table loaded with it (the newest)."""
 
 _INSERT_ACTION = actions_t.insert()
 """The one statement of the hot path, compiled once (SQLAlchemy caches it)."""
@@ -254,6 +272,8 @@ class RoomRows:
     seats: list[dict[str, Any]]
     games: list[str]
     game: GameRows | None
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    """The newest :data:`CHAT_KEPT` chat lines, oldest first."""
 
 
 class Store:
@@ -443,9 +463,53 @@ class Store:
                 return None
             row, seats = found
             game = self._read_game(row["game_id"]) if row["game_id"] is not None else None
-            return RoomRows(row, seats, self._read_games(table_id), game)
+            return RoomRows(row, seats, self._read_games(table_id), game,
+                            self._read_chat(table_id))
 
         return self.writer.submit(read, f"load table {table_id}")
+
+    # ---------------------------------------------------------------- chat, lobby
+
+    def add_chat(self, table_id: str, line: Mapping[str, Any]) -> Future[None]:
+        """Store one chat line (``idx``, ``seat``, ``name``, ``kind``, ``text``)."""
+        row = {"table_id": table_id, **line, "at": _now()}
+
+        def job(c: sa.Connection) -> None:
+            c.execute(chat_t.insert().values(**row))
+
+        return self._write(table_id, "a chat line", job)
+
+    def _read_chat(self, table_id: str) -> list[dict[str, Any]]:
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(chat_t.c.idx, chat_t.c.seat, chat_t.c.name, chat_t.c.kind,
+                          chat_t.c.text)
+                .where(chat_t.c.table_id == table_id)
+                .order_by(chat_t.c.idx.desc())
+                .limit(CHAT_KEPT)
+            ).mappings().all()
+        return [dict(r) for r in reversed(rows)]
+
+    def open_tables(self, limit: int = 50) -> Future[list[dict[str, Any]]]:
+        """Queue the read of the public tables waiting for players, with their open seats."""
+        return self.later(self._read_open_tables, limit)
+
+    def _read_open_tables(self, limit: int) -> list[dict[str, Any]]:
+        open_seat = sa.and_(seats_t.c.token_hash.is_(None), seats_t.c.bot.is_(None))
+        free = sa.func.sum(sa.case((open_seat, 1), else_=0)).label("free")
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(tables_t.c.id, tables_t.c.name, tables_t.c.variant, tables_t.c.preset,
+                          tables_t.c.options, tables_t.c.players, tables_t.c.theme,
+                          tables_t.c.turn_timer, free)
+                .join(seats_t, seats_t.c.table_id == tables_t.c.id)
+                .where(tables_t.c.public.is_(True), tables_t.c.status == "waiting")
+                .group_by(tables_t.c.id)
+                .having(free > 0)
+                .order_by(tables_t.c.created_at.desc())
+                .limit(limit)
+            ).mappings().all()
+        return [dict(r) for r in rows]
 
     # ---------------------------------------------------------------- games
 

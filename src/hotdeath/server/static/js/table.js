@@ -5,6 +5,7 @@ import {
   COLOR_LETTER, SCORE_LABELS, TROPHY_SVG, api, cardImg, cardName, cardSortKey, colorShape, el, loadCards,
   parseAction, plainText, seatColor, sha256Hex, toast,
 } from "./common.js";
+import { cardHelpOpen, helpKey, hideCardHelp, initCardHelp, loadCardHelp } from "./cardhelp.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
@@ -276,6 +277,9 @@ function renderTable() {
   if (!t) return;
   $("table-title").textContent = `${t.name || t.variant_title || t.variant}${t.preset_title ? ` · ${t.preset_title}` : ""}`;
   document.title = `Hot Death — ${t.name || t.variant}`;
+  const rulesHref = `/rules/${encodeURIComponent(t.variant)}?table=${encodeURIComponent(tableId)}`;
+  $("rules-link").href = rulesHref;
+  loadCardHelp(t.variant, t.theme || "family", rulesHref);
   renderSpeed();
   if (t.status === "waiting" && !S.view) showWaiting();
 }
@@ -419,7 +423,12 @@ function renderSeat(sv) {
   if (sv.revealed && sv.revealed.length) {
     box.append(el("div", { class: `revealed${sv.revealed.length > 5 ? " many" : ""}`, "aria-label": "cards shown to everyone" },
       el("span", { class: "label" }, "shown"),
-      ...sv.revealed.map((c) => { const img = cardImg(c, S.theme); img.title = cardName(c, S.theme); return img; })));
+      ...sv.revealed.map((c) => {
+        const img = cardImg(c, S.theme);
+        img.title = cardName(c, S.theme);
+        img.dataset.helpCard = c;
+        return img;
+      })));
   }
   return box;
 }
@@ -457,6 +466,7 @@ function renderCenter() {
   const changed = v.top !== S.lastTop;
   discard.replaceChildren(...shown.map((code, i) => {
     const img = cardImg(code, S.theme, i === shown.length - 1 && changed ? "top" : "");
+    img.dataset.helpCard = code;
     const tilt = ((v.discard.length - shown.length + i) * 37) % 17 - 8;
     img.style.transform = `rotate(${tilt}deg)`;
     return img;
@@ -643,7 +653,7 @@ function renderMe() {
     const name = cardName(code, S.theme);
     const btn = el("button", {
       class: `card ${ok ? "legal" : "dim"}${selectedIdx.has(i) ? " selected" : ""}`,
-      type: "button", disabled: !ok, "data-code": code,
+      type: "button", disabled: !ok, "data-code": code, "data-help-card": code,
       "aria-label": ok ? `${name}, playable` : `${name}, cannot be played now`,
       title: name,
     }, cardImg(code, S.theme));
@@ -913,6 +923,12 @@ function renderLog(full, fresh = 0) {
     } else {
       li.textContent = text;
     }
+    const shown = ev.hidden ? [] : [...new Set(ev.cards || [])];
+    if (shown.length) {
+      li.append(el("span", { class: "log-cards" }, ...shown.map((code) =>
+        el("button", { class: "log-card", type: "button", "data-help-card": code, "aria-label": `What ${cardName(code, S.theme)} does` },
+          cardName(code, S.theme)))));
+    }
     return li;
   };
   if (full) {
@@ -971,6 +987,8 @@ function onKey(e) {
   if (e.target.closest && e.target.closest("input, select, textarea")) return;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   const key = e.key.toLowerCase();
+  if (cardHelpOpen() && key === "escape") { hideCardHelp(); e.preventDefault(); return; }
+  if (key === "h" || key === "?") { if (helpKey()) e.preventDefault(); return; }
   const dialog = $("dialogs").lastElementChild;
   if (dialog) {
     if (key === "escape" && dialog.dataset.closable === "1") closeDialog(dialog.dataset.dialog);
@@ -1024,6 +1042,7 @@ async function main() {
   }
   S.token = localStorage.getItem(TOKEN_KEY);
   document.addEventListener("keydown", onKey);
+  initCardHelp();
   window.addEventListener("resize", () => { if (S.view) fitHand(); });
   $("draw-pile").addEventListener("click", () => {
     const draw = legal().find((a) => a.kind === "draw");
