@@ -267,10 +267,22 @@ def as_dict(opts: object) -> dict[str, OptionValue]:
     return {s.name: getattr(opts, s.name) for s in specs(type(opts))}
 
 
+_NON_DEFAULTS: dict[int, tuple[object, dict[str, OptionValue]]] = {}
+"""``id(opts)`` -> (opts, its non-default options): options objects are immutable, and a view
+asks for them on every move (the object is held so that its id stays its own)."""
+
+
 def non_defaults(opts: object) -> dict[str, OptionValue]:
-    """Only the options that differ from their defaults."""
-    return {
+    """Only the options that differ from their defaults (a new dict each call)."""
+    hit = _NON_DEFAULTS.get(id(opts))
+    if hit is not None and hit[0] is opts:
+        return dict(hit[1])
+    found = {
         s.name: getattr(opts, s.name)
         for s in specs(type(opts))
         if getattr(opts, s.name) != s.default
     }
+    if len(_NON_DEFAULTS) >= 512:
+        _NON_DEFAULTS.clear()
+    _NON_DEFAULTS[id(opts)] = (opts, found)
+    return dict(found)
