@@ -535,3 +535,21 @@ def test_report_and_tournament_without_the_report_extra_name_the_install_command
     line = assert_error(invoke("report", str(tmp_path / "none.jsonl"), "--out",
                                str(tmp_path / "r")), "missing_extra")
     assert "[report]" in line
+
+
+def test_replay_reads_the_replay_pages_download(tmp_path: Path) -> None:
+    """The browser's "Record (JSON)" download: the record under "record", beside the steps."""
+    game = hotdeath.new_game("standard", players=2, seed=3)
+    for _ in range(5):
+        game.apply_action(game.legal_actions()[0])
+    bare = invoke("replay", write(tmp_path, "bare.json", record(game)))
+    download = {"game_id": "g1", "status": "finished", "steps": [{"index": 0}],
+                "record": record(game)}
+    wrapped = invoke("replay", write(tmp_path, "download.json", download))
+    assert wrapped.exit_code == 0 and wrapped.stdout == bare.stdout
+    assert "5 of 5 actions replayed" in wrapped.stdout
+    running = {"game_id": "g2", "status": "playing", "steps": [{"index": 0}]}
+    line = assert_error(invoke("replay", write(tmp_path, "running.json", running)),
+                        "bad_record")
+    assert "not over" in line and "no record" in line
+    assert_error(invoke("replay", write(tmp_path, "empty.json", {})), "bad_record")

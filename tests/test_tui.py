@@ -932,3 +932,36 @@ def test_table_links_are_read_and_bad_ones_refused() -> None:
     with pytest.raises(ConnectError) as err:
         api("http://127.0.0.1:9", "/api/variants")
     assert err.value.code == "connect_failed"
+
+
+@pytest.mark.asyncio
+async def test_ctrl_q_mid_game_asks_and_can_save_the_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    app = make_app("standard", 4)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        if not app.session.state.history:
+            await pilot.press("d")
+            await settle(pilot)
+        assert app.session.state.history and not app.session.over()
+        await pilot.press("ctrl+q")
+        await settle(pilot)
+        assert isinstance(app.screen, ChoiceScreen)
+        assert app.screen.prompt_title == HotDeathApp.QUIT_TITLE
+        assert "Save the record and quit" in screen_text(app)
+        await pilot.press("n")  # go on playing
+        await settle(pilot)
+        assert app.is_running and not isinstance(app.screen, ChoiceScreen)
+        moves = len(app.session.state.history)
+        await pilot.press("ctrl+q")
+        await settle(pilot)
+        await pilot.press("s")  # save and quit
+        await settle(pilot)
+    assert not app.is_running
+    saved = list(tmp_path.rglob("*.json"))
+    assert len(saved) == 1
+    rec = json.loads(saved[0].read_text(encoding="utf-8"))
+    assert len(rec["actions"]) >= moves
+    assert to_position(replay(rec)) == to_position(app.session.state)

@@ -605,6 +605,25 @@ def _totals(state: GameState) -> str:
     return " · ".join(f"{_seat(s)} {t}" for s, t in enumerate(totals))
 
 
+def unwrap_record(data: Any) -> Mapping[str, Any]:
+    """The game record in ``data``: a bare record, or the replay page's download.
+
+    The browser's "Record (JSON)" download of a finished game holds the record under
+    ``record``; the download of a game still running holds none, and is refused with a
+    ``bad_record`` error that says so.
+    """
+    if not isinstance(data, Mapping):
+        raise CliError("bad_record", "a record is a JSON object")
+    if data.get("format") != RECORD_FORMAT and "steps" in data:
+        inner = data.get("record")
+        if isinstance(inner, Mapping):
+            return inner
+        raise CliError("bad_record", "this is the replay page's download of a game that "
+                       f"is not over (status {data.get('status', 'unknown')!r}): it holds "
+                       "no record; download it again once the game has ended")
+    return data
+
+
 @app.command("replay")
 def replay_cmd(
     record_file: Annotated[str, typer.Argument(help="Record JSON file ('-': standard input).",
@@ -621,9 +640,7 @@ def replay_cmd(
     console = _console()
     lines: list[Text | str] = []
     try:
-        rec = _read_json(record_file, "record")
-        if not isinstance(rec, Mapping):
-            raise CliError("bad_record", "a record is a JSON object")
+        rec = unwrap_record(_read_json(record_file, "record"))
         actions = rec.get("actions", [])
         if not isinstance(actions, list):
             raise CliError("bad_record", "'actions' must be a list of [seat, \"action\"]")

@@ -4,7 +4,7 @@ Keys: arrows and Enter choose a card; ``/`` types a move in the action notation;
 draw, ``p`` pass, ``a`` accept an attack; ``u`` Uno, ``k`` catch, ``c`` challenge when
 their windows are open (the footer shows them only then); ``o`` other moves; space makes
 the bots move now (or lets an open window go); ``+``/``-`` change the bots' delay; F1 or
-``?`` help; ctrl+q quits.
+``?`` help; ctrl+q quits (mid-game after a confirmation that offers to save the record).
 """
 
 from __future__ import annotations
@@ -917,6 +917,56 @@ class HotDeathApp(App[None]):
         self._say(words)
         self.notify(words, title="Saved", timeout=6)  # stays a while, however fast bots play
 
+    QUIT_TITLE: ClassVar[str] = "Quit this game?"
+
+    async def action_quit(self) -> None:
+        """Quit; in the middle of a game only after a confirmation that offers to save it.
+
+        A local game's record can be saved first (where ctrl+s saves it); a seat at a
+        server table is left as it is (the server keeps the game and the seat).
+        """
+        s = self.session
+        if s.over() or not s.state.history:
+            self.exit()
+            return
+        screen = self.screen
+        if isinstance(screen, ChoiceScreen) and screen.prompt_title == self.QUIT_TITLE:
+            return  # asked already
+        remote = isinstance(s, RemoteSession)
+        if remote:
+            labels = ["Yes: leave the table (the server keeps the game and your seat)",
+                      "No: go on playing"]
+            keys = ["y", "n"]
+        else:
+            labels = [f"Save the record and quit ({len(s.state.history)} moves so far)",
+                      "Quit without saving", "No: go on playing"]
+            keys = ["s", "q", "n"]
+        was_prompting = self._prompting
+        self._prompting = True
+
+        def answered(index: int | None) -> None:
+            choice = -1 if index is None else index
+            if remote:
+                choice = {0: 1}.get(choice, 2)
+            if choice == 0:
+                try:
+                    path = s.save(self.save_path or s.saved_to)
+                except OSError as e:
+                    self._say(f"file_error: could not save the record: {e.strerror or e}",
+                              error=True)
+                    self._prompting = was_prompting
+                    return
+                self.exit(message=f"Record saved: {path} (hotdeath replay {path})")
+            elif choice == 1:
+                self.exit()
+            else:
+                self._prompting = was_prompting
+                if not was_prompting:
+                    self._advance()
+
+        self.push_screen(ChoiceScreen(self.QUIT_TITLE, labels, keys, True,
+                                      "Escape goes on playing."), answered)
+
     def action_new_game(self) -> None:
         """Abandon this game for a new one (the next seed), after a confirmation."""
         if self.session.over():
@@ -1263,7 +1313,7 @@ class HotDeathApp(App[None]):
             "u Uno (with your next card, or a call) · k catch · c challenge: only when open\n"
             "space: the bot moves now / let a window go · + and -: the bots' delay\n"
             "ctrl+s: save the record so far · ctrl+n: abandon the game for a new one\n"
-            "F1 or ?: this help · ctrl+q: quit"
+            "F1 or ?: this help · ctrl+q: quit (mid-game it asks first and can save the record)"
         ))
         self.push_screen(HelpScreen(Group(*parts), "Help"), lambda _: self._advance())
 
