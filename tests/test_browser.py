@@ -152,6 +152,11 @@ class Player:
         self.errors: list[str] = []
         self.page.on("websocket", self._on_ws)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", self._on_console)  # the server's CSP refused something
+
+    def _on_console(self, msg: Any) -> None:
+        if "Content Security Policy" in msg.text or "Content-Security-Policy" in msg.text:
+            self.errors.append(f"CSP violation: {msg.text}")
 
     def _on_ws(self, ws: Any) -> None:
         def got(payload: str | bytes) -> None:
@@ -490,6 +495,26 @@ def test_d_server_killed_mid_hand_comes_back_with_the_game(
         ann.close()
     finally:
         srv.stop()
+
+
+def test_pages_load_under_the_security_policy(browser: Browser, server: Server) -> None:
+    """Lobby, table, replay: no inline script or style left for the CSP to refuse."""
+    ann = _player(browser)
+    ann.page.goto(server.base + "/")
+    resp = ann.page.wait_for_event("requestfinished", timeout=5000)
+    assert resp is not None
+    ann.page.wait_for_selector("body[data-ready='1']")
+    head = urllib.request.urlopen(server.base + "/", timeout=10).headers
+    assert "frame-ancestors 'none'" in head["Content-Security-Policy"]
+    table = _create_in_lobby(ann, server, "hotdeath", goto=False)
+    _start(ann)
+    _play_moves(ann, 1)
+    game_id = ann.states()[-1]["game_id"]
+    ann.page.goto(f"{server.base}/replay/{game_id}")
+    ann.page.wait_for_selector("body[data-ready='1'], #steps, .panel", timeout=15_000)
+    ann.page.wait_for_timeout(300)
+    assert table
+    ann.close()  # no page error and no CSP violation on any of them
 
 
 def test_e_a_spectator_sees_no_hand(browser: Browser, server: Server) -> None:

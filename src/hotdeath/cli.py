@@ -1199,9 +1199,10 @@ def serve(
     database_url: Annotated[
         str | None,
         typer.Option(
-            "--database-url",
+            "--database-url", envvar="HOTDEATH_DATABASE_URL", show_envvar=True,
             help="SQLAlchemy URL (sqlite:///file, postgresql+psycopg://...); default: an "
-            "SQLite file in the user's data directory.",
+            "SQLite file in the user's data directory. Keep a password out of the command "
+            "line: set HOTDEATH_DATABASE_URL instead. The password is never printed.",
         ),
     ] = None,
     bot_delay: Annotated[
@@ -1237,29 +1238,69 @@ def serve(
             "database server, no for SQLite, whose commits are faster than the hand-over).",
         ),
     ] = None,
+    max_body: Annotated[
+        int, typer.Option("--max-body", min=1024,
+                          help="Largest request body in bytes (refused before it is read).")
+    ] = 64 * 1024,
+    tables_per_minute: Annotated[
+        int, typer.Option("--tables-per-minute", min=1,
+                          help="New tables one client address may create per minute.")
+    ] = 30,
+    connections_per_address: Annotated[
+        int, typer.Option("--connections-per-address", min=1,
+                          help="Open WebSocket connections one client address may hold.")
+    ] = 40,
+    seat_burst: Annotated[
+        float, typer.Option("--seat-burst", min=1.0,
+                            help="Messages a seat may send at once (all its connections).")
+    ] = 20.0,
+    seat_rate: Annotated[
+        float, typer.Option("--seat-rate", min=0.1,
+                            help="Messages per second a seat may keep sending.")
+    ] = 10.0,
 ) -> None:
     """Serve the browser game: tables with friends and bots (see docs/protocol.md)."""
+    import logging.config
+
     import uvicorn
 
     from hotdeath.server import create_app, default_database_url
+    from hotdeath.server.protocol import Limits
+    from hotdeath.server.redact import (
+        RedactingFormatter,
+        log_config,
+        mask_url,
+        redact,
+        url_password,
+    )
 
     if port is None:
         port = free_port(host, DEFAULT_PORT)
-    url = database_url or default_database_url()
+    url = (database_url or "").strip() or default_database_url()
+    RedactingFormatter.register(url_password(url))
+    logging_setup = log_config()
+    logging.config.dictConfig(logging_setup)
     try:
         application = create_app(
             url, bot_delay=bot_delay, max_bot_seconds=max_bot_seconds,
             idle_unload=idle_unload or None, finished_unload=finished_unload or None,
-            db_thread=db_thread,
+            db_thread=db_thread, limits=Limits(
+                max_body_bytes=max_body, tables_per_minute=tables_per_minute,
+                connections_per_address=connections_per_address,
+                seat_rate=(seat_burst, seat_rate),
+            ),
         )
-    except Exception as e:  # a bad URL, an unreachable database, a failed migration
-        _fail("database_error", f"cannot open the database {url!r}: {e}")
+    except Exception as e:  # a bad URL, a refused password, a failed migration
+        _fail("database_error",
+              redact(f"cannot open the database {mask_url(url)}: {e}".splitlines()[0]))
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    typer.echo(f"hotdeath: open http://{shown}:{port}/ in your browser (database: {url})")
+    typer.echo(f"hotdeath: open http://{shown}:{port}/ in your browser "
+               f"(database: {mask_url(url)})")
     # No permessage-deflate: state messages are small (about 3 KB) and compressing them
     # doubled the server's latency in benchmarks/server_load.py.
     uvicorn.run(
-        application, host=host, port=port, log_level="warning", ws_per_message_deflate=False
+        application, host=host, port=port, log_level="warning", ws_per_message_deflate=False,
+        log_config=logging_setup,
     )
 
 

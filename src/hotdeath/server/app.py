@@ -11,16 +11,20 @@ import asyncio
 import importlib
 import json
 import logging
+import math
+import time
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hotdeath import PROGRAM, __version__
 from hotdeath.actions import Action
@@ -42,7 +46,15 @@ from hotdeath.cards import (
 from hotdeath.events import SCORE_LABELS, Event
 from hotdeath.notation import record
 from hotdeath.options import OPTION_GROUPS
-from hotdeath.server.protocol import RATE_BURST, RATE_PER_SECOND, ProtocolError, parse_message
+from hotdeath.server.protocol import (
+    DEFAULT_LIMITS,
+    RATE_BURST,
+    RATE_PER_SECOND,
+    Limits,
+    ProtocolError,
+    message_id,
+    parse_message,
+)
 from hotdeath.server.room import (
     BREATHER_SECONDS,
     DEFAULT_BOT,
@@ -129,6 +141,142 @@ class SetBot(BaseModel):
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"code": code, "message": message}, status_code=status)
+
+
+CSP: Final = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+"""The pages' Content-Security-Policy: our own scripts and styles only, never framed."""
+DOCS_CSP: Final = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "style-src 'self' https://cdn.jsdelivr.net; img-src 'self' data: "
+    "https://fastapi.tiangolo.com; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'"
+)
+"""The OpenAPI pages' policy (FastAPI's page loads Swagger UI from its CDN)."""
+SECURITY_HEADERS: Final = (
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+)
+"""Sent with every HTTP answer, besides the CSP (no referrer: table links carry tokens)."""
+HTTP_CODES: Final = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
+                     413: "too_large", 429: "rate_limited"}
+"""Our codes for the HTTP errors the framework raises itself."""
+
+
+class Guard:
+    """ASGI middleware: security headers on every answer, bodies over the limit refused.
+
+    A body whose ``Content-Length`` is over ``max_body`` is answered 413 ``too_large``
+    before a byte of it is read; one sent without a length is cut off (and answered the
+    same) once it passes the limit.
+    """
+
+    def __init__(self, app: Any, max_body: int) -> None:
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Handle one ASGI connection."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope.get("path", "")
+        csp = (DOCS_CSP if path in ("/docs", "/redoc") or path.startswith("/docs/")
+               else CSP).encode()
+        started = over = False
+
+        async def send_headers(message: dict[str, Any]) -> None:
+            nonlocal started
+            if over:  # the application's answer to a body cut off: ours goes instead
+                return
+            if message["type"] == "http.response.start":
+                started = True
+                headers = [(k, v) for k, v in message.get("headers", [])
+                           if k.lower() not in (b"content-security-policy",)]
+                headers += [(b"content-security-policy", csp), *SECURITY_HEADERS]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        for key, value in scope.get("headers", []):
+            if key == b"content-length":
+                try:
+                    length = int(value)
+                except ValueError:
+                    length = -1
+                if length > self.max_body or length < 0:
+                    await self._too_large(send)
+                    return
+        seen = 0
+
+        async def counted() -> dict[str, Any]:
+            nonlocal seen, over
+            if over:
+                return {"type": "http.disconnect"}
+            message: dict[str, Any] = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body and not started:
+                    over = True  # the application sees the client gone, and stops reading
+                    return {"type": "http.disconnect"}
+            return message
+
+        await self.app(scope, counted, send_headers)
+        if over:
+            await self._too_large(send)
+
+    async def _too_large(self, send: Any) -> None:
+        headers = [(b"content-security-policy", CSP.encode()), *SECURITY_HEADERS]
+        body = json.dumps({"code": "too_large", "message": "the request body is over "
+                           f"{self.max_body} bytes"}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode()), *headers]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class AddressLimits:
+    """Per client address: new tables in the last minute, open WebSocket connections."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._created: dict[str, deque[float]] = {}
+        self.connections: dict[str, int] = {}
+
+    def create_table(self, address: str) -> None:
+        """Count a new table of ``address``; ``rate_limited`` (429) over the limit."""
+        now = time.monotonic()
+        if len(self._created) > 10_000:  # forget addresses idle for a minute
+            for key in [k for k, q in self._created.items() if not q or q[-1] < now - 60]:
+                del self._created[key]
+        times = self._created.setdefault(address, deque())
+        while times and times[0] <= now - 60:
+            times.popleft()
+        if len(times) >= self.limits.tables_per_minute:
+            wait = math.ceil(times[0] + 60 - now)
+            raise ApiError(429, "rate_limited", f"at most {self.limits.tables_per_minute} "
+                           f"new tables a minute from one address; try again in {wait} s")
+        times.append(now)
+
+    def connect(self, address: str) -> bool:
+        """Count a new connection of ``address``; False (not counted) over the limit."""
+        n = self.connections.get(address, 0)
+        if n >= self.limits.connections_per_address:
+            return False
+        self.connections[address] = n + 1
+        return True
+
+    def disconnect(self, address: str) -> None:
+        """A connection of ``address`` closed."""
+        n = self.connections.get(address, 0) - 1
+        if n > 0:
+            self.connections[address] = n
+        else:
+            self.connections.pop(address, None)
 
 
 def cards_json() -> dict[str, Any]:
@@ -221,6 +369,7 @@ def create_app(
     idle_unload: float | None = IDLE_UNLOAD,
     finished_unload: float | None = FINISHED_UNLOAD,
     db_thread: bool | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> FastAPI:
     """The server application on the database at ``database_url`` (migrated now).
 
@@ -229,13 +378,16 @@ def create_app(
     a thinking bot (``ismcts``) may think per decision; ``idle_unload`` and
     ``finished_unload`` the seconds after which a table nobody is connected to leaves
     memory (None: never); ``db_thread`` whether database statements run in a thread of
-    their own (None: for a database server, not for SQLite; see :class:`Store`).  On
-    shutdown every queued database write is made.
+    their own (None: for a database server, not for SQLite; see :class:`Store`);
+    ``limits`` the abuse limits (:class:`~hotdeath.server.protocol.Limits`).  On shutdown
+    every queued database write is made.
     """
     if not max_bot_seconds > 0:
         raise ValueError(f"max_bot_seconds must be more than 0 (got {max_bot_seconds})")
     store = Store(database_url, db_thread)
-    hub = Hub(store, bot_delay, max_bot_seconds, idle_unload, finished_unload)
+    hub = Hub(store, bot_delay, max_bot_seconds, idle_unload, finished_unload,
+              seat_rate=limits.seat_rate or rate_limit)
+    per_address = AddressLimits(limits)
 
     async def committed(room: Room) -> None:
         """Wait until the room's last change has committed; ``not_saved`` (503) if not.
@@ -272,6 +424,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.hub = hub
+    app.state.limits = per_address
+    app.add_middleware(Guard, max_body=limits.max_body_bytes)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -280,6 +434,21 @@ def create_app(
     @app.exception_handler(ProtocolError)
     async def _refused(_request: Request, exc: ProtocolError) -> JSONResponse:
         return _error(503 if exc.code == "not_saved" else 409, exc.code, exc.message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = HTTP_CODES.get(exc.status_code, "bad_request" if exc.status_code < 500
+                              else "server_error")
+        detail = exc.detail if isinstance(exc.detail, str) else "the request was refused"
+        if code == "bad_request" and "parsing the body" in detail:
+            detail = "the body is not JSON this server reads (too deeply nested, or not JSON)"
+        return JSONResponse({"code": code, "message": detail}, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def _crash(_request: Request, exc: Exception) -> JSONResponse:
+        log.error("a request failed: %s", type(exc).__name__, exc_info=exc)
+        return _error(500, "server_error", "the server could not answer this request")
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -422,8 +591,9 @@ def create_app(
         }
 
     @app.post("/api/tables", status_code=201, tags=["tables"])
-    async def create_table(req: CreateTable) -> dict[str, Any]:
+    async def create_table(req: CreateTable, request: Request) -> dict[str, Any]:
         """Create a table; the answer carries the host token (keep it) and the links."""
+        per_address.create_table(request.client.host if request.client else "?")
         room, host = hub.create_table(
             req.variant, req.preset, req.options, req.seats, req.bots, req.theme,
             req.bot_delay, req.takeover_timeout, req.takeover_bot, req.name,
@@ -567,7 +737,22 @@ def create_app(
 
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
+        address = ws.client.host if ws.client else "?"
         await ws.accept()
+        if not per_address.connect(address):
+            await ws.send_text(json.dumps(
+                {"type": "error", "code": "too_many_connections", "id": None,
+                 "message": f"at most {limits.connections_per_address} connections from one "
+                            "address"}
+            ))
+            await ws.close(code=4429)
+            return
+        try:
+            await connection(ws, table_id)
+        finally:
+            per_address.disconnect(address)
+
+    async def connection(ws: WebSocket, table_id: str) -> None:
         room = await hub.load(table_id)
         if room is None:
             await ws.send_text(json.dumps(
@@ -594,9 +779,9 @@ def create_app(
                 data = message.get("text")
                 if data is None:
                     data = message.get("bytes") or b""
-                if not conn.bucket.take():
+                if not conn.bucket.take() or not room.seat_bucket(conn.seat):
                     conn.send_json(ProtocolError(
-                        "rate_limited", "too many messages: slow down"
+                        "rate_limited", "too many messages: slow down", message_id(data)
                     ).to_json())
                     continue
                 try:

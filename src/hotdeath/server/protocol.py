@@ -5,10 +5,12 @@
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from typing import Any, Final
+
+from hotdeath.errors import NotationError
+from hotdeath.jsontext import loads_bounded
 
 MAX_MESSAGE_BYTES: Final = 4096
 """A client message longer than this (in UTF-8) is refused with ``too_large``."""
@@ -16,12 +18,38 @@ RATE_BURST: Final = 20.0
 """Token-bucket size: messages a connection may send at once."""
 RATE_PER_SECOND: Final = 10.0
 """Token-bucket refill rate: messages per second a connection may keep sending."""
+MAX_DEPTH: Final = 8
+"""Deepest nesting of a client message (the deepest one, an action, has depth 1)."""
 MAX_ID_LENGTH: Final = 64
 """Longest client message id."""
 MAX_ACTION_LENGTH: Final = 200
 """Longest action text."""
 CLIENT_TYPES: Final = ("hello", "action", "rematch", "ping", "chat", "react", "ready")
 """The message types a client may send."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The server's abuse limits (``hotdeath serve`` options; docs/protocol.md, Security).
+
+    Every refusal is coded: ``too_large`` (413) for a body over ``max_body_bytes``,
+    refused from its ``Content-Length`` before it is read; ``rate_limited`` (429) for a
+    client address over ``tables_per_minute`` new tables; ``too_many_connections`` for an
+    address over ``connections_per_address`` WebSockets; ``rate_limited`` (with the
+    message's ``id``) for a seat over its token bucket ``seat_rate`` (burst, per second;
+    default: a connection's), shared by every connection of the seat, besides each
+    connection's own bucket.
+    """
+
+    max_body_bytes: int = 64 * 1024
+    tables_per_minute: int = 30
+    connections_per_address: int = 40
+    seat_rate: tuple[float, float] | None = None
+    """None: the same budget as one connection's (``create_app``'s ``rate_limit``)."""
+
+
+DEFAULT_LIMITS: Final = Limits()
+"""The limits of ``hotdeath serve`` unless its options say otherwise."""
 
 
 class ProtocolError(Exception):
@@ -59,6 +87,25 @@ class TokenBucket:
         return False
 
 
+def message_id(text: str | bytes) -> str | None:
+    """The ``id`` of a client message, if it has a valid one (for a refusal's answer).
+
+    >>> message_id('{"type": "ping", "id": "p-1"}')
+    'p-1'
+    >>> message_id("[[[") is None
+    True
+    """
+    raw = text.encode() if isinstance(text, str) else text
+    if len(raw) > MAX_MESSAGE_BYTES:
+        return None
+    try:
+        msg = loads_bounded(raw, MAX_DEPTH)
+    except NotationError:
+        return None
+    raw_id = msg.get("id") if isinstance(msg, dict) else None
+    return raw_id if isinstance(raw_id, str) and 0 < len(raw_id) <= MAX_ID_LENGTH else None
+
+
 def parse_message(text: str | bytes) -> dict[str, Any]:
     """Decode and check one client message; raise :class:`ProtocolError` if it is bad."""
     raw = text.encode() if isinstance(text, str) else text
@@ -67,9 +114,11 @@ def parse_message(text: str | bytes) -> dict[str, Any]:
             "too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes (got {len(raw)})"
         )
     try:
-        msg = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as e:
-        raise ProtocolError("bad_json", f"the message is not JSON: {e}") from None
+        msg = loads_bounded(raw, MAX_DEPTH)
+    except NotationError as e:
+        code = "too_deep" if e.code == "json_too_deep" else "bad_json"
+        raise ProtocolError(code, f"the message is not JSON this server reads: {e.message}"
+                            ) from None
     if not isinstance(msg, dict):
         raise ProtocolError("bad_json", "the message must be a JSON object")
     raw_id = msg.get("id")

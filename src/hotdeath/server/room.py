@@ -422,6 +422,7 @@ class Room:
         self.used = time.monotonic()
         """When something last happened at the table (a move, a connection, a change)."""
         self._recovery: asyncio.Task[None] | None = None
+        self._buckets: dict[int, TokenBucket] = {}
 
     @classmethod
     def from_rows(cls, hub: Hub, rows: RoomRows) -> Room:
@@ -489,6 +490,19 @@ class Room:
                 for s in self.seats
             ],
         }
+
+    def seat_bucket(self, seat: int | None) -> bool:
+        """Spend one message of ``seat``'s budget (all its connections together).
+
+        False means over the limit; a spectator (None) has only its connection's budget.
+        """
+        if seat is None:
+            return True
+        bucket = self._buckets.get(seat)
+        if bucket is None:
+            burst, rate = self.hub.seat_rate
+            bucket = self._buckets[seat] = TokenBucket(burst, rate, burst)
+        return bucket.take()
 
     def _broadcast_table(self) -> None:
         self.used = time.monotonic()
@@ -1536,8 +1550,11 @@ class Hub:
     def __init__(
         self, store: Store, bot_delay: float = 0.6, max_bot_seconds: float = MAX_BOT_SECONDS,
         idle_unload: float | None = IDLE_UNLOAD, finished_unload: float | None = FINISHED_UNLOAD,
+        seat_rate: tuple[float, float] = (RATE_BURST, RATE_PER_SECOND),
     ) -> None:
         self.store = store
+        self.seat_rate = seat_rate
+        """Each seat's token bucket (burst, per second), shared by its connections."""
         self.bot_delay = bot_delay
         self.max_bot_seconds = max_bot_seconds
         """The cap on a thinking bot's time per decision (seconds)."""

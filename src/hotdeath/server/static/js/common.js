@@ -122,6 +122,7 @@ export function el(tag, attrs = {}, ...children) {
     if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else if (k === "class") node.className = v;
     else if (k === "html") node.innerHTML = v;
+    else if (k === "style") node.style.cssText = v; // CSSOM: allowed by the pages' CSP
     else if (v === true) node.setAttribute(k, "");
     else node.setAttribute(k, String(v));
   }

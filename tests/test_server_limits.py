@@ -1,0 +1,181 @@
+"""Abuse limits, security headers and error shapes of the server.
+
+Before: no body limit (a 200 MB POST was read before it was refused), no limit on new
+tables or connections per address, the rate limit per connection only (10 connections of
+one seat had 10 times the budget), ``rate_limited`` without the message id, no security
+headers, and a too deeply nested body answered in FastAPI's ``{"detail": …}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from hotdeath.server import create_app
+from hotdeath.server.app import CSP, Guard
+from hotdeath.server.protocol import Limits
+
+with warnings.catch_warnings():  # starlette warns about its httpx transport on import
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+FAST = (1e9, 1e9)
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as c:
+        yield c
+
+
+def _table(client: TestClient) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"variant": "standard", "seats": 2})
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def test_every_page_and_answer_carries_the_security_headers(client: TestClient) -> None:
+    t = _table(client)
+    paths = ["/", f"/t/{t['table_id']}", "/replay/x", "/static/js/table.js",
+             "/static/css/hotdeath.css", "/api/variants", "/api/cards", "/cards/R7.svg",
+             f"/api/tables/{t['table_id']}", "/api/tables/nope", "/no/such/page"]
+    for path in paths:
+        r = client.get(path)
+        assert r.headers["content-security-policy"] == CSP, path
+        assert "frame-ancestors 'none'" in CSP and "script-src 'self';" in CSP
+        assert "'unsafe-inline'" not in CSP
+        assert r.headers["x-frame-options"] == "DENY", path
+        assert r.headers["x-content-type-options"] == "nosniff", path
+        assert r.headers["referrer-policy"] == "no-referrer", path
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and "frame-ancestors 'none'" in docs.headers[
+        "content-security-policy"]
+
+
+def test_errors_are_always_in_our_shape(client: TestClient) -> None:
+    deep = "[" * 5000 + "]" * 5000
+    for method, path, body in (
+        ("POST", "/api/tables", deep),
+        ("POST", "/api/tables", "{not json"),
+        ("GET", "/api/nothing", None),
+        ("DELETE", "/api/variants", None),
+    ):
+        r = client.request(method, path, content=body,
+                           headers={"Content-Type": "application/json"})
+        data = r.json()
+        assert set(data) == {"code", "message"}, (path, data)
+        assert r.status_code >= 400 and data["code"], data
+    assert client.get("/api/nothing").json()["code"] == "not_found"
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read() -> None:
+    """A 200 MB Content-Length: answered 413 without one call to receive()."""
+    sent: list[dict[str, Any]] = []
+
+    async def app(_scope: Any, _receive: Any, _send: Any) -> None:
+        raise AssertionError("the application was called")
+
+    async def receive() -> dict[str, Any]:
+        raise AssertionError("the body was read")
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/tables",
+             "headers": [(b"content-length", str(200 * 1024 * 1024).encode())]}
+    asyncio.run(Guard(app, 65536)(scope, receive, send))
+    assert sent[0]["status"] == 413
+    assert json.loads(sent[1]["body"])["code"] == "too_large"
+
+
+def test_the_body_limit_holds_in_the_application(db_url: str) -> None:
+    app = create_app(db_url, rate_limit=FAST, limits=Limits(max_body_bytes=2048))
+    with TestClient(app) as client:
+        big = json.dumps({"variant": "standard", "name": "x" * 4000})
+        r = client.post("/api/tables", content=big, headers={"Content-Type": "application/json"})
+        assert r.status_code == 413 and r.json()["code"] == "too_large"
+        assert client.app.state.hub.rooms == {}  # type: ignore[attr-defined]
+
+        def chunks() -> Iterator[bytes]:  # no Content-Length: cut off while it is read
+            for _ in range(10):
+                yield b" " * 1000
+
+        r = client.post("/api/tables", content=chunks(),
+                        headers={"Content-Type": "application/json"})
+        assert r.status_code == 413 and r.json()["code"] == "too_large"
+
+
+def test_new_tables_per_address_are_limited(db_url: str) -> None:
+    app = create_app(db_url, rate_limit=FAST, limits=Limits(tables_per_minute=3))
+    with TestClient(app) as client:
+        for _ in range(3):
+            _table(client)
+        r = client.post("/api/tables", json={"variant": "standard", "seats": 2})
+        assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
+        assert len(client.app.state.hub.rooms) == 3  # type: ignore[attr-defined]
+
+
+def test_connections_per_address_are_limited(db_url: str) -> None:
+    app = create_app(db_url, rate_limit=FAST, limits=Limits(connections_per_address=2))
+    with TestClient(app) as client:
+        tid = _table(client)["table_id"]
+        with client.websocket_connect(f"/ws/{tid}") as a, \
+                client.websocket_connect(f"/ws/{tid}") as b:
+            for ws in (a, b):
+                ws.send_json({"type": "ping", "id": "p"})
+                assert ws.receive_json()["type"] == "pong"
+            with client.websocket_connect(f"/ws/{tid}") as c:
+                refused = c.receive_json()
+                assert refused["code"] == "too_many_connections", refused
+        with client.websocket_connect(f"/ws/{tid}") as again:  # the others closed
+            again.send_json({"type": "ping", "id": "q"})
+            assert again.receive_json()["type"] == "pong"
+
+
+def test_a_seat_has_one_budget_over_all_its_connections(db_url: str) -> None:
+    app = create_app(db_url, rate_limit=FAST, limits=Limits(seat_rate=(4, 0.01)))
+    with TestClient(app) as client:
+        tid = _table(client)["table_id"]
+        token = client.post(f"/api/tables/{tid}/join", json={"name": "Ann"}).json()["token"]
+        with client.websocket_connect(f"/ws/{tid}") as a, \
+                client.websocket_connect(f"/ws/{tid}") as b:
+            for ws in (a, b):
+                ws.send_json({"type": "hello", "token": token})
+                while ws.receive_json()["type"] != "welcome":
+                    pass
+            got = []
+            for i in range(6):  # 4 pings over the two connections, then refusals
+                ws = (a, b)[i % 2]
+                ws.send_json({"type": "ping", "id": f"p{i}"})
+                while (m := ws.receive_json())["type"] == "table":  # seats connecting
+                    pass
+                got.append(m)
+            assert [g["type"] for g in got] == ["pong"] * 4 + ["error"] * 2, got
+            assert [(g["code"], g["id"]) for g in got[4:]] == [("rate_limited", "p4"),
+                                                                ("rate_limited", "p5")]
+
+
+def test_rate_limited_carries_the_message_id(db_url: str) -> None:
+    with TestClient(create_app(db_url, rate_limit=(1, 0.01))) as client:
+        tid = _table(client)["table_id"]
+        with client.websocket_connect(f"/ws/{tid}") as ws:
+            ws.send_json({"type": "ping", "id": "first"})
+            assert ws.receive_json()["type"] == "pong"
+            ws.send_json({"type": "action", "id": "act-2", "action": "draw", "version": 0})
+            refused = ws.receive_json()
+            assert (refused["code"], refused["id"]) == ("rate_limited", "act-2")
+
+
+def test_a_deeply_nested_message_is_a_coded_error(client: TestClient) -> None:
+    tid = _table(client)["table_id"]
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        ws.send_text("[" * 2000 + "]" * 2000)
+        assert ws.receive_json()["code"] == "too_deep"
+        ws.send_json({"type": "ping", "id": "still"})
+        assert ws.receive_json() == {"type": "pong", "id": "still"}
