@@ -256,6 +256,19 @@ def _click(target: Locator, position: dict[str, float] | None = None) -> bool:
     return True
 
 
+def _wait_js(page: Page, expression: str, timeout: float = 30) -> None:
+    """Wait until ``expression`` is true in ``page``.
+
+    Polled from here: Playwright's own ``wait_for_function`` evaluates a string inside the
+    page, which the pages' Content-Security-Policy (no ``unsafe-eval``) refuses.
+    """
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {expression}")
+        time.sleep(0.05)
+
+
 def _player(browser: Browser, **kw: Any) -> Player:
     return Player(browser.new_context(viewport={"width": 1360, "height": 900}, **kw))
 
@@ -418,7 +431,7 @@ def test_b_two_people_each_see_only_their_own_hand(browser: Browser, server: Ser
     _start(ann)
     bob.page.wait_for_selector("#game:not(.hidden)")
     for p in (ann, bob):
-        p.page.wait_for_function("document.querySelectorAll('#hand .card').length > 0")
+        _wait_js(p.page, "document.querySelectorAll('#hand .card').length > 0")
     ann_hand, bob_hand = ann.hand(), bob.hand()
     ann_state, bob_state = ann.states()[-1]["view"], bob.states()[-1]["view"]
     assert ann_state["seat"] == 0 and bob_state["seat"] == 1
@@ -458,7 +471,7 @@ def test_c_reload_mid_hand_and_continue(browser: Browser, server: Server) -> Non
     token = ann.page.evaluate(f"localStorage.getItem('hotdeath.token.{table}')")
     phone.page.goto(f"{server.base}/t/{table}?token={token}")
     phone.page.wait_for_selector("#game:not(.hidden)")
-    phone.page.wait_for_function("document.querySelectorAll('#hand .card').length > 0")
+    _wait_js(phone.page, "document.querySelectorAll('#hand .card').length > 0")
     assert "token=" not in phone.page.url  # the token leaves the address bar
     phone.page.screenshot(path=str(SHOTS / "phone_table.png"), full_page=True)
     width = phone.page.evaluate("document.documentElement.scrollWidth")
@@ -501,8 +514,6 @@ def test_pages_load_under_the_security_policy(browser: Browser, server: Server) 
     """Lobby, table, replay: no inline script or style left for the CSP to refuse."""
     ann = _player(browser)
     ann.page.goto(server.base + "/")
-    resp = ann.page.wait_for_event("requestfinished", timeout=5000)
-    assert resp is not None
     ann.page.wait_for_selector("body[data-ready='1']")
     head = urllib.request.urlopen(server.base + "/", timeout=10).headers
     assert "frame-ancestors 'none'" in head["Content-Security-Policy"]
@@ -653,7 +664,7 @@ def test_game_over_rematch_original_names_and_bot_speed(
     page.eval_on_selector("#speed", set_speed, "0")
     _wait_for(lambda: server.api(f"/api/tables/{table}")["bot_delay"] == 0, "speed not set")
     _start(ann)
-    page.wait_for_function("document.querySelectorAll('#hand .card').length > 0")
+    _wait_js(page, "document.querySelectorAll('#hand .card').length > 0")
     # the table's name theme reaches the cards
     assert page.locator('#hand img[src*="theme=original"]').count() > 0
     assert page.locator('#hand img[src*="theme=family"]').count() == 0
@@ -676,7 +687,7 @@ def test_game_over_rematch_original_names_and_bot_speed(
     page.click("#rematch-btn")
     page.wait_for_selector(f"body:not([data-game='{first_game}'])")
     page.wait_for_selector('[data-dialog="over"]', state="detached")
-    page.wait_for_function("document.querySelectorAll('#hand .card').length > 0")
+    _wait_js(page, "document.querySelectorAll('#hand .card').length > 0")
     ann.close()
 
 
@@ -695,7 +706,7 @@ def test_keyboard_plays_a_card(browser: Browser, server: Server) -> None:
         # again, and the keyboard stays on the card
         host = page.evaluate(f"localStorage.getItem('hotdeath.host.{table}')")
         server.api(f"/api/tables/{table}", {"bot_delay": 0.5}, token=host, method="PATCH")
-        page.wait_for_function("document.getElementById('speed-out').textContent === '0.5 s'")
+        _wait_js(page, "document.getElementById('speed-out').textContent === '0.5 s'")
         assert page.evaluate("document.activeElement.dataset.code") == code
         page.keyboard.press("Enter")
         if any(a.startswith(f"play {code} red") for a in ann.legal()):
@@ -703,5 +714,5 @@ def test_keyboard_plays_a_card(browser: Browser, server: Server) -> None:
             page.keyboard.press("r")  # a wild: name red by its letter
     else:
         page.keyboard.press("d")
-    page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+    _wait_js(page, f"Number(document.body.dataset.version) > {before}")
     ann.close()
