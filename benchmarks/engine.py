@@ -15,9 +15,12 @@ What is measured, side by side in the same process and the same run:
   which is what one RLCard game is), driven with ``GameState.step`` (the fast path without
   events) and, as a second figure, with ``GameState.apply_action`` (which builds events);
 * Hot Death ``canonical`` with 4 random players: hands/s and whole games (to 1000 points)
-  per second; with ``--baseline SRC``, the same Hot Death games also on a second copy of
-  the engine loaded from ``SRC`` (the ``src`` folder of an earlier checkout, e.g. from
-  ``git archive``), interleaved with this one, to measure a change of the engine.
+  per second;
+* with ``--baseline PATH``, a change of the engine: fixed workloads (standard 2 and 4
+  players, Hot Death 4 players, each through ``step`` and ``apply_action``) on this engine
+  and on the one in ``PATH`` (an earlier checkout), each engine in its own subprocess,
+  interleaved, as medians of CPU time (:func:`compare_with_baseline`;
+  ``--baseline-only`` skips everything else).
 
 The policy is the same on both sides: play a uniformly random playable *card* when there
 is one (then a uniformly random colour for a wild, or a random victim for a directed card),
@@ -44,6 +47,7 @@ import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -204,16 +208,14 @@ def make_ours_runner(
     options: dict[str, object] | None = None,
     events: bool = False,
     count_hands: bool = False,
-    engine: Any = None,
 ) -> Runner:
     """Whole games of one of our variants under the benchmark policy.
 
     ``events`` drives the games with ``apply_action`` (events built) instead of ``step``;
     with ``count_hands`` the sample counts every hand played (``hand_no`` is the number of
-    hands once a game is over, the last one included); ``engine`` is another copy of the
-    package (:func:`load_baseline`) to drive instead of this one.
+    hands once a game is over, the last one included).
     """
-    new_game = engine.new_game if engine is not None else hotdeath.new_game
+    new_game = hotdeath.new_game
     choose = choose_ours
 
     def run(seconds: float) -> Sample:
@@ -384,31 +386,148 @@ class Config:
     samples: list[Sample] = field(default_factory=list)
 
 
-def load_baseline(src: str) -> Any:
-    """A second, independent copy of the ``hotdeath`` package, imported from ``src``.
+# ---------------------------------------------------------------------------- baseline
 
-    The copy's modules are loaded under the usual names, taken out of ``sys.modules``
-    and the current ones put back, so both engines run side by side in this process (the
-    benchmark loop uses no function-level imports).
+WORKLOADS: tuple[tuple[str, str, int, dict[str, object] | None], ...] = (
+    ("standard_2p", "standard", 2, STANDARD_OPTIONS),
+    ("standard_4p", "standard", 4, STANDARD_OPTIONS),
+    ("hotdeath_4p", "hotdeath", 4, None),
+)
+"""The workloads of ``--baseline``: key, variant, players, options."""
+PATHS = ("step", "apply_action")
+
+
+def play_games(variant: str, players: int, options: dict[str, object] | None, events: bool,
+               seed: int, games: int) -> dict[str, float]:
+    """Play ``games`` whole games (seeds ``seed``, ``seed + 1`` …, the policy's generator
+    seeded with ``seed``) and return the CPU seconds, decisions and hands they took."""
+    rng = random.Random(seed)
+    decisions = 0
+    hands = 0
+    choose = choose_ours
+    c0 = time.process_time()
+    for i in range(games):
+        g = hotdeath.new_game(variant, players=players, seed=seed + i, options=options)
+        act = g.apply_action if events else g.step
+        legal = g.legal_actions
+        over = g.is_terminal
+        while not over():
+            act(choose(legal(), rng))
+            decisions += 1
+        hands += g.hand_no
+    return {"cpu": time.process_time() - c0, "decisions": decisions, "hands": hands}
+
+
+def worker() -> int:
+    """``--worker``: answer one JSON request a line (``play_games``' arguments) on stdin."""
+    for line in sys.stdin:
+        req = json.loads(line)
+        gc.collect()
+        out = play_games(req["variant"], req["players"], req["options"], req["events"],
+                         req["seed"], req["games"])
+        print(json.dumps(out), flush=True)
+    return 0
+
+
+def _src_of(path: str) -> str:
+    """The folder holding the ``hotdeath`` package: ``path`` itself or its ``src``."""
+    for cand in (os.path.join(path, "src"), path):
+        if os.path.isfile(os.path.join(cand, "hotdeath", "__init__.py")):
+            return os.path.abspath(cand)
+    raise SystemExit(f"--baseline: no hotdeath package in {path!r} or its src folder")
+
+
+class Worker:
+    """A subprocess running this script's ``--worker`` on the engine in ``src``."""
+
+    def __init__(self, src: str) -> None:
+        env = dict(os.environ, PYTHONPATH=src)
+        self.proc = subprocess.Popen(
+            [sys.executable, os.path.abspath(__file__), "--worker"], env=env,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def run(self, **req: object) -> dict[str, float]:
+        """Send one request and wait for its answer."""
+        assert self.proc.stdin is not None
+        assert self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(req) + "\n")
+        self.proc.stdin.flush()
+        answer = self.proc.stdout.readline()
+        if not answer:
+            raise SystemExit("--baseline: a worker stopped")
+        out: dict[str, float] = json.loads(answer)
+        return out
+
+    def close(self) -> None:
+        """End the subprocess."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+
+
+def compare_with_baseline(args: argparse.Namespace) -> dict[str, Any]:
+    """This engine against the one in ``args.baseline``, each in its own subprocess.
+
+    Every workload is a fixed set of whole games (the same seeds and policy choices for
+    both engines and both paths: when the engines play the same rules the decision counts
+    are equal, which is checked and reported), sized from a calibration run to about
+    ``--slice`` seconds.  Each repetition runs every (engine, path) pair of a workload
+    once, in an order reversed on every other repetition; the figures are the medians of
+    the CPU seconds over ``--repeat`` repetitions (at least 3), and each ratio is a speed
+    ratio (the other's CPU time ÷ this one's: above 1, this engine is faster).
     """
-    if not os.path.isfile(os.path.join(src, "hotdeath", "__init__.py")):
-        raise SystemExit(f"--baseline: no hotdeath package in {src!r}")
-    ours = {k: v for k, v in sys.modules.items() if k == "hotdeath" or k.startswith("hotdeath.")}
-    for k in ours:
-        del sys.modules[k]
-    sys.path.insert(0, src)
+    ours_src = os.path.dirname(os.path.dirname(os.path.abspath(hotdeath.__file__)))
+    base_src = _src_of(args.baseline)
+    workers = {"ours": Worker(ours_src), "base": Worker(base_src)}
+    repeat = max(3, args.repeat)
+    out: dict[str, Any] = {"baseline": base_src, "repeat": repeat}
+    print(f"\nBaseline comparison: this engine ({ours_src}) against {base_src}, CPU time of "
+          f"fixed workloads, {repeat} interleaved repetitions, medians")
     try:
-        base = importlib.import_module("hotdeath")
-        for variant in ("hotdeath", "standard"):
-            g = base.new_game(variant, players=4, seed=0)
-            while not g.is_terminal():  # touch every module the loop may need
-                g.step(g.legal_actions()[0])
+        for key, variant, players, options in WORKLOADS:
+            req: dict[str, Any] = {"variant": variant, "players": players,
+                                   "options": options, "seed": args.seed}
+            probe = workers["ours"].run(**req, events=False, games=2)
+            per_game = max(probe["cpu"] / 2, 1e-4)
+            games = max(2, round(args.slice / per_game))
+            pairs = [(e, p) for e in ("ours", "base") for p in PATHS]
+            for e, p in pairs:  # warm up every worker and path
+                workers[e].run(**req, events=p == "apply_action", games=max(1, games // 4))
+            cpu: dict[tuple[str, str], list[float]] = {pair: [] for pair in pairs}
+            decisions: dict[tuple[str, str], float] = {}
+            for rep in range(repeat):
+                for e, p in pairs if rep % 2 == 0 else pairs[::-1]:
+                    r = workers[e].run(**req, events=p == "apply_action", games=games)
+                    cpu[(e, p)].append(r["cpu"])
+                    decisions[(e, p)] = r["decisions"]
+            med = {pair: median(cpu[pair]) for pair in pairs}
+            same = len(set(decisions.values())) == 1
+            row = {
+                "games": games,
+                "decisions": decisions[("ours", "step")],
+                "same_games": same,
+                "cpu_s": {f"{e}_{p}": round(med[(e, p)], 4) for e, p in pairs},
+                "step_vs_base_step": round(med[("base", "step")] / med[("ours", "step")], 3),
+                "step_vs_base_apply": round(
+                    med[("base", "apply_action")] / med[("ours", "step")], 3),
+                "apply_vs_base_apply": round(
+                    med[("base", "apply_action")] / med[("ours", "apply_action")], 3),
+            }
+            out[key] = row
+            alike = "same games on both engines" if same else "THE GAMES DIFFER"
+            print(f"  {key:<12} {games} games, {row['decisions']:,.0f} decisions "
+                  f"({alike}): CPU s median ours step {med[('ours', 'step')]:.3f}, apply_action "
+                  f"{med[('ours', 'apply_action')]:.3f}; baseline step "
+                  f"{med[('base', 'step')]:.3f}, apply_action {med[('base', 'apply_action')]:.3f}")
+            print(f"  {'':<12} speed: ours step ÷ baseline step {row['step_vs_base_step']:.2f}x, "
+                  f"ours step ÷ baseline apply_action {row['step_vs_base_apply']:.2f}x, "
+                  f"ours apply_action ÷ baseline apply_action {row['apply_vs_base_apply']:.2f}x",
+                  flush=True)
     finally:
-        sys.path.remove(src)
-        for k in [k for k in sys.modules if k == "hotdeath" or k.startswith("hotdeath.")]:
-            del sys.modules[k]
-        sys.modules.update(ours)
-    return base
+        for w in workers.values():
+            w.close()
+    return out
+
 
 
 def median(xs: Sequence[float]) -> float:
@@ -446,9 +565,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--no-rlcard", action="store_true", help="measure our engine only")
     p.add_argument("--no-rlcard-round", action="store_true",
                    help="skip the RLCard UnoRound (rules only) reference rows")
-    p.add_argument("--baseline", metavar="SRC", default=None,
-                   help="also run the Hot Death games on the engine in SRC (the src folder "
-                   "of another checkout), interleaved, and report the speed-up")
+    p.add_argument("--baseline", metavar="PATH", default=None,
+                   help="also time fixed workloads (standard 2p and 4p, Hot Death 4p; step "
+                   "and apply_action) on this engine and on the one in PATH (a checkout or "
+                   "its src folder), each in its own subprocess, interleaved; report the "
+                   "ratios of the medians of CPU time")
+    p.add_argument("--baseline-only", action="store_true",
+                   help="with --baseline: run only the baseline comparison")
+    p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--quick", action="store_true",
                    help=f"tiny run for smoke tests ({QUICK_SECONDS} s, 1 repetition)")
     args = p.parse_args(argv)
@@ -466,6 +590,15 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.worker:
+        return worker()
+    if args.baseline_only:
+        if not args.baseline:
+            raise SystemExit("--baseline-only needs --baseline PATH")
+        only = {"benchmark": "engine", "python": platform.python_version(),
+                "baseline": compare_with_baseline(args)}
+        print(json.dumps(only, sort_keys=False))
+        return 0
     players: list[int] = sorted(set(args.players))
 
     uno_game_cls: Any = None
@@ -505,18 +638,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                STANDARD_OPTIONS, events=True)))
     if args.hotdeath_players:
         hp = args.hotdeath_players
-        # against a baseline both engines play the same seeds in the same order
-        hd_seeds = SeedCounter(args.seed) if args.baseline else seeds
         configs.append(Config(f"hotdeath_{hp}p", "hotdeath canonical (to 1000)", hp,
-                              make_ours_runner("hotdeath", hp, hd_seeds,
+                              make_ours_runner("hotdeath", hp, seeds,
                                                random.Random(args.seed + 400),
                                                count_hands=True)))
-        if args.baseline:
-            configs.append(Config(f"hotdeath_{hp}p_baseline", "baseline canonical (to 1000)",
-                                  hp, make_ours_runner("hotdeath", hp, SeedCounter(args.seed),
-                                                       random.Random(args.seed + 400),
-                                                       count_hands=True,
-                                                       engine=load_baseline(args.baseline))))
 
     if args.hotdeath_players:
         for idx, name in enumerate(VARIANTS):
@@ -645,21 +770,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         result[f"hotdeath_{hp}p_decisions_per_s"] = round(hdps, 1)
         print(f"Hot Death canonical, {hp} players: {fmt(hh)} hands/s, {fmt(hg)} games "
               f"(to 1000)/s, {fmt(hdps)} decisions/s")
-        base = by_key.get(f"hotdeath_{hp}p_baseline")
-        if base is not None:
-            bd = median([s.decisions_per_s for s in base.samples])
-            cpu_d = median([s.decisions / s.cpu_seconds for s in hd.samples])
-            cpu_b = median([s.decisions / s.cpu_seconds for s in base.samples])
-            paired = [h.decisions_per_s / b.decisions_per_s
-                      for h, b in zip(hd.samples, base.samples, strict=True)]
-            result[f"hotdeath_{hp}p_baseline_decisions_per_s"] = round(bd, 1)
-            result[f"hotdeath_{hp}p_cpu_decisions_per_s"] = round(cpu_d, 1)
-            result[f"hotdeath_{hp}p_baseline_cpu_decisions_per_s"] = round(cpu_b, 1)
-            result[f"hotdeath_{hp}p_speedup"] = round(hdps / bd, 3)
-            result[f"hotdeath_{hp}p_speedup_cpu"] = round(cpu_d / cpu_b, 3)
-            print(f"Hot Death against the baseline ({args.baseline}): {hdps / bd:.2f}x "
-                  f"decisions/s (per repetition {min(paired):.2f}-{max(paired):.2f}x); per CPU "
-                  f"second {fmt(cpu_d)} against {fmt(cpu_b)} decisions/s, {cpu_d / cpu_b:.2f}x")
         for name in VARIANTS:
             vs = by_key[f"{name}_4p"].samples
             vg = median([x.games_per_s for x in vs])
@@ -667,6 +777,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             result[f"{name}_4p_games_per_s"] = round(vg, 1)
             result[f"{name}_4p_decisions_per_s"] = round(vd, 1)
             print(f"{name.capitalize()}, 4 players: {fmt(vg)} games/s, {fmt(vd)} decisions/s")
+    if args.baseline:
+        result["baseline"] = compare_with_baseline(args)
     print(json.dumps(result, sort_keys=False))
     return 0
 

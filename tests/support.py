@@ -108,11 +108,11 @@ def card(code: str) -> int:
 
 
 def assert_step_refuses_and_changes_nothing(g: GameState) -> None:
-    """A fused ``step`` (current player's list cached) still refuses every bad action.
+    """``step`` with the current player's list cached still refuses every bad action.
 
     Another seat, a seat that does not exist, an action not in the list (also after another
     seat's list was cached) and unreadable text: each raises its error and ``g`` is as
-    before.  Used by the standard and Hot Death fast-path tests.
+    before.  Used by ``tests/test_paths_agree.py``.
     """
     p = g.current_player()
     acts = g.legal_actions()
@@ -144,7 +144,7 @@ def pick(state: GameState, rnd: random.Random) -> tuple[int, Action]:
 
 def step_as_bots_do(state: GameState, seat: int, action: Action) -> None:
     """``step`` the way bots, simulations and the benchmark call it: the current player's
-    list fetched without a seat first (the fused path), any other seat named."""
+    list fetched without a seat first (so ``step`` finds it cached), any other seat named."""
     if seat == state.current_player():
         state.legal_actions()
         state.step(action)

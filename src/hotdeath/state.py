@@ -14,7 +14,7 @@ sequential: ignoring the windows never blocks the current player.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final, Self
+from typing import TYPE_CHECKING, Any, Final, NoReturn, Self
 
 from hotdeath.actions import PLAY as PLAY_KIND
 from hotdeath.actions import Action
@@ -84,6 +84,7 @@ _SLOTS: Final = (
     "_lc_seat",
     "_lc",
     "_windows",
+    "_drawn_hook",
 )
 """The fields every state keeps in slots (see :class:`GameState`)."""
 
@@ -138,6 +139,8 @@ class GameState:
         self._lc: list[Action] = []
         self._windows = True
         """False when the options can never open a window (``_has_windows`` is then False)."""
+        self._drawn_hook = type(self)._on_drawn is not GameState._on_drawn
+        """Whether the variant has an ``_on_drawn`` hook (else draws skip the call)."""
 
     # ------------------------------------------------------------------ public API
 
@@ -210,41 +213,53 @@ class GameState:
 
         Raises :class:`~hotdeath.errors.IllegalActionError` (or its subclasses
         ``WrongSeatError``, ``GameOverError``) and leaves the state unchanged when the
-        action is not legal for that seat now.
+        action is not legal for that seat now.  The same code as :meth:`step`, with an
+        event list set as the sink of :meth:`emit`.
         """
         events: list[Event] = []
         self._events = events
         try:
-            GameState.step(self, action, seat)  # the general path: variants' fast paths
+            self.step(action, seat)
         finally:
             self._events = None
         return events
 
     def step(self, action: Action | str, seat: int | None = None) -> None:
-        """Apply ``action`` like :meth:`apply_action` but build no events (fast path)."""
-        if isinstance(action, str):
-            action = Action.parse(action)
+        """Apply ``action`` like :meth:`apply_action` but build no events.
+
+        The one apply path of every variant: the seat and legality checks, then the
+        variant's ``_apply`` (its rules, which end the action: windows, hand end, turn).
+        Events are built only when :meth:`apply_action` has set a sink.
+        """
         if seat is None:
             seat = self.turn
         if self._lc_ver == self._ver and self._lc_seat == seat:
             legal = self._lc
         else:
-            if self.phase == GAME_OVER:
-                raise GameOverError("game_over", "the game is over")
             legal = self.legal_actions(seat)
         if action not in legal:
-            if self.phase == GAME_OVER:
-                raise GameOverError("game_over", "the game is over")
-            canonical = self._canonical(seat, action) if legal else None
-            if canonical is None:
-                self._reject(action, seat, legal)
-            else:
-                action = canonical
+            action = self._checked(action, seat, legal)
         self.history.append((seat, action))
         self._apply(seat, action)
         self._ver += 1  # invalidates the cached legal actions
 
-    def _reject(self, action: Action, seat: int, legal: list[Action]) -> None:
+    def _checked(self, action: Action | str, seat: int, legal: list[Action]) -> Action:
+        """The listed action that ``action`` (text, or another spelling) stands for.
+
+        Raises the coded error when there is none (the state is untouched).
+        """
+        if isinstance(action, str):
+            action = Action.parse(action)
+            if action in legal:
+                return action
+        if self.phase == GAME_OVER:
+            raise GameOverError("game_over", "the game is over")
+        canonical = self._canonical(seat, action) if legal else None
+        if canonical is None:
+            self._reject(action, seat, legal)
+        return canonical
+
+    def _reject(self, action: Action, seat: int, legal: list[Action]) -> NoReturn:
         if not 0 <= seat < self.n:
             raise WrongSeatError("wrong_seat", f"there is no seat {seat}")
         if not legal:
@@ -290,6 +305,7 @@ class GameState:
             new._lc_seat = self._lc_seat
             new._lc = self._lc
             new._windows = self._windows
+            new._drawn_hook = self._drawn_hook
         else:  # compiled with mypyc: native classes have no __dict__
             new = cls(self.variant, self.opts, self.n, self.seed)
             for name in names:
@@ -475,7 +491,8 @@ class GameState:
         self.rng.shuffle(pile)
         self.draw_pile = pile
         self.discard = [top]
-        self.emit("reshuffle", -1, rule, n=len(pile))
+        if self._events is not None:
+            self.emit("reshuffle", -1, rule, n=len(pile))
         return True
 
     def draw_cards(self, seat: int, count: int, rule: str) -> int:
@@ -486,36 +503,32 @@ class GameState:
         """
         if count <= 0:
             return 0
-        hand = self.hands[seat]
-        was_empty = not hand
         pile = self.draw_pile
         got: list[int]
-        if count <= len(pile) and self._events is None:
-            # the common case: every card from the top (the end) of the pile, in one slice
+        if count == 1 and pile:
+            got = [pile.pop()]
+        elif count <= len(pile):  # every card from the top (the end) of the pile at once
             got = pile[-count:]
             del pile[-count:]
             got.reverse()
+        else:
+            got = []
+            for _ in range(count):
+                if not pile:
+                    if not self._refill(self._reshuffle_rule()):
+                        break
+                    pile = self.draw_pile
+                got.append(pile.pop())
+        if got:
+            hand = self.hands[seat]
+            was_empty = not hand
             hand.extend(got)
             if was_empty:
                 self._back_in(seat)
             if seat in self.uno_open:
                 self.uno_open.remove(seat)
-            self._on_drawn(seat, got)
-            return count
-        got = []
-        for _ in range(count):
-            if not pile:
-                if not self._refill(self._reshuffle_rule()):
-                    break
-                pile = self.draw_pile
-            got.append(pile.pop())
-        hand.extend(got)
-        if got:
-            if was_empty:
-                self._back_in(seat)
-            if seat in self.uno_open:
-                self.uno_open.remove(seat)
-            self._on_drawn(seat, got)
+            if self._drawn_hook:
+                self._on_drawn(seat, got)
         if self._events is not None:
             if got:  # a draw that found both piles empty is only the forgiven event
                 self.emit("draw", seat, rule, tuple(got), len(got), hidden=True)

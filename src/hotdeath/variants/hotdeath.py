@@ -560,30 +560,12 @@ _SPECIAL: Final = tuple(_EXTRA[k] | _DIRECTED for k in range(NUM_FACES + 4))
 _DRAW: Final = A.DRAW_ACTION
 _PLAY_KIND: Final = A.PLAY
 _ACCEPT_KIND: Final = A.ACCEPT
-_BASTARD_SET: Final = frozenset(BASTARDS)
 _DRAW_KIND: Final = A.DRAW
+_BASTARD_SET: Final = frozenset(BASTARDS)
+_NO_TURN_EFFECT: Final = frozenset((HOLY, RET, VIR, LOI, BS, SN, M5, BB))
+"""Special cards that, played in a turn, only hand the turn on (their effect is elsewhere)."""
+_PASS_KIND: Final = A.PASS
 _PASS: Final = A.PASS_ACTION
-_NEXT, _SKIP, _DOUBLE_SKIP, _REVERSE, _REVERSE_SKIP = 1, 2, 3, 4, 5
-_DRAW_TWO_ATTACK, _WILD_DRAW_ATTACK, _MYSTERY_ATTACK = 6, 7, 8
-_FUSED: Final = tuple(
-    _NEXT if FACE_KIND[f] in (NUMBER, WILD) or f in (HOLY, RET, VIR, LOI, BS, SN, M5) else
-    _SKIP if FACE_KIND[f] == SKIP else
-    _DOUBLE_SKIP if FACE_KIND[f] == DOUBLE_SKIP else
-    _REVERSE if FACE_KIND[f] == REVERSE else
-    _REVERSE_SKIP if FACE_KIND[f] == REVERSE_SKIP else
-    _DRAW_TWO_ATTACK if FACE_KIND[f] == DRAW_TWO else
-    _WILD_DRAW_ATTACK if f in _DRAW_COUNT else
-    _MYSTERY_ATTACK if f == MYS else 0
-    for f in range(NUM_FACES)
-)
-"""How :meth:`HotDeathState.step` applies a face in one piece (0: the general path).
-
-Number cards, plain wilds and the special cards without an effect in a turn hand the turn
-on; Skip, Double Skip, Reverse and Reverse Skip move it as ``_play`` does; the Draw Two,
-the drawing wilds and the Mystery Draw start their attack as ``_play`` does.  Big Brother
-is not listed (its legality is not the match table's), nor the Spreader, the Quitter or
-the directed cards.
-"""
 _DEAL_ACTIONS: Final = tuple(make(A.DEAL, n=k) for k in range(31))
 _COLOR_ACTIONS: Final = tuple(make(A.COLOR, color=c) for c in COLORS)
 
@@ -615,10 +597,6 @@ class HotDeathState(VariantState):
         self._drawn_only = opts.after_draw_play == "drawn_card_only"
         self._draw_one = opts.draw_rule == "draw_one"
         self._db_skip = opts.delayed_blast_min_active_for_skip
-        self._fast = type(self) is HotDeathState
-        """Whether :meth:`legal_actions` and :meth:`step` may take the fused turn path."""
-        self._fast_ver = -1
-        self._fast_lc: list[Action] = []
 
     @staticmethod
     def check_options(players: int, opts: HotDeathOptions) -> None:
@@ -638,7 +616,6 @@ class HotDeathState(VariantState):
 
     def _clone_extra(self, new: Any) -> None:
         new.infections = self.infections[:]
-        new._fast_ver = -1
 
     def _reshuffle_rule(self) -> str:
         return "HD-3.2"
@@ -906,190 +883,29 @@ class HotDeathState(VariantState):
                 acts.append(make(A.CHALLENGE, target=self.sn_seat))
         return acts
 
-    # ------------------------------------------------------------------ fused turn
-
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Legal actions of ``seat`` (default: the current player), windows included.
-
-        See :meth:`GameState.legal_actions`.  The current player's list is built here
-        without the generic dispatch and also cached apart, for :meth:`step`'s fused path.
-        """
-        p = self.turn
-        if seat is None or seat == p:
-            if self._fast_ver == self._ver:
-                return self._fast_lc
-            if self.phase == GAME_OVER or not self._fast:
-                return GameState.legal_actions(self, seat)
-            acts = self._turn_actions(p) if self.phase == TURN else self._main_actions(p)
-            if self.uno_open or self.sn_seat >= 0:  # HD-3.11, HD-3.11.1
-                acts = acts + self._window_actions(p)
-            self._fast_ver = self._ver
-            self._fast_lc = acts
-            return acts
-        return GameState.legal_actions(self, seat)
-
-    def step(self, action: Action | str, seat: int | None = None) -> None:
-        """Apply ``action`` like :meth:`apply_action` but build no events (fast path).
-
-        When the current player's list was built by :meth:`legal_actions` and ``action``
-        is in it, the action is applied here without the generic checks again: in a turn,
-        a plain card (a number, a card without a turn effect, a wild, a Skip, Double Skip,
-        Reverse or Reverse Skip) or a draw attack (Draw Two, a drawing wild, the Mystery
-        Draw) played from a hand of two or more cards, a one-card turn draw, a pass and the
-        acceptance of a draw attack in one piece; any other listed action through the same
-        rule code that :meth:`GameState.step` would reach.  Everything else — other seats' window
-        actions, text, every illegal action — goes through :meth:`GameState.step` with its
-        checks and errors (:meth:`apply_action` always takes that general path, which
-        builds the events).
-        """
-        p = self.turn
-        if (self._fast_ver != self._ver or not (seat is None or seat == p)
-                or action not in self._fast_lc):
-            GameState.step(self, action, seat)
-            return
-        k = action.kind
-        if k == _PLAY_KIND:
-            hand = self.hands[p]
-            f = action.cards[0]
-            code = _FUSED[f]
-            top = self.discard[-1]
-            if (not code or len(hand) < 2 or self.phase != TURN or self.out_order
-                    or self._chk_bastards or self.n_active < 2
-                    or not MATCH[NUM_FACES + self.color if IS_WILD[top] else top][f]):
-                # attacks, choices, the 69's privilege, Big Brother, the last card (_apply)
-                self.history.append((p, action))
-                self._close_windows()
-                if self.phase == RESPONSE:
-                    self._respond(p, action)
-                else:
-                    self._play(p, action)
-                self._ver += 1
-                return
-            # _apply -> _close_windows -> _play -> _card_played -> _end_action, inlined
-            self.history.append((p, action))
-            if self.uno_open:
-                self.uno_open.clear()
-            self.sn_seat = NOBODY
-            self.idle = 0
-            hand.remove(f)
-            rev = self.revealed[p]
-            if rev and f in rev:
-                rev.remove(f)
-            self.discard.append(f)
-            self.color = action.color if IS_WILD[f] else FACE_COLOR[f]
-            if len(hand) == 1 and self._uno_catch and not action.uno:
-                self.uno_open.append(p)  # the Uno call was missed (HD-3.11)
-            if code >= _DRAW_TWO_ATTACK:  # _play's draw attacks (HD-4.2)
-                victim = self.next_seat(p)
-                if code == _DRAW_TWO_ATTACK:
-                    self._attack(DRAW_ATTACK, DRAW_TWO_FAMILY, 2, victim, p, f)
-                elif code == _WILD_DRAW_ATTACK:
-                    if f == DB and self.n_active >= self._db_skip:
-                        victim = self.next_seat(victim)  # HD-2.3.11
-                    self._attack(DRAW_ATTACK, WILD_DRAW, _DRAW_COUNT[f], victim, p, f)
-                else:  # the Mystery Draw: the number of the card it covers (HD-2.3.13)
-                    num = -1 if IS_WILD[top] else FACE_NUMBER[top]
-                    if num >= 1:
-                        self._attack(DRAW_ATTACK, MYSTERY, num, victim, p, f)
-                    else:
-                        self._end_action(victim)
-                self._ver += 1
-                return
-            na = self.n_active
-            moves = 1  # seats the turn moves on (HD-2.3.2 to HD-2.3.5, HD-3.10)
-            if code != _NEXT:
-                if code == _SKIP:
-                    moves = 2
-                elif code == _DOUBLE_SKIP:
-                    moves = 1 + min(2, na - 1)
-                else:
-                    self.direction = -self.direction
-                    if code == _REVERSE_SKIP or na <= 2:
-                        moves = 2
-            n = self.n
-            if na == n:
-                s = (p + moves * self.direction) % n
-            else:
-                s = p
-                for _ in range(moves):
-                    s = self.next_seat(s)
-            self.turn = s
-            self.drew = False
-            self.drawn = -1
-        elif k == _DRAW_KIND:
-            hand = self.hands[p]
-            pile = self.draw_pile
-            if not pile or not hand or not self._draw_one:
-                GameState.step(self, action, seat)
-                return
-            # _apply -> _turn_draw -> draw_cards, inlined; the turn-end checks as there
-            self.history.append((p, action))
-            if self.uno_open:
-                self.uno_open.clear()
-            self.sn_seat = NOBODY
-            self.drew = True
-            f = pile.pop()
-            hand.append(f)
-            if f in BASTARDS:
-                self._chk_bastards = True
-            self.drawn = f
-            if self._drawn_only:
-                top = self.discard[-1]
-                playable = self._playable(
-                    NUM_FACES + self.color if IS_WILD[top] else top, f, hand)
-            else:
-                playable = len(self._turn_actions(p)) > 1
-            self.idle = 0  # a card was drawn (_blocked_after_draw)
-            if playable:
-                self._hand_over_check()
-            else:  # nothing to play after the draw: the turn ends at once (HD-3.4)
-                self._end_action(self.next_seat(p))
-        elif k == _ACCEPT_KIND and self.a_kind == DRAW_ATTACK:
-            # _apply -> _accept -> _punish -> draw_cards -> _finish_attack, inlined
-            self.history.append((p, action))
-            hand = self.hands[p]
-            pile = self.draw_pile
-            count = self.a_count
-            if count > len(pile) or not hand or LOI in hand or self.out_order:
-                self._close_windows()
-                self._accept(p)  # a reshuffle, Luck o' the Irish, a player out
-            else:
-                if self.uno_open:
-                    self.uno_open.clear()
-                self.sn_seat = NOBODY
-                if count > 0:  # HD-4.3.6: the victim draws the whole attack
-                    got = pile[-count:]
-                    del pile[-count:]
-                    got.reverse()
-                    hand.extend(got)
-                    if not _BASTARD_SET.isdisjoint(got):
-                        self._chk_bastards = True
-                self.a_kind = NO_ATTACK
-                self._end_action(self.next_seat(p))
-        else:  # pass, deal, colour, victim, other answers, the player's own window actions
-            self.history.append((p, action))
-            self._apply(p, action)
-        self._ver += 1  # invalidates the cached legal actions
-
     # ------------------------------------------------------------------ apply
 
     def _apply(self, seat: int, action: Action) -> None:
         k = action.kind
-        if k == A.PLAY:
-            self._close_windows()
+        if k == _PLAY_KIND:
+            if self.uno_open or self.sn_seat >= 0:
+                self._close_windows()
             if self.phase == RESPONSE:
                 self._respond(seat, action)
             else:
                 self._play(seat, action)
-        elif k == A.DRAW:
-            self._close_windows()
-            had_play = self.legal_actions(seat)[0].kind == A.PLAY
-            before = len(self.hands[seat])
+        elif k == _DRAW_KIND:
+            if self.uno_open or self.sn_seat >= 0:
+                self._close_windows()
+            had_play = self._lc[0].kind == _PLAY_KIND  # step checked the action against _lc
+            hand = self.hands[seat]
+            before = len(hand)
             self._turn_draw(seat)
-            if self._turn_actions(seat) == [A.PASS_ACTION]:
+            if not self._can_play_after_draw(seat, hand):
                 # nothing to play after the draw: the turn ends at once (HD-3.4)
-                self.emit("pass", seat, "HD-3.4")
-                if self._blocked_after_draw(had_play, len(self.hands[seat]) - before):
+                if self._events is not None:
+                    self.emit("pass", seat, "HD-3.4")
+                if self._blocked_after_draw(had_play, len(hand) - before):
                     self.emit("blocked", seat, "HD-3.7.1")
                     self._hand_over(NOBODY, "HD-3.7.1", NOBODY)
                     return
@@ -1097,10 +913,11 @@ class HotDeathState(VariantState):
             else:
                 self.idle = 0
                 self._check_after_window()
-        elif k == A.PASS:
-            self.emit("pass", seat, "HD-3.4")
+        elif k == _PASS_KIND:
+            if self._events is not None:
+                self.emit("pass", seat, "HD-3.4")
             self._end_action(self.next_seat(seat))
-        elif k == A.ACCEPT:
+        elif k == _ACCEPT_KIND:
             if self.a_kind == DRAW_ATTACK:
                 self._close_windows()
             self._accept(seat)
@@ -1134,6 +951,19 @@ class HotDeathState(VariantState):
         elif k == A.VICTIM:
             self._up_victim(action.target)
 
+    def _can_play_after_draw(self, seat: int, hand: list[int]) -> bool:
+        """Whether the turn list after ``seat``'s draw holds a play (HD-3.4).
+
+        With ``drawn_card_only`` only the drawn card may be played; otherwise the whole
+        turn list (:meth:`_turn_actions`) decides.
+        """
+        if self._drawn_only:
+            f = self.drawn
+            top = self.discard[-1]
+            return f in hand and self._playable(NUM_FACES + self.color if IS_WILD[top] else top,
+                                                f, hand)
+        return len(self._turn_actions(seat)) > 1
+
     def _check_after_window(self) -> None:
         """Run the hand-end checks after a draw outside an attack (HD-3.7.1).
 
@@ -1162,7 +992,7 @@ class HotDeathState(VariantState):
         if not hand:
             self.out_order.append(p)
             self.emit("out", p, "HD-3.7.1")
-        elif len(hand) == 1 and self.opts.uno_rule == "catch":
+        elif len(hand) == 1 and self._uno_catch:
             if action.uno:
                 self.emit("uno", p, "HD-3.11")
             else:
@@ -1173,41 +1003,41 @@ class HotDeathState(VariantState):
         """A card played in a normal turn (HD-3.4, effects HD-4.2 and HD-4.4)."""
         f = action.cards[0]
         under = self.discard[-1]
-        key = self._key()
+        key = NUM_FACES + self.color if IS_WILD[under] else under  # _key()
         privileged = f != BB and not MATCH[key][f]
         self._card_played(p, action)
         if privileged:
             self._privilege_used(p)
         k = FACE_KIND[f]
         nxt = self.next_seat
-        if k == NUMBER or f in (HOLY, RET, VIR, LOI, BS, SN, M5, BB):
+        events = self._events is not None
+        if k == NUMBER or f in _NO_TURN_EFFECT:
             self._end_action(nxt(p))
         elif k in (SKIP, DOUBLE_SKIP):
             skips = 1 if k == SKIP else min(2, self.n_active - 1)
             s = p
             for _ in range(skips):
                 s = nxt(s)
-                self.emit("skip", s, rule_of(f))
+                if events:
+                    self.emit("skip", s, rule_of(f))
             self._end_action(nxt(s))
         elif k in (REVERSE, REVERSE_SKIP):
             self.direction = -self.direction
-            self.emit("reverse", p, rule_of(f))
+            if events:
+                self.emit("reverse", p, rule_of(f))
             if k == REVERSE and self.n_active > 2:
                 self._end_action(nxt(p))
             else:
                 s = nxt(p)
-                self.emit("skip", s, "HD-3.10" if self.n_active == 2 else rule_of(f))
+                if events:
+                    self.emit("skip", s, "HD-3.10" if self.n_active == 2 else rule_of(f))
                 self._end_action(nxt(s))
         elif k == DRAW_TWO:
             self._attack(DRAW_ATTACK, DRAW_TWO_FAMILY, 2, nxt(p), p, f)
         elif k == SPREADER:
             self._spreader(p)
         elif f in _DRAW_COUNT:
-            victim = nxt(p)
-            if f == DB and self.n_active >= self.opts.delayed_blast_min_active_for_skip:
-                self.emit("skip", victim, "HD-2.3.11")
-                victim = nxt(victim)
-            self._attack(DRAW_ATTACK, WILD_DRAW, _DRAW_COUNT[f], victim, p, f)
+            self._attack(DRAW_ATTACK, WILD_DRAW, _DRAW_COUNT[f], self._victim_of(f, p), p, f)
         elif f == MYS:
             num = FACE_NUMBER[under] if not IS_WILD[under] else -1
             if num >= 1:
@@ -1240,6 +1070,18 @@ class HotDeathState(VariantState):
             self._end_action(nxt(p))
         else:  # pragma: no cover - every kind is handled above
             raise AssertionError(f"unhandled card {f}")
+
+    def _victim_of(self, f: int, p: int) -> int:
+        """The victim of draw card ``f`` played by ``p`` (HD-4.2).
+
+        The next player; with the Delayed Blast and enough active players the one after
+        him (HD-2.3.11).
+        """
+        v = self.next_seat(p)
+        if f == DB and self.n_active >= self._db_skip:
+            self.emit("skip", v, "HD-2.3.11")
+            v = self.next_seat(v)
+        return v
 
     def _privilege_used(self, p: int) -> None:
         proof = self.opts.sixty_nine_proof
@@ -1350,10 +1192,7 @@ class HotDeathState(VariantState):
             self.a_last = f
             self.a_locked = f == HOS
             self.a_sender = self.a_attacker = r
-            v = nxt(r)
-            if f == DB and self.n_active >= self.opts.delayed_blast_min_active_for_skip:
-                self.emit("skip", v, "HD-2.3.11")
-                v = nxt(v)
+            v = self._victim_of(f, r)
             self.a_victim = v
             self.emit("stack", r, "HD-4.3.1", (f,), n=self.a_count, target=v)
             self._await_response()
@@ -1485,10 +1324,8 @@ class HotDeathState(VariantState):
         self.draw_cards(seat, count, rule)
 
     def _on_drawn(self, seat: int, cards: list[int]) -> None:
-        for c in cards:
-            if c in BASTARDS:
-                self._chk_bastards = True
-                return
+        if not _BASTARD_SET.isdisjoint(cards):  # the hand-end check looks again (HD-3.7.1)
+            self._chk_bastards = True
 
     def _make_public(self, seat: int, face: int) -> None:
         if face not in self.revealed[seat]:
@@ -1511,8 +1348,13 @@ class HotDeathState(VariantState):
     # ------------------------------------------------------------------ hand end
 
     def _end_action(self, next_seat: int) -> None:
-        """T-5: run the hand-end checks, then give the turn (HD-4.5)."""
-        if self._hand_over_check():
+        """T-5: run the hand-end checks, then give the turn (HD-4.5).
+
+        The checks (:meth:`_hand_over_check`) can only end the hand after a bastard card
+        came into play, with one active player left or with a player out.
+        """
+        if (self._chk_bastards or self.n_active <= 1 or self.out_order) \
+                and self._hand_over_check():
             return
         self.phase = TURN
         self.turn = next_seat

@@ -13,7 +13,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from hotdeath import actions as A
-from hotdeath.actions import DRAW, DRAW_ACTION, PASS, PLAY, Action, make, play
+from hotdeath.actions import (
+    ACCEPT,
+    CHALLENGE,
+    DRAW,
+    DRAW_ACTION,
+    JUMP,
+    PASS_ACTION,
+    PLAY,
+    Action,
+    make,
+    play,
+)
 from hotdeath.cards import (
     COLORS,
     DRAW_TWO,
@@ -27,7 +38,6 @@ from hotdeath.cards import (
     SKIP,
     WD4,
     WILD,
-    WILD_DRAW_FOUR,
     W,
     standard_deck,
 )
@@ -347,8 +357,6 @@ def card_points(face: int) -> int:
     return 20
 
 
-_INLINE_KIND: Final = tuple(k in (NUMBER, SKIP, REVERSE, WILD) for k in range(24))
-"""Card kinds whose play the fused step applies itself (no attack, no choice of victim)."""
 _POINTS: Final = tuple(card_points(f) for f in range(NUM_FACES))
 """Standard scoring value of every face (STD-9.3), for sums at C speed."""
 
@@ -368,15 +376,9 @@ class StandardState(VariantState):
         self._max_turns = opts.max_turns
         self._must_play = opts.drawn_card_play == "must"
         self._two_player = opts.two_player_rules
-        self._inline_attack = (opts.stacking == "none",
-                               opts.stacking == "none" and opts.wild_draw_four_rule != "challenge")
-        """Whether the fused step may apply a Draw Two / a Wild Draw Four itself."""
+        self._draw_one = opts.draw_rule == "one"
+        self._sevens = opts.seven_o
         self._windows = opts.false_uno_call_penalty > 0 or opts.jump_in
-        self._fast = (type(self) is StandardState and self._plain and not self._windows
-                      and opts.draw_rule == "one")
-        """Whether :meth:`step` may take the fused path for plays, draws and passes."""
-        self._fast_ver = -1
-        self._fast_lc: list[Action] = []
         self.pot = 0
         self.pot_top = -1
         self.pot_victim = NOBODY
@@ -509,11 +511,13 @@ class StandardState(VariantState):
 
     def is_playable(self, seat: int, f: int) -> bool:
         """Whether ``seat`` may play ``f`` now in a normal turn (STD-4, STD-6.1)."""
-        if not MATCH[self._key()][f]:
-            return False
-        if f == WD4 and self.opts.wild_draw_four_rule == "strict":
-            return self._wd4_honest(seat)
-        return True
+        top = self.discard[-1]
+        key = NUM_FACES + self.color if IS_WILD[top] else top  # _key(), inlined
+        return MATCH[key][f] and not (f == WD4 and self._wd4_refused(seat))
+
+    def _wd4_refused(self, seat: int) -> bool:
+        """STD-6.2 ``strict``: ``seat`` may not play a Wild Draw Four now (STD-6.1)."""
+        return self._strict and not self._wd4_honest(seat)
 
     def _wd4_honest(self, seat: int) -> bool:
         """STD-6.1: no card of the current colour in hand."""
@@ -549,62 +553,29 @@ class StandardState(VariantState):
         return []
 
     def _turn_actions(self, seat: int) -> list[Action]:
-        hand = self.hands[seat]
-        if self._plain and len(hand) > 1:
-            return self._plain_turn(seat, hand)
-        o = self.opts
-        uno = len(hand) == 2
-        acts: list[Action] = []
-        if self.drew:
-            f = self.drawn
-            if f >= 0 and f in hand and self.is_playable(seat, f):
-                acts += self._expand(seat, f, False)
-                if uno:
-                    acts += self._expand(seat, f, True)
-                if o.drawn_card_play == "must":
-                    return acts
-            acts.append(A.PASS_ACTION)
-            return acts
-        top = self.discard[-1]
-        m = MATCH[NUM_FACES + self.color if IS_WILD[top] else top]
-        strict = self._strict
-        plain = self._plain and len(hand) > 1
-        for f in sorted(set(hand)):
-            if m[f] and not (f == WD4 and strict and not self._wd4_honest(seat)):
-                if plain:
-                    acts += _PLAYS[f]
-                    if uno:
-                        acts += _PLAYS_UNO[f]
-                else:
-                    acts += self._expand(seat, f, False)
-                    if uno:
-                        acts += self._expand(seat, f, True)
-        if o.may_draw_with_playable or not acts:
-            acts.append(A.DRAW_ACTION)
-        return acts
+        """An ordinary turn (STD-4): the playable faces' plays in face order, then ``draw``.
 
-    def _plain_turn(self, seat: int, hand: list[int]) -> list[Action]:
-        """Turn actions without colour limits or 7-0, with at least two cards in hand.
-
-        The common case, kept lean: the playable faces in ascending order (filtered at C
-        speed), each with its plays (a wild once per colour; with two cards in hand each
-        play also with an Uno call), then ``draw``; after a draw, the drawn card's plays
-        and ``pass`` (not ``pass`` when a playable drawn card must be played).
+        After a draw: the drawn card's plays and ``pass`` (no ``pass`` when a playable drawn
+        card must be played).  Without colour limits or 7-0 and with two cards or more in
+        hand a face's plays come from the precomputed tables (with two cards, each play also
+        with an Uno call); otherwise :meth:`_expand` builds them.
         """
+        hand = self.hands[seat]
+        plain = self._plain and len(hand) > 1
         plays = _PLAYS if len(hand) > 2 else _PLAYS_BOTH
         acts: list[Action]
         if self.drew:
             f = self.drawn
             if f >= 0 and f in hand and self.is_playable(seat, f):
-                acts = list(plays[f])
+                acts = list(plays[f]) if plain else self._face_plays(seat, f, hand)
                 if not self._must_play:
-                    acts.append(A.PASS_ACTION)
+                    acts.append(PASS_ACTION)
                 return acts
-            return [A.PASS_ACTION]
+            return [PASS_ACTION]
         top = self.discard[-1]
         key = NUM_FACES + self.color if IS_WILD[top] else top
         if _MATCHING[key].isdisjoint(hand):
-            return [A.DRAW_ACTION]  # nothing playable: draw (STD-4)
+            return [DRAW_ACTION]  # nothing playable: draw (STD-4)
         m = MATCH[key]
         faces = []
         for f in hand:  # a hand is short: a list beats a set here
@@ -612,13 +583,24 @@ class StandardState(VariantState):
                 faces.append(f)
         if len(faces) > 1:
             faces.sort()
-        if self._strict and WD4 in faces and not _OF_COLOR[self.color].isdisjoint(hand):
-            faces.remove(WD4)  # STD-6.1: a Wild Draw Four only without the colour in play
+        if WD4 in faces and self._wd4_refused(seat):
+            faces.remove(WD4)
         acts = []
-        for f in faces:
-            acts += plays[f]
+        if plain:
+            for f in faces:
+                acts += plays[f]
+        else:
+            for f in faces:
+                acts += self._face_plays(seat, f, hand)
         if self._may_draw or not acts:
-            acts.append(A.DRAW_ACTION)
+            acts.append(DRAW_ACTION)
+        return acts
+
+    def _face_plays(self, seat: int, f: int, hand: list[int]) -> list[Action]:
+        """Every play of face ``f``, built by :meth:`_expand` (Uno-call twins with two cards)."""
+        acts = self._expand(seat, f, False)
+        if len(hand) == 2:
+            acts += self._expand(seat, f, True)
         return acts
 
     def _response_actions(self, seat: int) -> list[Action]:
@@ -628,8 +610,8 @@ class StandardState(VariantState):
         if o.stacking != "none":
             top_kind = FACE_KIND[self.pot_top]
             cands: list[int] = []
-            honest = o.wild_draw_four_rule != "strict" or self._wd4_honest(seat)
-            wd4_ok = honest and (o.stacking == "escalating" or self.pot_top == WD4)
+            wd4_ok = not self._wd4_refused(seat) and (o.stacking == "escalating"
+                                                      or self.pot_top == WD4)
             for f in sorted(set(hand)):
                 if (FACE_KIND[f] == DRAW_TWO and top_kind == DRAW_TWO) or (f == WD4 and wd4_ok):
                     cands.append(f)
@@ -681,198 +663,25 @@ class StandardState(VariantState):
 
     # ------------------------------------------------------------------ apply
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Legal actions of ``seat`` (default: the current player), windows included.
-
-        See :meth:`GameState.legal_actions`.  The current player's ordinary turn in a
-        plain ruleset (at least two cards in hand) is built here without the generic
-        dispatch and cached apart, for :meth:`step`'s fused path.
-        """
-        p = self.turn
-        if self._fast_ver == self._ver and (seat is None or seat == p):
-            return self._fast_lc
-        hand = self.hands[p]
-        if (not self._fast or self.phase != TURN or len(hand) < 2
-                or not (seat is None or seat == p)):
-            return GameState.legal_actions(self, seat)
-        acts: list[Action]
-        if self.drew:
-            acts = self._plain_turn(p, hand)
-        else:  # _plain_turn's common case, inlined
-            top = self.discard[-1]
-            key = NUM_FACES + self.color if IS_WILD[top] else top
-            if _MATCHING[key].isdisjoint(hand):
-                acts = [DRAW_ACTION]  # nothing playable: draw (STD-4)
-            else:
-                m = MATCH[key]
-                faces = []
-                for f in hand:
-                    if m[f] and f not in faces:
-                        faces.append(f)
-                if len(faces) > 1:
-                    faces.sort()
-                if (self._strict and WD4 in faces
-                        and not _OF_COLOR[self.color].isdisjoint(hand)):
-                    faces.remove(WD4)  # STD-6.1
-                plays = _PLAYS if len(hand) > 2 else _PLAYS_BOTH
-                acts = []
-                for f in faces:
-                    acts += plays[f]
-                if self._may_draw or not acts:
-                    acts.append(DRAW_ACTION)
-        if self.uno_open:  # a missed Uno call may be caught (STD-8)
-            acts = acts + self._window_actions(p)
-        self._fast_ver = self._ver
-        self._fast_lc = acts
-        return acts
-
-    def step(self, action: Action | str, seat: int | None = None) -> None:
-        """Apply ``action`` like :meth:`apply_action` but build no events (fast path).
-
-        When the current player's ordinary turn list was built by :meth:`legal_actions`
-        (plain ruleset, at least two cards in hand) and ``action`` is in it, a card
-        played, a card drawn or a pass is applied here in one piece; anything
-        else, including every illegal action, goes through :meth:`GameState.step` with
-        its checks and errors (:meth:`apply_action` always takes that general path,
-        which builds the events).
-        """
-        if (self._fast_ver != self._ver or not (seat is None or seat == self.turn)
-                or action not in self._fast_lc):
-            GameState.step(self, action, seat)
-            return
-        p = self.turn
-        k = action.kind
-        hand = self.hands[p]
-        if k == PLAY:
-            self.history.append((p, action))
-            if self.uno_open:  # a turn action closes the others' Uno windows (STD-8.3)
-                self.uno_open = [h for h in self.uno_open if h == p]
-            self.turns += 1
-            f = action.cards[0]
-            kf = FACE_KIND[f]
-            n = self.n
-            if len(hand) < 3 or self.n_active != n or self.out_order:
-                self._play(p, action)  # the last cards, seats out of play
-            elif not _INLINE_KIND[kf]:
-                self._attack(p, action, kf, hand)
-            else:  # two or more cards left: _play's common cases, inlined (STD-5)
-                self.idle = 0
-                hand.remove(f)
-                self.discard.append(f)
-                self.top_player = p
-                d = self.direction
-                if kf == WILD:
-                    self.color = action.color
-                else:
-                    self.color = FACE_COLOR[f]
-                    if kf == SKIP:  # the next player loses the turn
-                        p += d
-                    elif kf == REVERSE:
-                        d = self.direction = -d
-                        if n == 2 and self._two_player:  # a Reverse acts as a Skip
-                            p += d
-                self.turn = (p + d) % n
-                self.drew = False
-                self.drawn = -1
-        elif k == DRAW:
-            pile = self.draw_pile
-            if not pile:
-                GameState.step(self, action, seat)
-                return
-            self.history.append((p, action))
-            if self.uno_open:  # STD-8.3; a card drawn also ends the drawer's own window
-                self.uno_open = [h for h in self.uno_open if h == p]
-                if p in self.uno_open:
-                    self.uno_open.remove(p)
-            self.turns += 1
-            f = pile.pop()  # STD-4: draw one card
-            hand.append(f)
-            self.drew = True
-            self.drawn = f
-            top = self.discard[-1]
-            if not MATCH[NUM_FACES + self.color if IS_WILD[top] else top][f] or (
-                    f == WD4 and self._strict and not _OF_COLOR[self.color].isdisjoint(hand)):
-                # the drawn card cannot be played: the turn ends at once (STD-4)
-                self.idle = 0
-                n = self.n
-                nxt = (p + self.direction) % n if self.n_active == n else self.next_seat(p)
-                if self.out_order:
-                    self._hand_over(self.out_order[0])
-                else:
-                    self.turn = nxt
-                    self.drew = False
-                    self.drawn = -1
-        elif k == PASS:
-            self.history.append((p, action))
-            if self.uno_open:
-                self.uno_open = [h for h in self.uno_open if h == p]
-            self.turns += 1
-            self._next(self.next_seat(p))
-        else:
-            GameState.step(self, action, seat)
-            return
-        mt = self._max_turns
-        if mt and self.turns >= mt and self.phase != GAME_OVER:
-            self._stop_game()
-        self._ver += 1  # invalidates the cached legal actions
-
-    def _attack(self, p: int, action: Action, kf: int, hand: list[int]) -> None:
-        """A Draw Two or Wild Draw Four from a hand of three or more, for the fused step.
-
-        Without stacking or a challenge the victim draws at once and loses the turn
-        (STD-5.4, STD-5.6): ``_play`` and ``_draw_attack``'s path, in one piece.
-        """
-        count = 2 if kf == DRAW_TWO else 4 if kf == WILD_DRAW_FOUR else 0
-        pile = self.draw_pile
-        if not count or not self._inline_attack[count == 4] or len(pile) < count:
-            self._play(p, action)
-            return
-        f = action.cards[0]
-        c = self.color
-        if count == 4:
-            self.wd4_player = p
-            self.wd4_legal = c < 0 or _OF_COLOR[c].isdisjoint(hand)  # STD-6.1
-            self.color = action.color
-        else:
-            self.color = FACE_COLOR[f]
-        self.idle = 0
-        hand.remove(f)
-        self.discard.append(f)
-        self.top_player = p
-        d = self.direction
-        n = self.n
-        v = (p + d) % n
-        self.pot_top = f
-        self.pot_victim = v
-        self.pot = 0
-        got = pile[-count:]  # the victim draws from the top (the end) of the pile
-        del pile[-count:]
-        got.reverse()
-        self.hands[v] += got
-        if v in self.uno_open:
-            self.uno_open.remove(v)
-        self.turn = (v + d) % n  # and loses the turn
-        self.drew = False
-        self.drawn = -1
-
     def _apply(self, seat: int, action: Action) -> None:
         k = action.kind
-        if k <= A.ACCEPT or k == A.CHALLENGE or k == A.JUMP:  # a turn action (STD-8.3)
+        if k <= ACCEPT or k in (CHALLENGE, JUMP):  # a turn action (STD-8.3)
             if self.uno_open:
                 self.uno_open = [h for h in self.uno_open if h == seat]
             self.turns += 1
-        if k == A.PLAY or k == A.JUMP:
+        if k in (PLAY, JUMP):
             self._play(seat, action)
-        elif k == A.DRAW:
-            had_play = self.legal_actions(seat)[0].kind == A.PLAY  # cached
-            before = len(self.hands[seat])
+        elif k == DRAW:
+            had_play = self._lc[0].kind == PLAY  # step checked the action against _lc
+            hand = self.hands[seat]
+            before = len(hand)
             self._turn_draw(seat)
             f = self.drawn
             if f < 0 or not self.is_playable(seat, f):
                 # the drawn card cannot be played: the turn ends at once (STD-4)
                 if self._events is not None:
                     self.emit("pass", seat, self.r("4"))
-                if self._blocked_after_draw(had_play, len(self.hands[seat]) - before):
+                if self._blocked_after_draw(had_play, len(hand) - before):
                     self._blocked()
                     return
                 self._next(self.next_seat(seat))
@@ -915,64 +724,55 @@ class StandardState(VariantState):
             self._stop_game()
 
     def _turn_draw(self, p: int) -> None:
+        """A turn draw: one card (STD-4), or until a playable one (STD-12.4)."""
         self.drew = True
         self.drawn = -1
-        one = self.opts.draw_rule == "one"
-        pile = self.draw_pile
-        if one and pile and self._events is None:
-            # the common single draw, without the general machinery
-            f = pile.pop()
-            hand = self.hands[p]
-            hand.append(f)
-            if p in self.uno_open:
-                self.uno_open.remove(p)
-            self.drawn = f
+        if self._draw_one:
+            if self.draw_cards(p, 1, self.r("4") if self._events is not None else ""):
+                self.drawn = self.hands[p][-1]
             return
-        rule = self.r("4") if one else self.r("12.4")
+        rule = self.r("12.4")
         while self.draw_cards(p, 1, rule):
             f = self.hands[p][-1]
             self.drawn = f
-            if self.opts.draw_rule == "one" or self.is_playable(p, f):
+            if self.is_playable(p, f):
                 break
 
     def _play(self, p: int, action: Action) -> None:
+        """A card played: in turn (STD-5), jumped in (STD-12.3) or stacked (STD-12.1)."""
         f = action.cards[0]
-        o = self.opts
-        c = self.color
-        self.idle = 0
-        honest = self._wd4_honest(p) if f == WD4 else True
         hand = self.hands[p]
+        c = self.color
+        honest = f != WD4 or self._wd4_honest(p)  # STD-6.1, on the hand that played it
         hand.remove(f)
         self.discard.append(f)
         self.top_player = p
+        self.idle = 0
         self.color = action.color if IS_WILD[f] else FACE_COLOR[f]
         events = self._events is not None
         if events:
-            rule = self.r("12.3") if action.kind == A.JUMP else self._card_rule(f)
+            rule = self.r("12.3") if action.kind == JUMP else self._card_rule(f)
             self.emit("play", p, rule, (f,), color=action.color, target=action.target)
         left = len(hand)
-        if left == 0:
-            self.out_order.append(p)
-        elif left == 1:
-            if action.uno:
+        if left < 2:
+            if not left:
+                self.out_order.append(p)
+            elif action.uno:
                 self.emit("uno", p, self.r("8.1"))
             else:
                 self.uno_open.append(p)
-        nxt = self.next_seat
-        k = FACE_KIND[f]
         if self.phase == RESPONSE:
             self._stack(p, f, honest)
             return
-        out = not hand
+        nxt = self.next_seat
+        k = FACE_KIND[f]
         if k == NUMBER:
-            if o.seven_o and not out and FACE_NUMBER[f] in (0, 7):
-                self._seven_o(p, f, action.target)
-            if out:
+            if left:
+                if self._sevens and FACE_NUMBER[f] in (0, 7):
+                    self._seven_o(p, f, action.target)
+                self._give_turn(nxt(p))  # nobody is out: the hand goes on
+            else:
                 self._next(nxt(p))
-            else:  # the common case: the next player's turn (inlined _give_turn)
-                self.turn = nxt(p)
-                self.drew = False
-                self.drawn = -1
         elif k == SKIP:
             s = nxt(p)
             if events:
@@ -982,18 +782,18 @@ class StandardState(VariantState):
             self.direction = -self.direction
             if events:
                 self.emit("reverse", p, self.r("5.3"))
-            if self.n == 2 and o.two_player_rules:
+            if self.n == 2 and self._two_player:
                 if events:
                     self.emit("skip", nxt(p), self.r("7.1"))
                 self._next(p)
             else:
                 self._next(nxt(p))
         elif k == DRAW_TWO:
-            self._draw_attack(p, f, 2, honest, out)
+            self._draw_attack(p, f, 2, not left)
         elif f == WD4:
             self.wd4_player = p
             self.wd4_legal = honest or c < 0
-            self._draw_attack(p, f, 4, honest, out)
+            self._draw_attack(p, f, 4, not left)
         else:
             self._next(nxt(p))
 
@@ -1008,7 +808,7 @@ class StandardState(VariantState):
         """The rule a play of ``f`` cites: the variant's kit says (the help cites the same)."""
         return self.variant.kit.card_rule(f)
 
-    def _draw_attack(self, p: int, f: int, count: int, honest: bool, out: bool) -> None:
+    def _draw_attack(self, p: int, f: int, count: int, out: bool) -> None:
         v = self.next_seat(p)
         self.pot = count
         self.pot_top = f
@@ -1084,9 +884,6 @@ class StandardState(VariantState):
         for s in changed:
             if len(self.hands[s]) == 1:
                 self.uno_open.append(s)
-
-    def _clone_extra(self, new: Any) -> None:
-        new._fast_ver = -1
 
     def _next(self, seat: int) -> None:
         if self.out_order:
