@@ -69,7 +69,6 @@ from hotdeath.state import (
     NOBODY,
     RESPONSE,
     TURN,
-    GameState,
 )
 from hotdeath.variants.base import Goal, Variant, VariantKit, VariantState, standard_points
 

@@ -43,7 +43,7 @@ from hotdeath.cards import (
 )
 from hotdeath.errors import OptionError
 from hotdeath.options import option
-from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, RESPONSE, TURN, GameState
+from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, RESPONSE, TURN
 from hotdeath.variants.base import Goal, Variant, VariantKit, VariantState
 
 if TYPE_CHECKING:
