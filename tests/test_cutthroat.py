@@ -25,6 +25,7 @@ from hotdeath.cards import WD4 as WD4_FACE
 from hotdeath.cli import app
 from hotdeath.errors import IllegalActionError, OptionError
 from hotdeath.notation import from_position, to_position
+from hotdeath.pending import Pot
 from hotdeath.rulebook import RULES
 from hotdeath.state import GameState
 from tests.support import act, hand, kinds, legal, pos, position
@@ -439,10 +440,10 @@ class TestIllegalWildDrawFour:
         g = _wd4(["WD4", "R3", "B5"])
         assert "play WD4 blue" in legal(g)
         act(g, "play WD4 blue")
-        assert pos(g)["wd4"] == {"player": 0, "legal": False}
+        assert (pos(g)["pending"]["sender"], pos(g)["pending"]["wd4_legal"]) == (0, False)
         honest = _wd4(["WD4", "G3", "B5"])
         act(honest, "play WD4 blue")
-        assert pos(honest)["wd4"] == {"player": 0, "legal": True}
+        assert (pos(honest)["pending"]["sender"], pos(honest)["pending"]["wd4_legal"]) == (0, True)
 
     @pytest.mark.rule("CT-5.1", SEED, "ruling", f"{CONTRACT} CT-5.1 (the seed's special "
                       "situations: next player in UNO)")
@@ -492,9 +493,9 @@ class TestIllegalWildDrawFour:
         with pytest.raises(IllegalActionError):
             act(g, "question", seat=2)
         attack = g.view(2).attack
-        assert attack is not None
-        assert (attack["victim"], attack["questionable"], attack["challengeable"]) == (
-            1, True, False)
+        assert isinstance(attack, Pot)
+        assert (attack.victim, attack.wd4_legal) == (1, None)
+        assert "question" in legal(g, 1) and "challenge" not in legal(g, 1)
 
     @pytest.mark.rule("CT-5.2", "ruling", f"{CONTRACT} CT-5.2, §4 wd4_challenge")
     @pytest.mark.parametrize(("mode", "answers", "p0", "p1", "turn"), [

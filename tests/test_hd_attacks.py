@@ -30,8 +30,8 @@ def game(hands: list[list[str]], top: str = "R7", **fields: Any) -> GameState:
 
 def attack(g: GameState) -> dict[str, Any] | None:
     """The pending attack of the position, or None."""
-    a: dict[str, Any] | None = pos(g).get("attack")
-    return a
+    p = g.pending()
+    return p.to_json() if p is not None else None
 
 
 def sizes(g: GameState) -> list[int]:
@@ -82,7 +82,7 @@ class TestAttackCreated:
         act(g, "play R+2")
         a = attack(g)
         assert a is not None
-        assert (a["kind"], a["family"], a["count"], a["victim"]) == ("draw", "draw_two", 2, 1)
+        assert (a["type"], a["family"], a["count"], a["victim"]) == ("draw", "draw_two", 2, 1)
         assert g.current_player() == 1 and pos(g)["phase"] == "response"
 
     @pytest.mark.rule("HD-4.2", "seed 002", "app", "hot-death.md §4.2")
@@ -179,7 +179,7 @@ class TestAttackCreated:
         act(g, "play QUIT")
         a = attack(g)
         assert a is not None
-        assert (a["kind"], a["victim"], a["sender"]) == ("eject", 1, 0)
+        assert (a["type"], a["victim"], a["sender"]) == ("eject", 1, 0)
         assert g.current_player() == 1
 
     @pytest.mark.rule("HD-4.2", "seed 001", "seed 002", "hot-death.md §2.3.14")
@@ -191,7 +191,7 @@ class TestAttackCreated:
         act(g, "play GLAS @3")
         a = attack(g)
         assert a is not None
-        assert (a["kind"], a["victim"], a["sender"]) == ("reveal", 3, 0)
+        assert (a["type"], a["victim"], a["sender"]) == ("reveal", 3, 0)
         assert g.current_player() == 3
 
     @pytest.mark.rule("HD-4.1", "app", "hot-death.md §4.1")
@@ -1228,7 +1228,7 @@ class TestUpCard:
     def test_quitter_up_card_is_an_ejection_attack_on_the_dealer(self) -> None:
         g, _ = dealt("QUIT")
         a = attack(g)
-        assert a is not None and (a["kind"], a["victim"], a["sender"]) == ("eject", 0, -1)
+        assert a is not None and (a["type"], a["victim"], a["sender"]) == ("eject", 0, -1)
         act(g, "accept")
         assert pos(g)["active"] == [False, True, True, True] and g.current_player() == 1
 
@@ -1244,7 +1244,7 @@ class TestUpCard:
         g, _ = dealt("QUIT", want=lambda s: "HOLY" in hand(s, 0))
         act(g, "play HOLY")
         a = attack(g)
-        assert a is not None and (a["kind"], a["victim"]) == ("eject", 1)
+        assert a is not None and (a["type"], a["victim"]) == ("eject", 1)
         act(g, "accept")
         assert pos(g)["active"] == [True, False, True, True] and g.current_player() == 2
 
@@ -1261,7 +1261,7 @@ class TestUpCard:
         assert same(legal(g), ["victim 1", "victim 2", "victim 3"])
         act(g, "victim 2")
         a = attack(g)
-        assert a is not None and (a["kind"], a["victim"], a["sender"]) == ("reveal", 2, -1)
+        assert a is not None and (a["type"], a["victim"], a["sender"]) == ("reveal", 2, -1)
         cards = hand(g, 2)
         act(g, "accept")
         assert sorted(pos(g)["revealed"][2]) == cards

@@ -31,8 +31,8 @@ def sizes(g: GameState) -> list[int]:
 
 def attack(g: GameState) -> dict[str, Any] | None:
     """The pending attack of the position, or None."""
-    a: dict[str, Any] | None = pos(g).get("attack")
-    return a
+    p = g.pending()
+    return p.to_json() if p is not None else None
 
 
 def glasnost_up_card(**options: Any) -> GameState:
@@ -59,7 +59,7 @@ class TestGlasnostUpCardNextPlayerOnly:
         g = glasnost_up_card(glasnost_response="next_player_only")
         act(g, "victim 1")
         a = attack(g)
-        assert a is not None and (a["kind"], a["victim"]) == ("reveal", 1)
+        assert a is not None and (a["type"], a["victim"]) == ("reveal", 1)
         assert g.current_player() == 1
 
     @pytest.mark.rule("HD-4.6", "seed 000", "app", "hot-death.md §4.6", "hot-death.md §3.2")

@@ -578,7 +578,7 @@ class TestSpreader:
                draw=self.DRAW)
         act(g, "play RSP")
         assert hand(g, 1) == ["B1", "B3", "HOLY", "RET", "VIR"]
-        assert "attack" not in pos(g)
+        assert "pending" not in pos(g)
         assert g.current_player() == 0
 
 
@@ -587,8 +587,8 @@ class TestAttackCards:
     def test_draw_two_attacks_the_next_player(self) -> None:
         g = hd(hands=[["R+2", "G1", "B9"], ["R3"], ["G2"], ["Y1"]], top="R7")
         act(g, "play R+2")
-        a = pos(g)["attack"]
-        assert (a["kind"], a["family"], a["count"], a["victim"]) == ("draw", "draw_two", 2, 1)
+        a = pos(g)["pending"]
+        assert (a["type"], a["family"], a["count"], a["victim"]) == ("draw", "draw_two", 2, 1)
         assert g.current_player() == 1
         assert legal(g) == ["accept"]
 
@@ -596,8 +596,8 @@ class TestAttackCards:
     def test_wild_draw_four_sets_colour_and_attacks(self) -> None:
         g = hd(hands=[["WD4", "G1"], ["R3"], ["G2"], ["Y1"]], top="R7")
         act(g, "play WD4 blue")
-        a = pos(g)["attack"]
-        assert (a["kind"], a["family"], a["count"], a["victim"]) == ("draw", "wild_draw", 4, 1)
+        a = pos(g)["pending"]
+        assert (a["type"], a["family"], a["count"], a["victim"]) == ("draw", "wild_draw", 4, 1)
         assert pos(g)["color"] == "blue"
 
     @pytest.mark.rule("HD-2.3.10", "seed 000", "seed 001", "seed 002", "app",
@@ -605,7 +605,7 @@ class TestAttackCards:
     def test_hot_death_draws_eight(self) -> None:
         g = hd(hands=[["HOT", "G1"], ["R3"], ["G2"], ["Y1"]], top="R7")
         act(g, "play HOT green")
-        a = pos(g)["attack"]
+        a = pos(g)["pending"]
         assert (a["count"], a["victim"], a["last_card"]) == (8, 1, "HOT")
 
     @pytest.mark.rule("HD-2.3.12", "seed 000", "seed 001", "seed 002", "app",
@@ -623,7 +623,7 @@ class TestAttackCards:
         g = hd(hands=[["DB", "G1"], ["R3"], ["G2"], ["Y1"]], top="R7")
         ev = act(g, "play DB yellow")
         assert [e.seat for e in ev if e.kind == "skip"] == [1]
-        a = pos(g)["attack"]
+        a = pos(g)["pending"]
         assert (a["count"], a["victim"]) == (4, 2)
         assert g.current_player() == 2
 
@@ -632,7 +632,7 @@ class TestAttackCards:
         g = hd(players=2, hands=[["DB", "G1"], ["R3"]], top="R7")
         ev = act(g, "play DB yellow")
         assert "skip" not in kinds(ev)
-        assert pos(g)["attack"]["victim"] == 1
+        assert pos(g)["pending"]["victim"] == 1
 
     @pytest.mark.rule("HD-2.3.11", "seed 002", "app", "hot-death.md §3.12 "
                       "delayed_blast_min_active_for_skip")
@@ -642,10 +642,10 @@ class TestAttackCards:
         }
         default = hd(**fields)
         act(default, "play DB red")
-        assert pos(default)["attack"]["victim"] == 2
+        assert pos(default)["pending"]["victim"] == 2
         strict = hd(options={"delayed_blast_min_active_for_skip": 4}, **fields)
         act(strict, "play DB red")
-        assert pos(strict)["attack"]["victim"] == 1
+        assert pos(strict)["pending"]["victim"] == 1
 
     @pytest.mark.rule("HD-2.3.11", "seed 002", "hot-death.md §3.12 "
                       "delayed_blast_min_active_for_skip")
@@ -653,12 +653,12 @@ class TestAttackCards:
         g = hd(hands=[["DB", "G1"], ["R3"], ["G2"], ["Y1"]], top="R7",
                active=[True, True, False, True])
         act(g, "play DB red")
-        assert pos(g)["attack"]["victim"] == 3  # P1 skipped, ejected P2 passed over
+        assert pos(g)["pending"]["victim"] == 3  # P1 skipped, ejected P2 passed over
         g = hd(hands=[["DB", "G1"], ["R3"], ["G2"], ["Y1"]], top="R7",
                active=[True, True, False, True],
                options={"delayed_blast_min_active_for_skip": 4})
         act(g, "play DB red")
-        assert pos(g)["attack"]["victim"] == 1
+        assert pos(g)["pending"]["victim"] == 1
 
 
 class TestMystery:
@@ -667,8 +667,8 @@ class TestMystery:
     def test_mystery_on_a_number_draws_that_many(self) -> None:
         g = hd(hands=[["MYS", "G1"], ["R3"], ["G2"], ["Y1"]], top="R7")
         act(g, "play MYS green")
-        a = pos(g)["attack"]
-        assert (a["kind"], a["family"], a["count"], a["victim"]) == ("draw", "mystery", 7, 1)
+        a = pos(g)["pending"]
+        assert (a["type"], a["family"], a["count"], a["victim"]) == ("draw", "mystery", 7, 1)
         assert pos(g)["color"] == "green"
 
     @pytest.mark.rule("HD-2.3.13", "seed 000", "seed 001", "seed 002", "app",
@@ -676,20 +676,20 @@ class TestMystery:
     def test_mystery_on_the_69_draws_69(self) -> None:
         g = hd(hands=[["MYS", "G1"], ["R3"], ["G2"], ["Y1"]], top="69")
         act(g, "play MYS red")
-        assert pos(g)["attack"]["count"] == 69
+        assert pos(g)["pending"]["count"] == 69
 
     @pytest.mark.rule("HD-2.3.13", "app", "hot-death.md §2.3.13 (special numbers)")
     def test_mystery_on_special_number_cards_uses_printed_number(self) -> None:
         for top, n in (("M5", 5), ("GLAS", 2), ("SHIELD", 2), ("MAD", 1), ("LOI", 4)):
             g = hd(hands=[["MYS", "G1"], ["R3"], ["G2"], ["Y1"]], top=top)
             act(g, "play MYS red")
-            assert pos(g)["attack"]["count"] == n, top
+            assert pos(g)["pending"]["count"] == n, top
 
     @pytest.mark.rule("HD-2.3.13", "seed 000", "seed 002", "app", "hot-death.md §2.3.13 (0)")
     def test_mystery_on_a_zero_is_a_plain_wild(self) -> None:
         g = hd(hands=[["MYS", "G1"], ["R3"], ["G2"], ["Y1"]], top="HOLY")
         act(g, "play MYS blue")
-        assert "attack" not in pos(g)
+        assert "pending" not in pos(g)
         assert g.current_player() == 1
         assert pos(g)["color"] == "blue"
 
@@ -698,7 +698,7 @@ class TestMystery:
     def test_mystery_on_an_action_card_does_not_skip(self) -> None:
         g = hd(hands=[["MYS", "G1"], ["R3"], ["G2"], ["Y1"]], top="RS")
         act(g, "play MYS yellow")
-        assert "attack" not in pos(g)
+        assert "pending" not in pos(g)
         assert g.current_player() == 1
         assert hand(g, 1) == ["R3"]
 
@@ -706,7 +706,7 @@ class TestMystery:
     def test_mystery_on_a_wild_draws_nothing(self) -> None:
         g = hd(hands=[["MYS", "G1"], ["R3"], ["G2"], ["Y1"]], top="WD4", color="green")
         act(g, "play MYS red")
-        assert "attack" not in pos(g)
+        assert "pending" not in pos(g)
         assert g.current_player() == 1
 
 
@@ -733,7 +733,7 @@ class TestNumberFaceSpecials:
         g = hd(hands=[["HOLY", "G1"], ["R3"], ["G2"], ["Y1"]], top="R7")
         act(g, "play HOLY")
         assert g.current_player() == 1
-        assert "attack" not in pos(g)
+        assert "pending" not in pos(g)
 
     @pytest.mark.rule("HD-2.3.21", "seed 002", "hot-death.md §2.2 (no on-play effect)")
     def test_virus_as_a_normal_play(self) -> None:
@@ -763,7 +763,7 @@ class TestNumberFaceSpecials:
         act(g, "play 69")
         assert g.current_player() == 1
         assert pos(g)["color"] == "yellow"
-        assert "attack" not in pos(g)
+        assert "pending" not in pos(g)
 
     @pytest.mark.rule("HD-2.3.1", "seed 000", "seed 002", "hot-death.md §2.3.1, §4.5 T-1")
     def test_plain_number_passes_to_next(self) -> None:
@@ -780,7 +780,7 @@ class TestNumberFaceSpecials:
         act(g, "play W yellow")
         assert pos(g)["color"] == "yellow"
         assert g.current_player() == 1
-        assert "attack" not in pos(g)
+        assert "pending" not in pos(g)
 
 
 class TestMad:
@@ -869,8 +869,8 @@ class TestQuitter:
     def test_quitter_attacks_next_player_with_three_or_more(self) -> None:
         g = hd(hands=[["QUIT", "G1", "B9"], ["R3", "HOLY", "Y5"], ["G2"], ["Y1"]], top="G7")
         act(g, "play QUIT")
-        a = pos(g)["attack"]
-        assert (a["kind"], a["victim"], a["sender"]) == ("eject", 1, 0)
+        a = pos(g)["pending"]
+        assert (a["type"], a["victim"], a["sender"]) == ("eject", 1, 0)
         assert g.current_player() == 1
         assert legal(g) == ["play HOLY", "accept"]
 
@@ -888,15 +888,15 @@ class TestQuitter:
         g = hd(hands=[["QUIT", "G1", "B9"], ["R3"], ["G2"], ["Y1"]], top="G7",
                active=[True, True, False, True])
         act(g, "play QUIT")
-        assert pos(g)["attack"]["kind"] == "eject"
-        assert pos(g)["attack"]["victim"] == 1
+        assert pos(g)["pending"]["type"] == "eject"
+        assert pos(g)["pending"]["victim"] == 1
 
     @pytest.mark.rule("HD-3.10", "seed 001", "seed 002", "app", "hot-death.md §2.3.15, §3.10")
     def test_quitter_two_active_no_effect(self) -> None:
         g = hd(players=2, hands=[["QUIT", "G1"], ["R3"]], top="G7")
         ev = act(g, "play QUIT")
         assert "no_effect" in kinds(ev)
-        assert "attack" not in pos(g)
+        assert "pending" not in pos(g)
         assert g.active == [True, True]
         assert g.current_player() == 1
 
@@ -905,8 +905,8 @@ class TestQuitter:
         fields: dict[str, Any] = {"players": 2, "hands": [["QUIT", "G1"], ["R3"]], "top": "G7"}
         g = hd(options={"quitter_with_two_active": "player_wins"}, **fields)
         act(g, "play QUIT")
-        a = pos(g)["attack"]
-        assert (a["kind"], a["victim"], a["two_active"]) == ("eject", 1, True)
+        a = pos(g)["pending"]
+        assert (a["type"], a["victim"], a["two_active"]) == ("eject", 1, True)
         default = hd(**fields)
         act(default, "play QUIT")
         assert "attack" not in pos(default)
@@ -916,7 +916,7 @@ class TestQuitter:
         g = hd(hands=[["QUIT", "G1"], ["R3"], ["G2"], ["Y1"]], top="G7",
                active=[True, False, True, False])
         act(g, "play QUIT")
-        assert "attack" not in pos(g)
+        assert "pending" not in pos(g)
         assert g.current_player() == 2
         assert g.active == [True, False, True, False]
 
@@ -926,8 +926,8 @@ class TestGlasnost:
     def test_glasnost_creates_reveal_attack_on_chosen_victim(self) -> None:
         g = hd(hands=[["GLAS", "G1", "B9"], ["R3"], ["G2", "B5"], ["Y1"]], top="R7")
         act(g, "play GLAS @2")
-        a = pos(g)["attack"]
-        assert (a["kind"], a["victim"], a["sender"], a["anchor"]) == ("reveal", 2, 0, 0)
+        a = pos(g)["pending"]
+        assert (a["type"], a["victim"], a["sender"], a["anchor"]) == ("reveal", 2, 0, 0)
         assert g.current_player() == 2
         assert legal(g) == ["accept"]
 
@@ -992,7 +992,7 @@ class TestEjection:
         g = hd(hands=[["QUIT", "G1"], ["R3"], ["G2"], ["Y1"]], top="G7",
                active=[True, False, True, True])
         act(g, "play QUIT")
-        assert pos(g)["attack"]["victim"] == 2
+        assert pos(g)["pending"]["victim"] == 2
 
 
 # =========================================================================== HD-3.10
@@ -1020,7 +1020,7 @@ class TestTwoActive:
         g = hd(hands=[["DB", "G1"], ["R3"], ["G2"], ["Y1"]], top="R7",
                active=[True, False, True, False])
         act(g, "play DB red")
-        assert pos(g)["attack"]["victim"] == 2
+        assert pos(g)["pending"]["victim"] == 2
 
 
 # =========================================================================== HD-4.5 T-1
@@ -1043,7 +1043,7 @@ class TestTurnOrder:
     def test_skips_cannot_be_answered(self) -> None:
         g = hd(hands=[["RS", "G1", "B9"], ["RET", "HOLY", "VIR"], ["G2"], ["Y1"]], top="R7")
         act(g, "play RS")
-        assert "attack" not in pos(g)
+        assert "pending" not in pos(g)
         assert g.current_player() == 2
         assert legal(g, 1) == []
 

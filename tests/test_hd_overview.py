@@ -53,5 +53,5 @@ def test_what_plays_do(card: str, next_seat: int, attack: str | None) -> None:
     )
     act(g, legal(g)[0])
     assert g.current_player() == next_seat
-    at = pos(g).get("attack")
-    assert (at["kind"] if at else None) == attack
+    at = pos(g).get("pending")
+    assert (at["type"] if at else None) == attack

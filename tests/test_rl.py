@@ -237,9 +237,9 @@ def test_observation_encodes_the_view(variant: str) -> None:
                 assert att.sum() == 0
             else:
                 attacks += 1
-                assert att[0] == 1 and att[1] == view.attack.get("count", 0)
+                assert att[0] == 1 and att[1] == getattr(view.attack, "count", 0)
                 victim = att[9:9 + players]
-                assert int(np.argmax(victim)) == (view.attack["victim"] - seat) % players
+                assert int(np.argmax(victim)) == (view.attack.victim - seat) % players
     if variant in ("hotdeath", "throwdown"):
         assert attacks > 0
 

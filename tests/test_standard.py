@@ -27,6 +27,7 @@ from hotdeath.cards import (
 )
 from hotdeath.cards import WD4 as WD4_FACE
 from hotdeath.errors import IllegalActionError, OptionError
+from hotdeath.pending import Pot
 from hotdeath.rng import Rng
 from hotdeath.state import GameState
 from tests.support import act, hand, kinds, legal, pos, position, texts
@@ -539,7 +540,7 @@ class TestWildDrawFour:
     def test_matching_number_of_another_colour_and_wilds_do_not_count(self) -> None:
         g = _wd4_game(["WD4", "B7", "W", "WD4"])
         act(g, "play WD4 green")
-        assert pos(g)["wd4"] == {"player": 0, "legal": True}
+        assert (pos(g)["pending"]["sender"], pos(g)["pending"]["wd4_legal"]) == (0, True)
 
     @pytest.mark.rule("STD-6.1", "ruling", f"{CONTRACT} STD-6.1 named colour on a wild")
     def test_current_colour_is_the_named_colour_on_a_wild(self) -> None:
@@ -554,7 +555,7 @@ class TestWildDrawFour:
     def test_challenge_rule_allows_a_bluff_and_records_it(self) -> None:
         g = _wd4_game(["WD4", "R3", "B5"])
         act(g, "play WD4 blue")
-        assert pos(g)["wd4"] == {"player": 0, "legal": False}
+        assert (pos(g)["pending"]["sender"], pos(g)["pending"]["wd4_legal"]) == (0, False)
         assert legal(g) == ["challenge", "accept"]
 
     @pytest.mark.rule("STD-6.2", "official", f"{CONTRACT} STD-6.2 wild_draw_four_rule")
@@ -589,8 +590,11 @@ class TestWildDrawFour:
         g = _wd4_game(["WD4", "R3", "B5"])
         act(g, "play WD4 blue")
         attack = g.view(2).attack
-        assert attack is not None
-        assert (attack["count"], attack["victim"], attack["challengeable"]) == (4, 1, True)
+        assert isinstance(attack, Pot) and attack.wd4_on_top
+        assert (attack.count, attack.victim, attack.sender) == (4, 1, 0)
+        assert attack.wd4_legal is None  # hidden: only a challenge tells
+        assert g.view(2).to_json()["attack"]["wd4_legal"] is None
+        assert "challenge" in legal(g, 1)
         assert g.view(1).legal_actions == tuple(g.legal_actions(1))
 
     @pytest.mark.rule("STD-6.4", "official", f"{CONTRACT} STD-6.4 guilty")
@@ -1102,10 +1106,10 @@ class TestStacking:
     def test_the_pot_passes_on_until_someone_draws_it(self) -> None:
         g = _stack(["B+2", "G1"], {"stacking": "flat"})
         act(g, "play B+2")
-        assert pos(g)["pot"]["count"] == 4
+        assert pos(g)["pending"]["count"] == 4
         assert g.current_player() == 2
         act(g, "play G+2")
-        assert pos(g)["pot"]["count"] == 6
+        assert pos(g)["pending"]["count"] == 6
         assert g.current_player() == 3
         assert legal(g) == ["accept"]
         act(g, "accept")
@@ -1124,7 +1128,7 @@ class TestStacking:
     def test_escalating_wild_draw_four_on_draw_two_makes_six(self) -> None:
         g = _stack(["WD4", "G1"], {"stacking": "escalating"})
         act(g, "play WD4 green")
-        assert pos(g)["pot"]["count"] == 6
+        assert pos(g)["pending"]["count"] == 6
         assert g.current_player() == 2
 
     @pytest.mark.rule("STD-12.1", "official", f"{CONTRACT} STD-12.1 never +2 on +4")

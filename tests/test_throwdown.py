@@ -519,7 +519,8 @@ class TestThrowdown:
         assert g.phase == RESPONSE and g.turn == 1 and g.pot == 2 and g.level == 2
         assert [e.rule for e in ev if e.kind == "throwdown"] == ["TD-4.1"]
         pos_ = to_position(g)
-        assert pos_["pot"] == {"count": 2, "level": 2, "victim": 1}
+        assert pos_["pending"] == {"type": "pot", "count": 2, "level": 2, "victim": 1,
+                                   "sender": 0, "last_card": "R+2", "wd4_legal": None}
 
     @pytest.mark.rule("TD-4.2", SEED, "Throwdown cards")
     def test_only_throwdown_cards_defend(self) -> None:
@@ -1389,7 +1390,8 @@ class TestNotation:
                 color="green",
                 turn=1, declined=[], pair_on_top=False)
         data = to_position(g)
-        assert data["pot"] == {"count": 8, "level": 4, "victim": 1}
+        assert data["pending"] == {"type": "pot", "count": 8, "level": 4, "victim": 1,
+                                   "sender": -1, "last_card": "WD4", "wd4_legal": None}
         assert data["variant"] == "throwdown"
         assert to_position(from_position(json.loads(json.dumps(data)))) == data
 
@@ -1404,7 +1406,8 @@ class TestNotation:
         assert [a for a in legal(g) if a != "uno"][:2] == ["accept", "leave"]
         assert not plays(g) and not accepts(g, "draw")
         data = to_position(g)
-        assert data["pot"] == {"count": 4, "level": 2, "victim": 0}
+        assert data["pending"] == {"type": "pot", "count": 4, "level": 2, "victim": 0,
+                                   "sender": -1, "last_card": "R+2", "wd4_legal": None}
         assert to_position(from_position(json.loads(json.dumps(data)))) == data
         ev = act(g, "accept")
         assert [(e.kind, e.rule) for e in ev][:3] == [

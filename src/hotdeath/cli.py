@@ -45,13 +45,14 @@ from rich.table import Table
 from rich.text import Text
 
 from hotdeath import PROGRAM, __version__
-from hotdeath.actions import Action
+from hotdeath.actions import CHALLENGE, Action
 from hotdeath.cards import COLOR_NAMES, card_name, parse_card
 from hotdeath.errors import HotDeathError, NotationError, OptionError
 from hotdeath.events import Event, describe
 from hotdeath.jsontext import loads_bounded
 from hotdeath.notation import RECORD_FORMAT, from_position, replay, to_position
 from hotdeath.options import OptionValue
+from hotdeath.pending import DrawAttack, Ejection, Pending, Pot
 from hotdeath.rulebook import RULES
 from hotdeath.state import DEAL, GAME_OVER, PHASE_NAMES, GameState
 from hotdeath.variants import DEFAULT_VARIANT, Variant, all_variants, get_variant
@@ -363,29 +364,32 @@ def apply_all(
 # ------------------------------------------------------------------ rendering a position
 
 
-def _attack_text(attack: Mapping[str, Any], theme: str) -> str:
-    kind = attack.get("kind", "draw")
-    victim = _seat(int(attack.get("victim", -1)))
-    sender = int(attack.get("sender", -1))
-    if kind == "draw":
-        text = f"{victim} must answer a draw of {attack.get('count', 0)}"
-    elif kind == "eject":
+def _attack_text(attack: Pending, theme: str, challengeable: bool = False) -> str:
+    victim = _seat(attack.victim)
+    sender = attack.sender
+    if isinstance(attack, (DrawAttack, Pot)):
+        text = f"{victim} must answer a draw of {attack.count}"
+    elif isinstance(attack, Ejection):
         text = f"{victim} must answer an ejection"
     else:
         text = f"{victim} must answer a Glasnost reveal"
     parts = [f"sent by {_seat(sender)}" if sender >= 0 else "from the up-card"]
-    attacker = int(attack.get("attacker", sender))
+    attacker = sender if isinstance(attack, Pot) else attack.attacker
     if attacker != sender and attacker >= 0:
         parts.append(f"attacker {_seat(attacker)}")
-    if attack.get("last_card"):
-        parts.append(f"last card {_code_name(attack['last_card'], theme)}")
-    if attack.get("family"):
-        parts.append(f"family {attack['family']}")
-    if attack.get("level"):
-        parts.append(f"level {attack['level']}")
-    for flag in ("locked", "redirected", "two_active", "challengeable"):
-        if attack.get(flag):
-            parts.append(flag.replace("_", " "))
+    if attack.last_card >= 0:
+        parts.append(f"last card {card_name(attack.last_card, theme)}")
+    if isinstance(attack, DrawAttack):
+        parts.append(f"family {attack.family}")
+    if isinstance(attack, Pot) and attack.level is not None:
+        parts.append(f"level {attack.level}")
+    flags = {
+        "locked": isinstance(attack, DrawAttack) and attack.locked,
+        "redirected": not isinstance(attack, Pot) and attack.redirected,
+        "two active": isinstance(attack, Ejection) and attack.two_active,
+        "challengeable": challengeable,
+    }
+    parts += [name for name, on in flags.items() if on]
     return f"{text} ({', '.join(parts)})"
 
 
@@ -423,8 +427,10 @@ def position_lines(state: GameState, theme: str) -> Iterator[Text]:
     else:
         yield row("top card", "none")
     yield row("direction", "clockwise" if state.direction == 1 else "counter-clockwise")
-    if view.attack:
-        yield row("attack", _attack_text(view.attack, theme), "bold red")
+    if view.attack is not None:
+        challengeable = isinstance(view.attack, Pot) and any(
+            a.kind == CHALLENGE for a in state.legal_actions(view.attack.victim))
+        yield row("attack", _attack_text(view.attack, theme, challengeable), "bold red")
     if view.sixty_nine_window >= 0:
         yield row("69 window", f"{_seat(view.sixty_nine_window)}'s 6-on-9 play may be "
                   "challenged")

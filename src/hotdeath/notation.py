@@ -30,19 +30,25 @@ from hotdeath.cards import parse_color as _parse_color
 from hotdeath.errors import HotDeathError, NotationError, PositionError
 from hotdeath.jsontext import check_depth, loads_bounded
 from hotdeath.options import non_defaults
+from hotdeath.pending import from_json as pending_from_json
+from hotdeath.pending import legacy as legacy_pending
 from hotdeath.rng import Rng
-from hotdeath.state import PHASE_NAMES, GameState
+from hotdeath.state import PHASE_NAMES, RESPONSE, GameState
 
-POSITION_FORMAT: Final = "hotdeath-position/1"
+POSITION_FORMAT: Final = "hotdeath-position/2"
+"""The position format written; :data:`READ_FORMATS` are read."""
+READ_FORMATS: Final = ("hotdeath-position/1", POSITION_FORMAT)
+"""Version 1 kept pending state in ``attack`` / ``pot`` / ``wd4``; version 2 in ``pending``
+(version 1's fields are still read, see :func:`hotdeath.pending.legacy`)."""
 RECORD_FORMAT: Final = "hotdeath-record/1"
 
 _KNOWN_KEYS: Final = frozenset({
     "format", "variant", "preset", "options", "players", "seed", "rng", "hand", "dealer",
     "hand_size", "phase", "turn", "direction", "color", "drew", "drawn", "hands", "draw",
     "discard", "top", "active", "revealed", "out_order", "uno_open", "scores", "winners",
-    "attack", "sixty_nine_window", "infections", "up_pending", "pot", "wd4", "top_player",
-    "turns", "hand_winner", "comment", "last_hand", "idle", "declined", "pair_on_top",
-    "left", "buried",
+    "pending", "attack", "sixty_nine_window", "infections", "up_pending", "pot", "wd4",
+    "top_player", "turns", "hand_winner", "comment", "last_hand", "idle", "declined",
+    "pair_on_top", "left", "buried",
 })
 
 
@@ -96,6 +102,9 @@ def to_position(state: GameState) -> dict[str, Any]:
     if state.last_hand is not None:
         d["last_hand"] = state.last_hand
     d.update(state.position_extra())
+    pending = state.pending()
+    if pending is not None:
+        d["pending"] = pending.to_json()
     return d
 
 
@@ -148,8 +157,11 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
     unknown = sorted(set(data) - _KNOWN_KEYS)
     if unknown:
         raise PositionError("bad_position", f"unknown position field(s): {', '.join(unknown)}")
-    if data.get("format", POSITION_FORMAT) != POSITION_FORMAT:
-        raise PositionError("bad_position", f"format must be {POSITION_FORMAT!r}")
+    if data.get("format", POSITION_FORMAT) not in READ_FORMATS:
+        raise PositionError(
+            "bad_format", f"format must be {' or '.join(map(repr, READ_FORMATS))} "
+            "(this version of hotdeath reads no other)"
+        )
     if "variant" not in data:
         raise PositionError("bad_position", "a position needs a 'variant'")
     variant = get_variant(str(data["variant"]))
@@ -167,9 +179,14 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
     state = variant.state_cls(variant, opts, n, seed)
     state.rng = Rng(_int(data, "rng", seed, 0, 2**64 - 1))
     phase_name = data.get("phase")
-    has_attack = bool(data.get("attack") or data.get("pot"))
+    pending_json = data.get("pending")
+    if pending_json is not None and any(data.get(k) for k in ("attack", "pot", "wd4")):
+        raise PositionError("bad_position", "give 'pending' or the old 'attack' / 'pot' / "
+                            "'wd4' fields, not both")
+    if pending_json is None:
+        pending_json = legacy_pending(data)
     if phase_name is None:
-        phase_name = "response" if has_attack else "turn"
+        phase_name = "response" if pending_json is not None else "turn"
     if phase_name not in PHASE_NAMES:
         raise PositionError(
             "bad_position", f"phase must be one of {', '.join(PHASE_NAMES)}"
@@ -261,14 +278,25 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
     state.idle = _int(data, "idle", 0, 0, n)
     last = data.get("last_hand")
     state.last_hand = dict(last) if isinstance(last, Mapping) else None
+    pending = None
+    if pending_json is not None:
+        pending = pending_from_json(pending_json, state.pending_context())
+        if "turn" not in data:
+            state.turn = pending.victim
     try:
         state.load_position_extra(data)
     except HotDeathError:
         raise
-    except (AttributeError, KeyError, TypeError, ValueError) as e:
+    except (AttributeError, KeyError, TypeError, ValueError, OverflowError) as e:
         raise PositionError("bad_position", f"bad field: {e}") from None
-    if not has_attack and state.position_needs_pending():
-        raise PositionError("bad_position", "phase 'response' needs an 'attack'")
+    if (pending is None) != (state.phase != RESPONSE):
+        raise PositionError(
+            "bad_position", "phase 'response' needs a pending attack or pot, and a pending "
+            "value needs phase 'response'"
+        )
+    if pending is not None and pending.victim != state.turn:
+        raise PositionError("bad_position", "the victim of what is pending is the seat to act")
+    state.load_pending(pending)
     return state
 
 

@@ -25,6 +25,7 @@ from hotdeath.cards import COLOR_NAMES, FACE_COLOR, card_name
 from hotdeath.errors import HotDeathError
 from hotdeath.events import Event, describe
 from hotdeath.notation import record
+from hotdeath.pending import DrawAttack, Ejection, Pot
 from hotdeath.rulebook import get_rule
 from hotdeath.state import GameState
 from hotdeath.variants import DEFAULT_VARIANT, get_variant
@@ -95,10 +96,13 @@ class TerminalGame:
                          f"{'clockwise' if view.direction == 1 else 'counter-clockwise'}"
                          f"   draw pile {view.draw_pile_size}")
             con.print(line)
-        if view.attack:
-            at = view.attack
-            what = f"draw {at['count']}" if at.get("count") else at["kind"]
-            con.print(f"[bold]Pending attack:[/] {what} on {self.names[at['victim']]}")
+        at = view.attack
+        if at is not None:
+            if isinstance(at, (DrawAttack, Pot)):
+                what = f"draw {at.count}"
+            else:
+                what = "ejection" if isinstance(at, Ejection) else "Glasnost reveal"
+            con.print(f"[bold]Pending attack:[/] {what} on {self.names[at.victim]}")
         if view.hand is not None:
             legal_cards = {a.card for a in view.legal_actions if a.kind == A.PLAY}
             hand = Text("Your hand: ")

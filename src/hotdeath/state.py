@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any, Final, NoReturn, Self
 
 from hotdeath.actions import PLAY as PLAY_KIND
 from hotdeath.actions import Action
-from hotdeath.cards import FACE_KIND, FACE_NUMBER, NO_COLOR, NUMBER
-from hotdeath.errors import GameOverError, IllegalActionError, WrongSeatError
+from hotdeath.cards import FACE_KIND, FACE_NUMBER, NO_COLOR, NUMBER, WILD_DRAW_FOUR
+from hotdeath.errors import GameOverError, IllegalActionError, PositionError, WrongSeatError
 from hotdeath.events import Event
+from hotdeath.pending import Context, Pending
 from hotdeath.rng import Rng
 
 if TYPE_CHECKING:
@@ -46,6 +47,11 @@ TERMINAL: Final = -4
 """``current_player()`` once the game is over (as in OpenSpiel)."""
 NOBODY: Final = -1
 """No seat: the sender of an up-card attack, a hand without a winner."""
+
+
+def _standard_draw_count(face: int) -> int:
+    """Cards a standard drawing card makes draw: 4 for a Wild Draw Four, else 2."""
+    return 4 if FACE_KIND[face] == WILD_DRAW_FOUR else 2
 
 
 _SLOTS: Final = (
@@ -350,17 +356,41 @@ class GameState:
             f"{'clockwise' if self.direction == 1 else 'counter-clockwise'}"
         )
 
+    def pending(self) -> Pending | None:
+        """What the game waits for an answer to (an attack, a pot), or None.
+
+        The full value, hidden facts included (a Wild Draw Four's legality): views show
+        ``pending().public()``.  See :mod:`hotdeath.pending`.
+        """
+        return None
+
+    def load_pending(self, value: Pending | None) -> None:
+        """Set what is pending from a value (positions); refuse one that cannot be.
+
+        Raises :class:`~hotdeath.errors.PositionError` (``bad_position``) for a value this
+        game has no use for or that does not fit the state; a variant with pending
+        values overrides this.
+        """
+        if value is not None:
+            raise PositionError(
+                "bad_position", f"{self.variant.name} has no pending {type(value).__name__}"
+            )
+
+    def pending_context(self) -> Context:
+        """What the defaults of a hand-made pending value depend on (see ``pending``)."""
+        n = self.n
+        return Context(
+            turn=self.turn, top=self.discard[-1] if self.discard else -1,
+            before=lambda s: self.next_seat(s, -self.direction) if 0 <= s < n else NOBODY,
+            draw_count=_standard_draw_count,
+        )
+
     # ------------------------------------------------------------------ hooks
     # The variant contract (hotdeath.variants.base.VariantState): the rules hooks below and
     # the typed facts a variant may provide; each default fits a variant without the feature.
 
     deck: list[int]
     """Every card of the game under its options (face ids); each variant sets it."""
-
-
-    def attack_info(self) -> dict[str, Any] | None:
-        """The pending attack or pot in its public JSON form (``View.attack``), or None."""
-        return None
 
     def infection_counts(self) -> list[int]:
         """Per seat, the marks a seat carries from hand to hand (Hot Death's Virus); zeros."""
@@ -376,14 +406,6 @@ class GameState:
 
     def load_position_extra(self, data: Mapping[str, Any]) -> None:
         """Restore the fields :meth:`position_extra` wrote (raise a coded error if bad)."""
-
-    def position_needs_pending(self) -> bool:
-        """Whether a loaded position in its current phase must carry a pending value.
-
-        A variant whose response phase cannot exist without a pending attack says so here,
-        and the position loader refuses a position that gives none.
-        """
-        return False
 
     def hidden_cards(self, seat: int | None) -> list[int]:
         """The cards ``seat`` cannot see (others' unrevealed hand cards, the draw pile).

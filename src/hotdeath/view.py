@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from hotdeath.actions import Action
 from hotdeath.cards import COLOR_NAMES, card_code
 from hotdeath.options import non_defaults
+from hotdeath.pending import Pending
 from hotdeath.state import PHASE_NAMES
 
 if TYPE_CHECKING:
@@ -57,7 +58,8 @@ class View:
     hand_size: int
     drew: bool
     drawn: int
-    attack: dict[str, Any] | None
+    attack: Pending | None
+    """What is pending (an attack, a pot), as every seat may know it (``public()``)."""
     sixty_nine_window: int
     winners: tuple[int, ...]
     last_hand: dict[str, Any] | None
@@ -111,7 +113,7 @@ class View:
             "hand_size": self.hand_size,
             "drew": self.drew,
             "drawn": card_code(self.drawn) if self.drawn >= 0 else None,
-            "attack": self.attack,
+            "attack": self.attack.to_json() if self.attack is not None else None,
             "sixty_nine_window": self.sixty_nine_window if self.sixty_nine_window >= 0 else None,
             "winners": list(self.winners),
             "last_hand": self.last_hand,
@@ -125,7 +127,8 @@ def build_view(state: GameState, seat: int | None) -> View:
     if seat is not None and not 0 <= seat < state.n:
         raise ValueError(f"there is no seat {seat}")
     infections = state.infection_counts()
-    attack = state.attack_info()
+    pending = state.pending()
+    attack = pending.public() if pending is not None else None
     seats = tuple(
         SeatView(
             seat=s,

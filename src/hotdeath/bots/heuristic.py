@@ -74,6 +74,7 @@ from hotdeath.cards import (
     WD4,
     WILD,
 )
+from hotdeath.pending import DrawAttack, Ejection, Pot, Reveal
 from hotdeath.variants import get_variant
 from hotdeath.view import View
 
@@ -448,14 +449,13 @@ class HeuristicBot:
 
     def _accept_cost(self, t: _Table) -> float:
         v = t.view
-        at = v.attack or {}
-        kind = at.get("kind", "draw")
+        at = v.attack
         size = len(t.hand)
-        if kind == "eject":
+        if isinstance(at, Ejection):
             return 40.0 + 0.6 * t.hand_value + (30.0 if size <= 3 else 0.0)
-        if kind == "reveal":
+        if isinstance(at, Reveal):
             return 6.0
-        count = int(at.get("count", 0) or 0)
+        count = at.count if at is not None else 0
         if LOI in t.hand:
             count = max(count - 1, 0)
         per = 6.0 + (6.0 if size <= 3 else 0.0) + (4.0 if t.danger else 0.0)
@@ -468,9 +468,9 @@ class HeuristicBot:
         rest = _rest(t.hand, a.cards)
         if not rest:
             return 10_000.0
-        at = v.attack or {}
-        kind = at.get("kind", "draw")
-        count = int(at.get("count", 0) or 0)
+        at = v.attack
+        drawing = isinstance(at, (DrawAttack, Pot))
+        count = at.count if isinstance(at, (DrawAttack, Pot)) else 0
         score = 0.0
         score += self._uno_term(t, a, rest)
         score += self._color_term(t, a, rest) * 0.5
@@ -478,13 +478,13 @@ class HeuristicBot:
         if f == M5:
             return score - 2.0
         if f == RET:
-            back = int(at.get("sender", -1))
+            back = at.sender if at is not None else -1
             hit = t.attack_factor(back) if back >= 0 else 0.5
-            return score - 3.0 + (0.5 * count * hit if kind == "draw" else 0.0) + (
+            return score - 3.0 + (0.5 * count * hit if drawing else 0.0) + (
                 20.0 if QUIT in rest else 0.0)
         if f == VIR:
             share = (count // 2) * (6.0 + (6.0 if len(t.hand) <= 3 else 0.0))
-            if kind == "eject":
+            if isinstance(at, Ejection):
                 share = self._accept_cost(t) * 0.8
             return score - 8.0 - share
         if f == HOLY:
@@ -500,8 +500,8 @@ class HeuristicBot:
     def _challenge(self, t: _Table) -> float:
         """A Wild Draw Four challenge: worth it when the player likely held the colour."""
         v = t.view
-        at = v.attack or {}
-        sender = int(at.get("sender", -1))
+        at = v.attack
+        sender = at.sender if at is not None else -1
         if sender < 0:
             return -100.0
         if self.level < 2:
@@ -515,7 +515,7 @@ class HeuristicBot:
         p_card = unseen_color / unseen
         held = v.seats[sender].hand_size
         guilty = 1.0 - (1.0 - p_card) ** held
-        draw = int(at.get("count", 4) or 4)
+        draw = at.count if isinstance(at, (DrawAttack, Pot)) and at.count else 4
         cost_ok = 2.0 * draw  # a wrong challenge: two more cards
         # expected change against accepting: win `draw` cards when guilty, lose 2 otherwise
         per = 6.0

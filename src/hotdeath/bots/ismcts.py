@@ -45,6 +45,7 @@ from hotdeath.cards import (
 )
 from hotdeath.errors import HotDeathError
 from hotdeath.notation import from_position
+from hotdeath.pending import Pot
 from hotdeath.rng import Rng
 from hotdeath.state import GameState
 from hotdeath.variants import get_variant
@@ -186,6 +187,12 @@ def position_of(view: View, hands: list[list[int]], draw: list[int],
     if view.last_hand is not None:
         d["last_hand"] = view.last_hand
     d.update(get_variant(view.variant).kit.position_from_view(view))
+    at = view.attack
+    if at is not None:
+        # the view hides only whether a Wild Draw Four was legal: assume it was
+        d["pending"] = at.to_json()
+        if isinstance(at, Pot) and at.wd4_on_top:
+            d["pending"]["wd4_legal"] = True
     return d
 
 

@@ -32,6 +32,7 @@ from hotdeath.actions import Action
 from hotdeath.bots.arena import window_seats, worth_offering
 from hotdeath.cards import COLOR_NAMES, IS_WILD, NUM_FACES, card_name
 from hotdeath.errors import IllegalActionError, OptionError
+from hotdeath.pending import DrawAttack, Ejection, Pending, Pot, Reveal
 from hotdeath.rl.spaces import (
     ATTACK_KINDS,
     HISTORY,
@@ -625,9 +626,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         if sn >= 0:
             b[self._o_sn + (sn - p) % n] = 1.0
         if phase == RESPONSE:
-            info = st.attack_info()
-            if info:
-                self._encode_attack(info, p)
+            pending = st.pending()
+            if pending is not None:
+                self._encode_attack(pending, p)
         b[o_table] = len(st.draw_pile)
         b[o_table + 1] = st.current_hand()  # the hand being chosen during a deal choice
         b[o_table + 2] = st.hand_size
@@ -642,24 +643,25 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
             for f in rv:
                 b[rix[f]] += 1.0
 
-    def _encode_attack(self, info: dict[str, Any], p: int) -> None:
+    def _encode_attack(self, at: Pending, p: int) -> None:
         b = self._buf
         o = self._o_attack
         n = self.n
         b[o] = 1.0
-        b[o + 1] = float(info.get("count", 0))
-        b[o + 2] = float(info.get("level", 0))
-        b[o + 3] = 1.0 if info.get("locked") else 0.0
-        b[o + 4] = 1.0 if info.get("redirected") else 0.0
-        kind = info.get("kind")
-        b[o + 5 + (ATTACK_KINDS.index(kind) if kind in ATTACK_KINDS else 3)] = 1.0
+        if isinstance(at, (DrawAttack, Pot)):
+            b[o + 1] = float(at.count)
+        if isinstance(at, Pot) and at.level is not None:
+            b[o + 2] = float(at.level)
+        b[o + 3] = 1.0 if isinstance(at, DrawAttack) and at.locked else 0.0
+        b[o + 4] = 1.0 if not isinstance(at, Pot) and at.redirected else 0.0
+        kind = ("eject" if isinstance(at, Ejection) else
+                "reveal" if isinstance(at, Reveal) else "draw")
+        b[o + 5 + ATTACK_KINDS.index(kind)] = 1.0
         base = o + 5 + len(ATTACK_KINDS)
-        victim = info.get("victim", -1)
-        if isinstance(victim, int) and victim >= 0:
-            b[base + (victim - p) % n] = 1.0
-        sender = info.get("sender", -1)
-        if isinstance(sender, int) and sender >= 0:
-            b[base + n + (sender - p) % n] = 1.0
+        if at.victim >= 0:
+            b[base + (at.victim - p) % n] = 1.0
+        if at.sender >= 0:
+            b[base + n + (at.sender - p) % n] = 1.0
 
 
 def env(**kwargs: Any) -> AECEnv:

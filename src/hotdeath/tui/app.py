@@ -32,8 +32,9 @@ from textual.widgets.option_list import Option
 
 from hotdeath import actions as A
 from hotdeath.actions import Action
-from hotdeath.cards import COLOR_LETTERS, COLOR_NAMES, FACE_COLOR, card_name, parse_card
+from hotdeath.cards import COLOR_LETTERS, COLOR_NAMES, FACE_COLOR, card_name
 from hotdeath.errors import HotDeathError
+from hotdeath.pending import Ejection, Pending, Pot, Reveal
 from hotdeath.tui.remote import RemoteSession
 from hotdeath.tui.session import CARD_ACTIONS, HandResult, Session, colour_word, face_order
 from hotdeath.variants import get_variant
@@ -542,36 +543,32 @@ class HotDeathApp(App[None]):
         lines.append(Text(f"Direction: {arrow}"))
         lines.append(Text(f"Draw pile: {view.draw_pile_size} cards"))
         if view.attack:
-            lines.append(self._attack_text(view.attack))
+            lines.append(self._attack_text(view.attack, view))
         if view.phase != "game_over":
             who = s.names[view.current_player]
             lines.append(Text.assemble("Turn: ", (who, "bold reverse" if view.current_player
                                                   == s.human else "bold")))
         return Group(*lines)
 
-    def _attack_text(self, attack: dict[str, object]) -> Text:
+    def _attack_text(self, attack: Pending, view: View) -> Text:
         s = self.session
-        victim = attack.get("victim")
-        count = attack.get("count")
-        kind = str(attack.get("kind", "draw"))
-        level = attack.get("level")
-        text = Text("Throwdown pot: " if isinstance(level, int) else "Attack: ",
+        pot_level = attack.level if isinstance(attack, Pot) else None
+        text = Text("Throwdown pot: " if pot_level is not None else "Attack: ",
                     style="bold red")
-        if kind == "eject":
+        if isinstance(attack, Ejection):
             what = "ejection"
-        elif kind == "reveal":
+        elif isinstance(attack, Reveal):
             what = "Glasnost reveal"
         else:
-            what = f"draw {count}" if isinstance(count, int) else "draw"
+            what = f"draw {attack.count}"
         text.append(what, style="bold red")
-        if isinstance(level, int):
-            text.append(f" (level {level})")
-        if isinstance(victim, int) and 0 <= victim < len(s.names):
-            text.append(f" on {s.names[victim]}")
-        last = attack.get("last_card")
-        if isinstance(last, str):
-            text.append(f", by {card_name(parse_card(last), s.theme)}")
-        if attack.get("challengeable") or attack.get("questionable"):
+        if pot_level is not None:
+            text.append(f" (level {pot_level})")
+        if 0 <= attack.victim < len(s.names):
+            text.append(f" on {s.names[attack.victim]}")
+        if attack.last_card >= 0:
+            text.append(f", by {card_name(attack.last_card, s.theme)}")
+        if any(a.kind in (A.CHALLENGE, A.QUESTION) for a in view.legal_actions):
             text.append(" · may be challenged", style="yellow")
         return text
 

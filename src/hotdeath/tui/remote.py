@@ -23,6 +23,8 @@ from hotdeath.bots.arena import seat_rngs
 from hotdeath.cards import COLOR_NAMES, parse_card
 from hotdeath.errors import HotDeathError, IllegalActionError, WrongSeatError
 from hotdeath.events import Event
+from hotdeath.pending import Context, Pending
+from hotdeath.pending import from_json as pending_from_json
 from hotdeath.state import GameState
 from hotdeath.text import clean_text, shown
 from hotdeath.tui.session import Session
@@ -79,6 +81,13 @@ def _face(code: str | None) -> int:
     return -1 if code is None else parse_card(code)
 
 
+def _pending(data: object, turn: int) -> Pending | None:
+    """The pending value of a view's JSON ``attack`` (written whole by the server)."""
+    if data is None:
+        return None
+    return pending_from_json(data, Context(turn=turn, top=-1))
+
+
 def _color(name: str | None) -> int:
     return COLOR_NAMES.index(name) if name in COLOR_NAMES else -1
 
@@ -113,7 +122,7 @@ def view_from_json(d: Mapping[str, Any]) -> View:
         hand_size=int(d.get("hand_size", 0)),
         drew=bool(d.get("drew", False)),
         drawn=_face(d.get("drawn")),
-        attack=d.get("attack"),
+        attack=_pending(d.get("attack"), int(d["current_player"])),
         sixty_nine_window=-1 if window is None else int(window),
         winners=tuple(int(w) for w in d.get("winners", ())),
         last_hand=d.get("last_hand"),

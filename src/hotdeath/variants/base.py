@@ -7,7 +7,7 @@ Three names make the contract, and the rest of the code reaches a variant only t
   the goal, the state class and the kit;
 * :class:`VariantState`, the abstract base of every variant's state: the rules hooks the
   engine calls (``start``, ``_turn_actions``, ``_apply`` …) and the typed facts the view,
-  the position notation and search read (``attack_info``, ``hidden_cards`` …);
+  the position notation and search read (``pending``, ``hidden_cards`` …);
 * :class:`VariantKit`, what front ends and tools need to know about the variant (the RL
   action space, the card values of the heuristic, help texts, the words for a dealer's
   choice), plain data and pure functions.
@@ -69,11 +69,11 @@ class VariantState(GameState, metaclass=ABCMeta):
     :class:`~hotdeath.state.GameState` so that every front end holding a state reaches them
     (override what the variant has): the out-of-turn windows (``_has_windows``,
     ``_window_actions``), ``_canonical`` (other spellings of a listed play),
-    ``_clone_extra``, ``attack_info`` (the pending attack or pot), ``infection_counts``,
-    ``window_seat``, ``position_extra`` / ``load_position_extra`` /
-    ``position_needs_pending`` (the position notation), ``hidden_cards`` (what a seat cannot
-    see, for determinisation), ``play_extensions`` / ``is_legal_play`` (plays built card by
-    card), ``_reshuffle_rule`` and ``team_of``.
+    ``_clone_extra``, ``pending`` / ``load_pending`` (the pending attack or pot as a
+    :mod:`hotdeath.pending` value), ``infection_counts``, ``window_seat``,
+    ``position_extra`` / ``load_position_extra`` (the position notation), ``hidden_cards``
+    (what a seat cannot see, for determinisation), ``play_extensions`` /
+    ``is_legal_play`` (plays built card by card), ``_reshuffle_rule`` and ``team_of``.
     """
 
     # ------------------------------------------------------------------ rules (abstract)
@@ -159,7 +159,7 @@ class VariantKit:
     """The variant's position fields (notation) that a :class:`~hotdeath.view.View` shows.
 
     Search builds a determinisation as a position: the common fields come from the view,
-    these from the variant (its pending attack or pot, its marks).
+    these from the variant (its marks; what is pending comes from ``View.attack``).
     """
 
     def points_of(self, hand: Sequence[int]) -> int:

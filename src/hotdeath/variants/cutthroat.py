@@ -29,7 +29,7 @@ from hotdeath.cards import DRAW_TWO, FACE_COLOR, FACE_KIND, REVERSE, SKIP, WD4, 
 from hotdeath.options import like, option
 from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, TURN
 from hotdeath.variants.base import Goal, Variant, VariantKit
-from hotdeath.variants.standard import StandardOptions, StandardState, card_sub, pot_position
+from hotdeath.variants.standard import StandardOptions, StandardState, card_sub
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,15 +390,6 @@ class CutthroatState(StandardState):
         self.drew = False
         self.drawn = -1
 
-    def attack_info(self) -> dict[str, Any] | None:
-        """The pending draw; a Wild Draw Four may be questioned or challenged (CT-5.2)."""
-        info = super().attack_info()
-        if info is not None:
-            wd4 = self.pot_top == WD4
-            info["challengeable"] = wd4 and self.opts.wd4_challenge == "official"
-            info["questionable"] = wd4 and self.opts.wd4_challenge == "question"
-        return info
-
 
 def _card_rule(face: int) -> str:
     return _RULES.get(card_sub(face)) or "STD-" + card_sub(face)
@@ -408,7 +399,6 @@ KIT: Final = VariantKit(
     card_rule=_card_rule,
     help_rules=("CT-3.2", "CT-3.3", "CT-5.2", "CT-6.1", "CT-7.1"),
     challengeable_wd4=True,
-    position_from_view=pot_position,
 )
 """What the front ends know of Cutthroat (see :class:`~hotdeath.variants.base.VariantKit`)."""
 

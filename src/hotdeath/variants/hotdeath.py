@@ -58,9 +58,11 @@ from hotdeath.cards import (
     card_code,
     hotdeath_deck,
     hotdeath_double_deck,
+    parse_card,
 )
-from hotdeath.errors import OptionError
+from hotdeath.errors import NotationError, OptionError, PositionError
 from hotdeath.options import option
+from hotdeath.pending import Context, DrawAttack, Ejection, Pending, Pot, Reveal
 from hotdeath.state import (
     CHOOSE_COLOR,
     CHOOSE_VICTIM,
@@ -1445,111 +1447,112 @@ class HotDeathState(VariantState):
     # ------------------------------------------------------------------ position notation
 
     def position_extra(self) -> dict[str, Any]:
-        """Hot Death fields of the position notation."""
+        """Hot Death fields of the position notation (the attack is ``pending``)."""
         from hotdeath.cards import card_code
 
-        d: dict[str, Any] = {
+        return {
             "infections": self.infections[:],
             "sixty_nine_window": self.sn_seat if self.sn_seat >= 0 else None,
             "up_pending": card_code(self.up_pending) if self.up_pending >= 0 else None,
             "hand_winner": self.hand_winner if self.hand_winner >= 0 else None,
         }
-        if self.a_kind != NO_ATTACK:
-            d["attack"] = {
-                "kind": ATTACK_NAMES[self.a_kind],
-                "family": FAMILY_NAMES[self.a_family],
-                "count": self.a_count,
-                "victim": self.a_victim,
-                "sender": self.a_sender,
-                "attacker": self.a_attacker,
-                "last_card": card_code(self.a_last) if self.a_last >= 0 else None,
-                "locked": self.a_locked,
-                "redirected": self.a_redirected,
-                "anchor": self.a_anchor,
-                "two_active": self.a_two,
-            }
-        return d
 
     def load_position_extra(self, d: Any) -> None:
         """Read the Hot Death fields of a position (see ``docs/notation.md``)."""
-        from hotdeath.cards import parse_card
-        from hotdeath.errors import PositionError
-
         n = self.n
         inf = d.get("infections", [0] * n)
-        if not isinstance(inf, list) or len(inf) != n:
-            raise PositionError("bad_position", f"'infections' must be {n} integers")
-        self.infections = [int(x) for x in inf]
+        if not isinstance(inf, list) or len(inf) != n or not all(
+            isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 1000 for x in inf
+        ):
+            raise PositionError("bad_position", f"'infections' must be {n} counts (0 or more)")
+        self.infections = list(inf)
         sn = d.get("sixty_nine_window")
-        self.sn_seat = NOBODY if sn is None else int(sn)
-        if not -1 <= self.sn_seat < n:
-            raise PositionError("bad_position", f"sixty_nine_window: no seat {sn}")
+        if sn is not None and (not isinstance(sn, int) or isinstance(sn, bool)
+                               or not 0 <= sn < n):
+            raise PositionError("bad_position", f"sixty_nine_window: no seat {sn!r}")
+        self.sn_seat = NOBODY if sn is None else sn
         up = d.get("up_pending")
-        self.up_pending = parse_card(up) if up else -1
+        if up is not None and not isinstance(up, str):
+            raise PositionError("bad_position", "'up_pending' must be a card code or null")
+        try:
+            self.up_pending = parse_card(up) if up else -1
+        except NotationError as e:
+            raise PositionError("bad_position", f"up_pending: {e.message}") from None
         hw = d.get("hand_winner")
-        self.hand_winner = NOBODY if hw is None else int(hw)
+        if hw is not None and (not isinstance(hw, int) or isinstance(hw, bool)
+                               or not 0 <= hw < n):
+            raise PositionError("bad_position", f"hand_winner: no seat {hw!r}")
+        self.hand_winner = NOBODY if hw is None else hw
         self._chk_bastards = True
-        at = d.get("attack")
-        if not at:
+
+    # ------------------------------------------------------------------ pending
+
+    def pending(self) -> Pending | None:
+        """The attack waiting for its victim's answer (HD-4.2 to HD-4.6), or None."""
+        k = self.a_kind
+        if k == NO_ATTACK:
+            return None
+        if k == DRAW_ATTACK:
+            return DrawAttack(
+                self.a_victim, self.a_sender, self.a_count, FAMILY_NAMES[self.a_family],
+                self.a_last, self.a_attacker, self.a_locked, self.a_redirected,
+            )
+        if k == EJECT_ATTACK:
+            return Ejection(self.a_victim, self.a_sender, self.a_attacker,
+                            self.a_redirected, self.a_two, self.a_last)
+        return Reveal(self.a_victim, self.a_sender, self.a_attacker, self.a_redirected,
+                      self.a_anchor, self.a_last)
+
+    def load_pending(self, value: Pending | None) -> None:
+        """Set the pending attack (positions); refuse one that cannot be (HD-4)."""
+        if value is None:
             self.a_kind = NO_ATTACK
             return
-        if not isinstance(at, dict):
-            raise PositionError("bad_position", "'attack' must be an object")
-        if at.get("kind", "draw") not in ATTACK_NAMES[1:]:
-            raise PositionError("bad_position", "attack.kind must be draw, eject or reveal")
-        self.a_kind = ATTACK_NAMES.index(at.get("kind", "draw"))
-        fam = at.get("family", "wild_draw")
-        if fam not in FAMILY_NAMES:
-            raise PositionError("bad_position", f"attack.family must be {FAMILY_NAMES}")
-        self.a_family = FAMILY_NAMES.index(fam)
-        last = at.get("last_card")
-        if last is None:
-            last = {DRAW_ATTACK: "WD4", EJECT_ATTACK: "QUIT", REVEAL_ATTACK: "GLAS"}[self.a_kind]
-        self.a_last = parse_card(last)
-        default_count = _DRAW_COUNT.get(self.a_last, 2) if self.a_kind == DRAW_ATTACK else 0
-        self.a_count = int(at.get("count", default_count))
-        default_victim = self.turn
-        self.a_victim = int(at.get("victim", default_victim))
-        if "turn" not in d:
-            self.turn = self.a_victim
-        if self.turn != self.a_victim and self.phase == RESPONSE:
-            raise PositionError("bad_position", "in a response the victim is to act")
-        prev = self.next_seat(self.a_victim, -self.direction)
-        self.a_sender = int(at.get("sender", prev))
-        self.a_attacker = int(at.get("attacker", self.a_sender))
-        self.a_locked = bool(at.get("locked", self.a_last == HOS))
-        self.a_redirected = bool(at.get("redirected", False))
-        self.a_anchor = int(at.get("anchor", self.a_sender))
-        self.a_two = bool(at.get("two_active", False))
-        for s in (self.a_victim, self.a_sender, self.a_attacker, self.a_anchor):
-            if not DEALER_FIRST <= s < n:
-                raise PositionError("bad_position", f"attack seat {s} out of range")
+        if isinstance(value, Pot):
+            raise PositionError("bad_position", "Hot Death has attacks, not pots: use a "
+                                "'draw' pending value")
+        n = self.n
+        v = value.victim
+        if not 0 <= v < n or not self.active[v]:
+            raise PositionError("bad_position", f"the attack's victim {v} is not an active seat")
+        for what, s in (("sender", value.sender), ("attacker", value.attacker)):
+            if not NOBODY <= s < n:
+                raise PositionError("bad_position", f"the attack's {what} {s} is not a seat")
+        self.a_victim = v
+        self.a_sender = value.sender
+        self.a_attacker = value.attacker
+        self.a_redirected = value.redirected
+        self.a_last = value.last_card
+        self.a_two = False
+        self.a_anchor = NOBODY
+        self.a_locked = False
+        self.a_count = 0
+        self.a_family = WILD_DRAW
+        if isinstance(value, DrawAttack):
+            if not (value.last_card in _DRAW_COUNT or value.last_card == MYS
+                    or FACE_KIND[value.last_card] in (DRAW_TWO, SPREADER)):
+                raise PositionError("bad_position", "a draw attack's last card draws cards "
+                                    f"(not {card_code(value.last_card)})")
+            self.a_kind = DRAW_ATTACK
+            self.a_family = FAMILY_NAMES.index(value.family)
+            self.a_count = value.count
+            self.a_locked = value.locked
+        elif isinstance(value, Ejection):
+            if value.two_active and self.n_active != 2:
+                raise PositionError("bad_position", "two_active needs exactly two active seats")
+            self.a_kind = EJECT_ATTACK
+            self.a_two = value.two_active
+        else:
+            if not DEALER_FIRST <= value.anchor < n:
+                raise PositionError("bad_position", f"the reveal's anchor {value.anchor} "
+                                    "is not a seat")
+            self.a_kind = REVEAL_ATTACK
+            self.a_anchor = value.anchor
 
-    # ------------------------------------------------------------------ info for views
-
-    def attack_info(self) -> dict[str, Any] | None:
-        """The pending attack as public data (None when there is none)."""
-        if self.a_kind == NO_ATTACK or self.phase != RESPONSE:
-            return None
-        from hotdeath.cards import card_code
-
-        d: dict[str, Any] = {
-            "kind": ATTACK_NAMES[self.a_kind],
-            "victim": self.a_victim,
-            "sender": self.a_sender,
-            "attacker": self.a_attacker,
-            "last_card": card_code(self.a_last) if self.a_last >= 0 else None,
-            "redirected": self.a_redirected,
-        }
-        if self.a_kind == DRAW_ATTACK:
-            d["family"] = FAMILY_NAMES[self.a_family]
-            d["count"] = self.a_count
-            d["locked"] = self.a_locked
-        if self.a_kind == REVEAL_ATTACK:
-            d["anchor"] = self.a_anchor
-        if self.a_two:
-            d["two_active"] = True
-        return d
+    def pending_context(self) -> Context:
+        """Defaults of hand-made attacks: a drawing card's count (HD-2.3)."""
+        return super().pending_context()._replace(
+            draw_count=lambda f: _DRAW_COUNT.get(f, 2))
 
     def infection_counts(self) -> list[int]:
         """Per seat, the Virus infections carried from hand to hand (HD-2.3.21)."""
@@ -1559,9 +1562,6 @@ class HotDeathState(VariantState):
         """The seat whose 69 play may still be challenged (HD-2.3.20), or ``NOBODY``."""
         return self.sn_seat
 
-    def position_needs_pending(self) -> bool:
-        """A response (HD-3.5) exists only while an attack waits for its victim."""
-        return self.phase == RESPONSE
 
 
 # ------------------------------------------------------------------ scoring (HD-3.7.2)
@@ -1737,15 +1737,15 @@ def typical_hand_points(hand: Sequence[int]) -> int:
 
 
 def _attack_position(view: View) -> dict[str, Any]:
-    """The Hot Death facts of a view as position fields (search's deals)."""
+    """The Hot Death facts of a view as position fields (search's deals).
+
+    The attack is the view's pending value, which search writes itself.
+    """
     d: dict[str, Any] = {"infections": [s.infections for s in view.seats]}
     if view.sixty_nine_window >= 0:
         d["sixty_nine_window"] = view.sixty_nine_window
     if view.phase in ("choose_color", "choose_victim") and view.discard:
         d["up_pending"] = card_code(view.discard[-1])
-    at = view.attack
-    if at:
-        d["attack"] = {k: v for k, v in at.items() if k != "challengeable"}
     return d
 
 

@@ -39,15 +39,17 @@ from hotdeath.cards import (
     WD4,
     WILD,
     W,
+    card_code,
     standard_deck,
 )
-from hotdeath.errors import OptionError
+from hotdeath.errors import OptionError, PositionError
 from hotdeath.options import option
+from hotdeath.pending import Pending, Pot
 from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, RESPONSE, TURN
 from hotdeath.variants.base import Goal, Variant, VariantKit, VariantState
 
 if TYPE_CHECKING:
-    from hotdeath.view import View
+    pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -976,62 +978,68 @@ class StandardState(VariantState):
         self._finish(stopped=True)
 
     def position_extra(self) -> dict[str, Any]:
-        """Standard fields of the position notation."""
-        from hotdeath.cards import card_code
-
-        d: dict[str, Any] = {
+        """Standard fields of the position notation (the pot is ``pending``)."""
+        return {
             "top_player": self.top_player if self.top_player >= 0 else None,
             "turns": self.turns,
         }
-        if self.pot:
-            d["pot"] = {"count": self.pot, "last_card": card_code(self.pot_top),
-                        "victim": self.pot_victim}
-        if self.wd4_player >= 0:
-            d["wd4"] = {"player": self.wd4_player, "legal": self.wd4_legal}
-        return d
 
     def load_position_extra(self, d: Any) -> None:
         """Read the standard fields of a position."""
-        from hotdeath.cards import parse_card
-        from hotdeath.errors import PositionError
-
         tp = d.get("top_player")
-        self.top_player = NOBODY if tp is None else int(tp)
-        self.turns = int(d.get("turns", 0))
-        pot = d.get("pot")
-        if pot and not isinstance(pot, dict):
-            raise PositionError("bad_position", "'pot' must be an object")
-        if pot:
-            self.pot = int(pot.get("count", 2))
-            self.pot_top = parse_card(pot.get("last_card", "WD4" if self.pot >= 4 else "R+2"))
-            self.pot_victim = int(pot.get("victim", self.turn))
-            if "turn" not in d:
-                self.turn = self.pot_victim
-        wd4 = d.get("wd4")
-        if wd4:
-            self.wd4_player = int(wd4.get("player", NOBODY))
-            self.wd4_legal = bool(wd4.get("legal", True))
-        elif self.pot and self.pot_top == WD4:
-            self.wd4_player = self.next_seat(self.turn, -self.direction)
-            self.wd4_legal = True
-        if self.pot and self.pot_top == WD4 and self.wd4_player == self.turn:
-            raise PositionError("bad_position", "the Wild Draw Four player cannot be its victim")
+        if tp is not None and (not isinstance(tp, int) or isinstance(tp, bool)
+                               or not 0 <= tp < self.n):
+            raise PositionError("bad_position", f"top_player: no seat {tp!r}")
+        self.top_player = NOBODY if tp is None else tp
+        turns = d.get("turns", 0)
+        if not isinstance(turns, int) or isinstance(turns, bool) or not 0 <= turns <= 10**9:
+            raise PositionError("bad_position", "'turns' must be a count of turn actions")
+        self.turns = turns
 
-    def attack_info(self) -> dict[str, Any] | None:
-        """The pending draw as public data (None when there is none)."""
+    # ------------------------------------------------------------------ pending
+
+    def pending(self) -> Pending | None:
+        """The draw pot waiting for its victim (STD-5.4, STD-5.6, STD-12.1), or None."""
         if self.phase != RESPONSE:
             return None
-        from hotdeath.cards import card_code
+        legal = self.wd4_legal if self.pot_top == WD4 else None
+        return Pot(self.turn, self.top_player, self.pot, self.pot_top, None, legal)
 
-        return {
-            "kind": "draw",
-            "count": self.pot,
-            "victim": self.turn,
-            "sender": self.top_player,
-            "last_card": card_code(self.pot_top),
-            "challengeable": self.pot_top == WD4 and
-            self.opts.wild_draw_four_rule == "challenge",
-        }
+    def load_pending(self, value: Pending | None) -> None:
+        """Set the pending pot (positions); refuse one that cannot be."""
+        if value is None:
+            self.pot = 0
+            return
+        if not isinstance(value, Pot) or value.level is not None:
+            raise PositionError("bad_position", f"{self.variant.name} has a draw pot "
+                                "(type 'pot', no level) and nothing else pending")
+        f = value.last_card
+        if FACE_KIND[f] not in (DRAW_TWO, FACE_KIND[WD4]):
+            raise PositionError("bad_position", "a pot's last card is a Draw Two or a Wild "
+                                f"Draw Four (not {card_code(f)})")
+        v = value.victim
+        if not 0 <= v < self.n:
+            raise PositionError("bad_position", f"the pot's victim {v} is not a seat")
+        sender = value.sender
+        if sender >= 0:
+            if sender >= self.n:
+                raise PositionError("bad_position", f"the pot's sender {sender} is not a seat")
+            if self.top_player not in (NOBODY, sender):
+                raise PositionError("bad_position", "the pot's sender is the player of the top "
+                                    "card (top_player)")
+            self.top_player = sender
+        self.pot = value.count
+        self.pot_top = f
+        self.pot_victim = v
+        if f == WD4:
+            w = sender if sender >= 0 else self.next_seat(v, -self.direction)
+            if w == v:
+                raise PositionError("bad_position", "the Wild Draw Four player cannot be its "
+                                    "victim")
+            self.wd4_player = w
+            self.wd4_legal = True if value.wd4_legal is None else value.wd4_legal
+        elif value.wd4_legal is not None:
+            raise PositionError("bad_position", "wd4_legal needs a Wild Draw Four on top")
 
 
 def card_sub(face: int) -> str:
@@ -1046,20 +1054,6 @@ def _card_rule(face: int) -> str:
     return "STD-" + card_sub(face)
 
 
-def pot_position(view: View) -> dict[str, Any]:
-    """The pending draw of a standard-like view as position fields (search's deals)."""
-    at = view.attack
-    d: dict[str, Any] = {}
-    if at:
-        d["pot"] = {"count": at["count"], "last_card": at["last_card"], "victim": at["victim"]}
-        sender = at.get("sender", -1)
-        if sender is not None and sender >= 0:
-            d["top_player"] = sender
-            if at["last_card"] == "WD4":
-                d["wd4"] = {"player": sender, "legal": True}
-    return d
-
-
 KIT: Final = VariantKit(
     directed_faces=frozenset(f for f in range(NUM_FACES)
                              if FACE_KIND[f] == NUMBER and FACE_NUMBER[f] == 7),
@@ -1067,7 +1061,6 @@ KIT: Final = VariantKit(
     card_rule=_card_rule,
     help_rules=("STD-4", "STD-8.1", "STD-9.3"),
     challengeable_wd4=True,
-    position_from_view=pot_position,
 )
 """What the front ends know of standard Uno (see :class:`~hotdeath.variants.base.VariantKit`)."""
 

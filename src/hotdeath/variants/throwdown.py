@@ -60,11 +60,12 @@ from hotdeath.cards import (
 )
 from hotdeath.errors import OptionError, PositionError
 from hotdeath.options import option
+from hotdeath.pending import Pending, Pot
 from hotdeath.state import DEAL, GAME_OVER, NOBODY, RESPONSE, TURN
 from hotdeath.variants.base import Goal, Variant, VariantKit, VariantState
 
 if TYPE_CHECKING:
-    from hotdeath.view import View
+    pass
 
 # --------------------------------------------------------------------------- options
 
@@ -1654,8 +1655,8 @@ class ThrowdownState(VariantState):
     # ------------------------------------------------------------------ position notation
 
     def position_extra(self) -> dict[str, Any]:
-        """Throwdown fields of the position notation."""
-        d: dict[str, Any] = {
+        """Throwdown fields of the position notation (the pot is ``pending``)."""
+        return {
             "top_player": self.top_player if self.top_player >= 0 else None,
             "turns": self.turns,
             "hand_winner": self.winner if self.winner >= 0 else None,
@@ -1664,9 +1665,6 @@ class ThrowdownState(VariantState):
             "buried": self.buried,
             "pair_on_top": self.pair_on_top,
         }
-        if self.phase == RESPONSE:
-            d["pot"] = {"count": self.pot, "level": self.level, "victim": self.turn}
-        return d
 
     def load_position_extra(self, d: Any) -> None:
         """Read the Throwdown fields of a position (see ``docs/notation.md``)."""
@@ -1734,29 +1732,6 @@ class ThrowdownState(VariantState):
                                 "response or game_over")
         if self.discard and VAL[self.discard[-1]] < 0:
             raise PositionError("bad_position", "the top card is not a standard Uno card")
-        pot = d.get("pot")
-        if pot is not None and not isinstance(pot, dict):
-            raise PositionError("bad_position", "'pot' must be an object")
-        if self.phase == RESPONSE:
-            pot = pot or {}
-            top = self.discard[-1]
-            level = pot.get("level", 4 if top == WD4 else 2)
-            if level not in (2, 4):
-                raise PositionError("bad_position", "pot.level must be 2 or 4")
-            self.level = level
-            count = pot.get("count", level)
-            victim = pot.get("victim", self.turn)
-            if not isinstance(count, int) or count < 0:
-                raise PositionError("bad_position", "pot.count must be a count of cards")
-            if not isinstance(victim, int) or not 0 <= victim < n:
-                raise PositionError("bad_position", "pot.victim must be a seat")
-            self.pot = count
-            if "turn" not in d:
-                self.turn = victim
-            if victim != self.turn:
-                raise PositionError("bad_position", "the pot's victim must be the seat to act")
-        elif pot:
-            raise PositionError("bad_position", "a pot needs phase 'response'")
         if not self.active[self.turn]:
             raise PositionError("bad_position", f"seat {self.turn} to act holds no cards")
         if self.n_active < 2:
@@ -1769,20 +1744,42 @@ class ThrowdownState(VariantState):
         if any(len(self.hands[s]) != 1 for s in self.uno_open):
             raise PositionError("bad_position", "uno_open may list only seats holding one card")
 
-    def attack_info(self) -> dict[str, Any] | None:
-        """The Throwdown in progress as public data (None when there is none)."""
+    # ------------------------------------------------------------------ pending
+
+    def pending(self) -> Pending | None:
+        """The Throwdown draw pot waiting for its defender (TD-4), or None."""
         if self.phase != RESPONSE:
             return None
-        from hotdeath.cards import card_code
+        return Pot(self.turn, self.top_player, self.pot, self.discard[-1], self.level)
 
-        return {
-            "kind": "draw",
-            "count": self.pot,
-            "level": self.level,
-            "victim": self.turn,
-            "sender": self.top_player,
-            "last_card": card_code(self.discard[-1]),
-        }
+    def load_pending(self, value: Pending | None) -> None:
+        """Set the draw pot (positions); refuse one that cannot be (TD-4)."""
+        if value is None:
+            self.pot = 0
+            self.level = 0
+            return
+        if not isinstance(value, Pot) or value.wd4_legal is not None:
+            raise PositionError("bad_position", "Throwdown has a draw pot (type 'pot') and "
+                                "nothing else pending")
+        top = self.discard[-1]
+        if value.last_card != top:
+            raise PositionError("bad_position", "the pot's last card is the top of the "
+                                "discard pile")
+        if not 0 <= value.victim < self.n or not self.active[value.victim]:
+            raise PositionError("bad_position", f"the pot's defender {value.victim} is not a "
+                                "seat holding cards")
+        if value.sender >= self.n:
+            raise PositionError("bad_position", f"the pot's sender {value.sender} is not a seat")
+        if value.sender >= 0:
+            if self.top_player not in (NOBODY, value.sender):
+                raise PositionError("bad_position", "the pot's sender is the player of the "
+                                    "top card (top_player)")
+            self.top_player = value.sender
+        level = value.level if value.level is not None else 4 if top == WD4 else 2
+        if level not in (2, 4):
+            raise PositionError("bad_position", "pot.level must be 2 or 4")
+        self.level = level
+        self.pot = value.count
 
 
 _CARD_RULES: Final = {NUMBER: "TD-2.2", SKIP: "TD-3.3", REVERSE: "TD-3.3", DRAW_TWO: "TD-4.1",
@@ -1793,17 +1790,6 @@ def _card_rule(face: int) -> str:
     return _CARD_RULES.get(FACE_KIND[face], "TD-2.2")
 
 
-def _pot_position(view: View) -> dict[str, Any]:
-    """The Throwdown pot of a view as position fields (search's deals)."""
-    at = view.attack
-    d: dict[str, Any] = {}
-    if at:
-        d["pot"] = {"count": at["count"], "level": at["level"], "victim": at["victim"]}
-        if at.get("sender") is not None and at["sender"] >= 0:
-            d["top_player"] = at["sender"]
-    return d
-
-
 KIT: Final = VariantKit(
     throws=True,
     card_rule=_card_rule,
@@ -1811,7 +1797,6 @@ KIT: Final = VariantKit(
     challengeable_wd4=True,
     dealer_choice="the direction of play",
     inactive_word="left the table",
-    position_from_view=_pot_position,
 )
 """What the front ends know of Throwdown (see :class:`~hotdeath.variants.base.VariantKit`)."""
 

@@ -487,9 +487,10 @@ function renderCenter() {
   if (a) {
     const victim = youOr(a.victim);
     let text;
-    if (a.kind === "draw") text = `${victim} must answer: draw`;
-    else if (a.kind === "eject") text = `${victim} must answer an ejection`;
-    else if (a.kind === "reveal") text = `${victim} must answer a ${cardName("GLAS", S.theme)} reveal`;
+    // a.type: "draw" (Hot Death), "pot" (standard, Cutthroat, Throwdown), "eject", "reveal"
+    if (a.type === "draw" || a.type === "pot") text = `${victim} must answer: draw`;
+    else if (a.type === "eject") text = `${victim} must answer an ejection`;
+    else if (a.type === "reveal") text = `${victim} must answer a ${cardName("GLAS", S.theme)} reveal`;
     else text = `${victim} must answer the attack`;
     attack.replaceChildren(el("span", {}, `⚠ ${text}`),
       a.count ? el("span", { class: "count" }, String(a.count)) : null,
