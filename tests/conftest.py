@@ -14,7 +14,9 @@ SQLite file and once on a database of its own in a throwaway PostgreSQL cluster
 psycopg) the PostgreSQL runs skip and say why; with ``CI`` set they fail instead, so CI
 never passes without them.
 
-Tests marked ``slow`` (the long property runs) run where ``CI`` is set, with
+``pytest -m rules`` runs the tests of the rules alone (the scenario tests of every variant,
+the rulebook, the core): the fast loop for someone changing a rule.  Tests marked ``slow``
+(the long property runs) run where ``CI`` is set, with
 ``HOTDEATH_SLOW=1``, or when asked for with ``-m slow``; elsewhere they are deselected and the
 summary says so.  A test that skips for a missing tool (``tests.support.missing``: a
 browser, tmux, PostgreSQL) is listed at the end with the command that installs the tool,
@@ -143,8 +145,22 @@ def _run_slow(config: pytest.Config) -> bool:
 _DESELECTED_SLOW: list[int] = [0]
 
 
+RULE_MODULES = frozenset({
+    "test_blocked", "test_core", "test_cutthroat", "test_hd_attacks", "test_hd_audit",
+    "test_hd_cards_and_turns", "test_hd_overview", "test_hd_scoring", "test_rule_coverage",
+    "test_rulebook", "test_standard", "test_throwdown", "test_worked_example",
+})
+"""The modules of the rules: their tests, and every test citing a rule, are ``rules``."""
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Leave the ``slow`` tests out of a local run unless asked for (CI runs them)."""
+    """Mark the rules tests (``-m rules``, the fast loop); leave ``slow`` ones out of a
+    local run unless asked for (CI runs them)."""
+    for item in items:
+        module = item.nodeid.split("::")[0].rsplit("/", 1)[-1].removesuffix(".py")
+        if module in RULE_MODULES or item.get_closest_marker("rule") is not None:
+            item.add_marker(pytest.mark.rules)
     if _run_slow(config):
         return
     slow = [item for item in items if item.get_closest_marker("slow") is not None]
