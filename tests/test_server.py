@@ -64,6 +64,22 @@ def scalar(db_url: str, sql: str) -> Any:
         engine.dispose()
 
 
+def full_replay(client: TestClient, game_id: str, token: str | None = None) -> Msg:
+    """Every page of a game's replay, its steps put together (the first page's fields)."""
+    headers = {"X-Token": token} if token else {}
+    first: Msg = client.get(f"/api/games/{game_id}/replay", headers=headers).json()
+    if "steps" not in first:
+        return first
+    at = first["next"]
+    while at is not None:
+        page = client.get(f"/api/games/{game_id}/replay?start={at}", headers=headers).json()
+        assert page["start"] == at and page["steps"][0]["index"] == at
+        first["steps"] += page["steps"]
+        at = page["next"]
+    assert len(first["steps"]) == first["total_steps"]
+    return first
+
+
 def new_table(client: TestClient, **body: Any) -> Msg:
     r = client.post("/api/tables", json=body)
     assert r.status_code == 201, r.text
@@ -274,7 +290,7 @@ def test_full_game_with_bots_to_the_end_and_rematch(client: TestClient) -> None:
         assert reveals and len(reveals) == len(hands)
         assert all(verify(r) for r in reveals)
         # the record replays to the same end
-        rec = client.get(f"/api/games/{last['game_id']}/replay").json()
+        rec = full_replay(client, last["game_id"])
         assert rec["seed"] == seed and rec["status"] == "finished"
         final = replay_record(rec["record"])
         assert final.is_terminal() and final.winners == view["winners"]
@@ -311,7 +327,7 @@ def test_deck_commitment_matches_the_deal(client: TestClient) -> None:
     assert all(m["commitment"] is None or m["commitment"]["digest"] != digest
                for m in states if m["version"] > 0 and m["view"]["hand_no"] > 1)
     # dealing from the end of the revealed deck gives the hands of the first step
-    rec = client.get(f"/api/games/{last['game_id']}/replay").json()
+    rec = full_replay(client, last["game_id"])
     pile = list(reveal["deck"])
     dealer, n = rec["steps"][0]["view"]["dealer"], 3
     hands: list[list[str]] = [[] for _ in range(n)]
@@ -528,7 +544,7 @@ def test_disconnected_person_is_played_by_a_bot(db_url: str) -> None:
                 elif m["type"] == "state" and m["view"]["phase"] == "game_over":
                     break
             assert taken
-        rec = client.get(f"/api/games/{m['game_id']}/replay").json()
+        rec = full_replay(client, m["game_id"])
         assert any(s["seat"] == 0 for s in rec["steps"][1:])
 
 
@@ -567,11 +583,11 @@ def test_replay_of_a_running_game_shows_only_the_callers_view(client: TestClient
         start(client, t)
         m, _ = play_out(ws, 0, upto=4)
         game = m["game_id"]
-        mine = client.get(f"/api/games/{game}/replay", headers={"X-Token": me["token"]}).json()
+        mine = full_replay(client, game, me["token"])
         assert mine["seat"] == 0 and "seed" not in mine and "record" not in mine
         assert all("hands" not in s for s in mine["steps"])
         assert all(s["view"]["seat"] == 0 for s in mine["steps"])
-        public = client.get(f"/api/games/{game}/replay").json()
+        public = full_replay(client, game)
         assert all(s["view"]["hand"] is None for s in public["steps"])
         for step in public["steps"]:
             for e in step["events"]:
@@ -595,8 +611,7 @@ def test_a_seats_replay_shows_exactly_what_the_seat_saw_live(
         hello(ws, me["token"])
         start(client, t)
         _, live = play_out(ws, 0, seed=4, upto=60)
-        replay = client.get(f"/api/games/{live[0]['game_id']}/replay",
-                            headers={"X-Token": me["token"]}).json()
+        replay = full_replay(client, live[0]["game_id"], me["token"])
     assert replay["seat"] == 0 and replay["status"] == "running"
     steps = replay["steps"]
     shown = 0

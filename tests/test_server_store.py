@@ -28,6 +28,7 @@ from hotdeath.server import create_app
 from hotdeath.server import room as room_module
 from hotdeath.server.room import Conn, GameRun, Hub, Room, decision_rngs
 from hotdeath.server.store import SaveRefused, Store
+from tests.test_server import full_replay
 
 with warnings.catch_warnings():  # starlette warns about its httpx transport on import
     warnings.simplefilter("ignore")
@@ -263,12 +264,12 @@ def test_a_finished_table_leaves_memory_and_its_replay_still_works(db_url: str) 
         while (summary := client.get(f"/api/tables/{table_id}").json())["status"] != "finished":
             assert time.monotonic() < deadline, "the bots did not finish"
             time.sleep(0.02)
-        first = client.get(f"/api/games/{summary['game_id']}/replay").json()
+        first = full_replay(client, summary["game_id"])
         deadline = time.monotonic() + 5
         while table_id in hub.rooms:
             assert time.monotonic() < deadline, "the finished table stayed in memory"
             time.sleep(0.02)
-        again = client.get(f"/api/games/{summary['game_id']}/replay").json()
+        again = full_replay(client, summary["game_id"])
         assert again == first and again["status"] == "finished" and "record" in again
         assert client.get(f"/api/tables/{table_id}").json() == summary
         with client.websocket_connect(f"/ws/{table_id}") as ws:

@@ -15,11 +15,12 @@ import math
 import time
 from collections import deque
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Final
 
-from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -27,7 +28,6 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hotdeath import PROGRAM, __version__
-from hotdeath.actions import Action
 from hotdeath.bots import bot_catalog
 from hotdeath.cards import (
     COLOR_LETTERS,
@@ -40,11 +40,9 @@ from hotdeath.cards import (
     NO_COLOR,
     NUM_FACES,
     THEMES,
-    card_code,
     card_name,
 )
-from hotdeath.events import SCORE_LABELS, Event
-from hotdeath.notation import record
+from hotdeath.events import SCORE_LABELS
 from hotdeath.options import OPTION_GROUPS
 from hotdeath.server.protocol import (
     DEFAULT_LIMITS,
@@ -55,6 +53,7 @@ from hotdeath.server.protocol import (
     message_id,
     parse_message,
 )
+from hotdeath.server.replays import MAX_PAGE_STEPS, PER_ADDRESS, REPLAY_WORKERS, ReplayCache
 from hotdeath.server.room import (
     BREATHER_SECONDS,
     DEFAULT_BOT,
@@ -68,14 +67,13 @@ from hotdeath.server.room import (
     bot_label,
     bot_levels,
     bot_rank,
-    event_json,
     house_rules,
     reveal_json,
     server_bot,
+    token_hash,
 )
 from hotdeath.server.rules_pages import card_help, rules_page
 from hotdeath.server.store import Store
-from hotdeath.state import GameState
 from hotdeath.variants import DEFAULT_VARIANT
 
 log = logging.getLogger("hotdeath.server")
@@ -329,36 +327,6 @@ def open_table_json(row: dict[str, Any]) -> dict[str, Any]:
         "house_rules": [h["text"] for h in rules],
         "link": f"/t/{row['id']}",
     }
-
-
-def replay_steps(
-    row: dict[str, Any], actions: list[tuple[int, str]], seat: int | None, full: bool,
-    theme: str,
-) -> tuple[GameState, list[dict[str, Any]]]:
-    """Every step of a game as ``seat`` may see it (``full``: everything, hands included)."""
-    import hotdeath
-
-    state = hotdeath.new_game(row["variant"], row["players"], int(row["seed"]), row["preset"],
-                              row["options"])
-    names: list[str] = list(row["names"])
-
-    def step(index: int, s: int | None, text: str | None, events: list[Event]) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "index": index, "seat": s, "action": text,
-            "events": [
-                event_json(e, e.seat if full else seat, index, names, theme) for e in events
-            ],
-            "view": state.view(None if full else seat).to_json(),
-        }
-        if full:
-            out["hands"] = [[card_code(c) for c in h] for h in state.hands]
-        return out
-
-    steps = [step(0, None, None, list(state.opening_events))]
-    for i, (s, text) in enumerate(actions, 1):
-        events = state.apply_action(Action.parse(text), s)
-        steps.append(step(i, s, text, events))
-    return state, steps
 
 
 def create_app(
@@ -694,44 +662,79 @@ def create_app(
         await committed(room)
         return room.summary()
 
+    replay_cache = ReplayCache()
+    replay_pool = ThreadPoolExecutor(REPLAY_WORKERS, thread_name_prefix="hotdeath-replay")
+    replaying: dict[str, int] = {}
+    app.state.replay_cache, app.state.replaying = replay_cache, replaying
+
     @app.get("/api/games/{game_id}/replay", tags=["games"])
     async def replay(
-        game_id: str, x_token: Annotated[str | None, Header()] = None
-    ) -> dict[str, Any]:
-        """A finished game step by step with everything; a running one as the caller sees it."""
-        loaded = (
-            await asyncio.wrap_future(store.fetch_game(game_id)) if len(game_id) <= 32 else None
-        )
+        game_id: str, request: Request, x_token: Annotated[str | None, Header()] = None,
+        start: Annotated[int, Query(ge=0, description="the first step of the page")] = 0,
+        count: Annotated[int, Query(ge=1, le=MAX_PAGE_STEPS,
+                                    description="steps in the page, at most 200")
+                         ] = MAX_PAGE_STEPS,
+    ) -> Response:
+        """A page of a game's steps: a finished game with everything, a running one seen.
+
+        A running game is shown as the caller (its seat token) sees it.  ``next`` is the
+        start of the next page (null: the last page).
+        """
+        address = request.client.host if request.client else "?"
+        if replaying.get(address, 0) >= PER_ADDRESS:
+            raise ApiError(429, "rate_limited", f"at most {PER_ADDRESS} replays at once from "
+                           "one address")
+        replaying[address] = replaying.get(address, 0) + 1
+        try:
+            return await replay_steps(game_id, x_token, start, count)
+        finally:
+            replaying[address] -= 1
+            if not replaying[address]:
+                del replaying[address]
+
+    async def replay_steps(
+        game_id: str, x_token: str | None, start: int, count: int
+    ) -> Response:
+        # the record is read in a thread (a long game's actions are many rows), not
+        # through the store's queue: records only grow, and a page shows saved steps only
+        loaded = await asyncio.to_thread(store.read_game_now, game_id) if (
+            len(game_id) <= 32) else None
         if loaded is None:
             raise ApiError(404, "unknown_game", f"there is no game {game_id!r}")
         row, actions, deals = loaded
-        room = await hub.room(row["table_id"])
+        found = await asyncio.wrap_future(store.later(store.read_table_now, row["table_id"]))
+        if found is None:
+            raise ApiError(404, "unknown_game", f"there is no game {game_id!r}")
+        table, seat_rows = found
         full = row["status"] == "finished"
         seat: int | None = None
         if not full and x_token is not None:
-            from hotdeath.server.room import token_hash
-
             h = token_hash(x_token)
-            found = [s.seat for s in room.seats if s.token_hash == h]
-            if not found:
+            mine = [int(r["seat"]) for r in seat_rows if r["token_hash"] == h]
+            if not mine:
                 raise ApiError(403, "bad_token", "this token is not a seat's at this table")
-            seat = found[0]
-        # replaying a long game takes a while: off the event loop (it reads only the record)
-        state, steps = await asyncio.to_thread(replay_steps, row, actions, seat, full,
-                                               room.theme)
+            seat = mine[0]
+        if start > len(actions):
+            raise ApiError(400, "bad_range", f"this game has steps 0 to {len(actions)}")
+        loop = asyncio.get_running_loop()
+        texts, nxt, final = await loop.run_in_executor(
+            replay_pool, replay_cache.page, row, actions, seat, full, table["theme"], start,
+            count,
+        )
         out: dict[str, Any] = {
             "game_id": game_id, "table_id": row["table_id"], "status": row["status"],
             "variant": row["variant"], "preset": row["preset"], "options": row["options"],
-            "players": row["players"], "names": row["names"], "theme": room.theme,
-            "seat": seat, "steps": steps,
+            "players": row["players"], "names": row["names"], "theme": table["theme"],
+            "seat": seat, "start": start, "total_steps": len(actions) + 1, "next": nxt,
         }
         if full:
-            out.update(
-                seed=int(row["seed"]), seed_salt=row["seed_salt"], record=record(state),
-                commitments=[reveal_json(deals[h]) for h in sorted(deals)],
-            )
-            out["record"]["preset"] = row["preset"]
-        return out
+            out.update(seed=int(row["seed"]), seed_salt=row["seed_salt"],
+                       commitments=[reveal_json(deals[h]) for h in sorted(deals)])
+            if start == 0 and final is not None:
+                out["record"] = {**final, "preset": row["preset"]}
+        head = json.dumps(out, separators=(",", ":"), ensure_ascii=False)
+        body = f'{head[:-1]},"steps":[{",".join(texts)}]}}'
+        return Response(body, media_type="application/json")
 
     # ---------------------------------------------------------------- WebSocket
 

@@ -441,6 +441,20 @@ class Store:
                 ).scalars()
             )
 
+    def read_table_now(
+        self, table_id: str
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """:meth:`load_table`'s rows, read at once in the caller's thread (not queued)."""
+        return self._read_table(table_id)
+
+    def read_game_now(self, game_id: str) -> GameRows | None:
+        """:meth:`load_game`'s rows read at once in the caller's thread, not queued.
+
+        For replays: a game's record only grows, so a read that misses writes still queued
+        shows a little less of a running game, never anything wrong.
+        """
+        return self._read_game(game_id)
+
     def load_room(self, table_id: str) -> Future[RoomRows | None]:
         """Queue the read of everything about a table (None: no such table).
 

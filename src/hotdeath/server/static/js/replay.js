@@ -9,7 +9,27 @@ import {
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
-const R = { data: null, index: 0, timer: null, theme: "family" };
+// The server sends a game in pages of steps (`start`, `next`, `total_steps`): the page of a
+// step is fetched when the step is first shown, and the one after it ahead of time.
+const R = { data: null, index: 0, timer: null, theme: "family", steps: [], total: 0, token: null,
+  pageSize: 200, loading: new Map() };
+const replayPath = () => `/api/games/${encodeURIComponent(gameId)}/replay`;
+
+function keep(page) {
+  for (const step of page.steps || []) R.steps[step.index] = step;
+  R.total = page.total_steps || R.steps.length;
+}
+
+/** Make sure step `index` is here (fetch its page if not). */
+function ensure(index) {
+  if (R.steps[index] || index < 0 || index >= R.total) return Promise.resolve();
+  const start = Math.floor(index / R.pageSize) * R.pageSize;
+  if (!R.loading.has(start)) {
+    R.loading.set(start, api(`${replayPath()}?start=${start}&count=${R.pageSize}`, { token: R.token })
+      .then(keep).finally(() => R.loading.delete(start)));
+  }
+  return R.loading.get(start);
+}
 
 function nameOf(seat) {
   const names = (R.data && R.data.names) || [];
@@ -17,11 +37,11 @@ function nameOf(seat) {
 }
 
 function render() {
-  const steps = R.data.steps;
-  const step = steps[R.index];
+  const step = R.steps[R.index];
+  if (!step) return;
   const v = step.view;
   $("slider").value = String(R.index);
-  $("counter").textContent = `${R.index} / ${steps.length - 1}`;
+  $("counter").textContent = `${R.index} / ${R.total - 1}`;
   const first = (step.events || [])[0];
   $("step-title").textContent = step.action === null
     ? "The opening: the dealer deals and turns up the first card"
@@ -60,9 +80,19 @@ function render() {
   }));
 }
 
-function go(index) {
-  R.index = Math.max(0, Math.min(R.data.steps.length - 1, index));
-  render();
+async function go(index) {
+  R.index = Math.max(0, Math.min(R.total - 1, index));
+  const wanted = R.index;
+  try {
+    await ensure(wanted);
+  } catch (err) {
+    const box = $("error");
+    box.textContent = `${err.message} (${err.code})`;
+    box.classList.remove("hidden");
+    return;
+  }
+  if (R.index === wanted) render();
+  ensure(wanted + R.pageSize).catch(() => {}); // the next page, ahead of time
 }
 
 function togglePlay() {
@@ -74,7 +104,7 @@ function togglePlay() {
   }
   $("play").textContent = "⏸ Pause";
   R.timer = setInterval(() => {
-    if (R.index >= R.data.steps.length - 1) togglePlay();
+    if (R.index >= R.total - 1) togglePlay();
     else go(R.index + 1);
   }, 700);
 }
@@ -94,7 +124,7 @@ async function verify() {
 
 async function main() {
   try {
-    const path = `/api/games/${encodeURIComponent(gameId)}/replay`;
+    const path = replayPath();
     [R.data] = await Promise.all([api(path), loadCards()]);
     // a running game: ask again with this browser's seat token at that table, if any
     const token = R.data.status !== "finished" && R.data.table_id
@@ -102,6 +132,7 @@ async function main() {
     if (token) {
       try {
         R.data = await api(path, { token });
+        R.token = token;
       } catch (err) {
         if (err.code !== "bad_token") throw err;
       }
@@ -113,6 +144,8 @@ async function main() {
     return;
   }
   R.theme = R.data.theme || "family";
+  R.pageSize = Math.max(1, (R.data.steps || []).length);
+  keep(R.data);
   $("title").textContent = `${R.data.variant} · ${(R.data.names || []).join(", ")}`;
   if (R.data.status !== "finished") {
     const note = $("view-note");
@@ -122,23 +155,23 @@ async function main() {
     note.classList.remove("hidden");
   }
   $("json-link").href = `/api/games/${encodeURIComponent(gameId)}/replay`;
-  $("slider").max = String(R.data.steps.length - 1);
+  $("slider").max = String(R.total - 1);
   $("slider").addEventListener("input", () => go(Number($("slider").value)));
   $("first").addEventListener("click", () => go(0));
   $("prev").addEventListener("click", () => go(R.index - 1));
   $("next").addEventListener("click", () => go(R.index + 1));
-  $("last").addEventListener("click", () => go(R.data.steps.length - 1));
+  $("last").addEventListener("click", () => go(R.total - 1));
   $("play").addEventListener("click", togglePlay);
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("input")) return;
     if (e.key === "ArrowRight") go(R.index + 1);
     else if (e.key === "ArrowLeft") go(R.index - 1);
     else if (e.key === "Home") go(0);
-    else if (e.key === "End") go(R.data.steps.length - 1);
+    else if (e.key === "End") go(R.total - 1);
     else if (e.key === " ") { e.preventDefault(); togglePlay(); }
   });
   // a finished game from its start; a running one where it stands now
-  go(R.data.status === "finished" ? 0 : R.data.steps.length - 1);
+  await go(R.data.status === "finished" ? 0 : R.total - 1);
   verify();
   document.body.dataset.ready = "1";
 }
