@@ -69,7 +69,7 @@ def _hub(client: TestClient) -> Hub:
 
 
 def test_pages_put_together_are_the_whole_game(client: TestClient) -> None:
-    _table, game, actions = stored_game(_hub(client), 1600)
+    _table, game, actions = stored_game(_hub(client), 10_000)  # to its end
     first = client.get(f"/api/games/{game}/replay").json()
     assert first["status"] == "finished" and first["total_steps"] == len(actions) + 1
     assert len(first["steps"]) <= MAX_PAGE_STEPS and "record" in first
