@@ -153,7 +153,12 @@ def test_the_quick_start_installs_and_serves(fresh: tuple[Path, dict[str, str]])
                 time.sleep(0.2)
         else:
             pytest.fail(f"{url} did not answer")
-        assert (repo / ".venv" / "bin" / "hotdeath").exists()
+        venv = repo / ".venv"
+        assert (venv / "bin" / "hotdeath").exists()
+        size = sum(f.stat().st_size for f in venv.rglob("*") if f.is_file() and not
+                   f.is_symlink())
+        assert size < 200 * 2**20, f"the base install is {size / 2**20:.0f} MiB"
+        assert not any((venv / "lib").glob("python*/site-packages/matplotlib"))
         data = Path(env["HOME"]) / ".local" / "share" / "hotdeath"
         assert any(data.rglob("*.sqlite3")), "the games database is in the data directory"
     finally:
