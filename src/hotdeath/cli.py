@@ -548,7 +548,8 @@ def variants(
 
 @app.command()
 def position(
-    file: Annotated[str, typer.Argument(help="Position JSON file ('-': standard input).")],
+    file: Annotated[str, typer.Argument(help="Position JSON file ('-': standard input).",
+                                        metavar="FILE")],
     apply: Annotated[
         list[str] | None,
         typer.Option("--apply", "-a", metavar="ACTION",
@@ -1022,7 +1023,8 @@ def _sim_progress(console: Console) -> Any:
 def report(
     results: Annotated[
         list[Path], typer.Argument(help="Results files from 'hotdeath simulate' (one set "
-                                        "each; two sets are compared side by side).")
+                                        "each; two sets are compared side by side).",
+                                   metavar="RESULTS")
     ],
     out: Annotated[
         Path | None, typer.Option("--out", help="Folder for the plots, report.md and "
