@@ -328,15 +328,6 @@ class CutthroatState(StandardState):
 
     def _apply(self, seat: int, action: Action) -> None:
         k = action.kind
-        if k == A.QUESTION:
-            if self.uno_open:  # a turn action of the victim (STD-8.3)
-                self.uno_open = [h for h in self.uno_open if h == seat]
-            self.turns += 1
-            self._question(seat)
-            mt = self.opts.max_turns
-            if mt and self.turns >= mt and self.phase != GAME_OVER:
-                self._stop_game()
-            return
         if k == A.COLOR and self.discard[-1] == WD4:
             # CT-2: the dealer has named the colour of a first-card Wild Draw Four
             self.color = action.color
@@ -352,7 +343,7 @@ class CutthroatState(StandardState):
             self.emit("pass", seat, "CT-3.3")
             self._next(self.next_seat(seat))
 
-    def _question(self, v: int) -> None:
+    def _question(self, v: int) -> None:  # a turn action of the victim (StandardState._apply)
         """CT-5.2: the legality of the Wild Draw Four is announced; the victim still draws."""
         w = self.wd4_player
         self.emit("question", v, "CT-5.2", n=1 if self.wd4_legal else 0, target=w)

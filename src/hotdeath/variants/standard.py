@@ -21,6 +21,7 @@ from hotdeath.actions import (
     JUMP,
     PASS_ACTION,
     PLAY,
+    QUESTION,
     Action,
     make,
     play,
@@ -374,6 +375,7 @@ class StandardState(VariantState):
         self._plain = not (opts.wild_color_must_change or opts.wd4_color_must_change
                            or opts.seven_o)
         self._strict = opts.wild_draw_four_rule == "strict"
+        self._challenge_rule = opts.wild_draw_four_rule == "challenge"
         self._may_draw = opts.may_draw_with_playable
         self._max_turns = opts.max_turns
         self._must_play = opts.drawn_card_play == "must"
@@ -622,7 +624,7 @@ class StandardState(VariantState):
                 acts += self._expand(seat, f, False)
                 if uno:
                     acts += self._expand(seat, f, True)
-        if self.pot_top == WD4 and o.wild_draw_four_rule == "challenge":
+        if self._wd4_challengeable():
             acts.append(A.CHALLENGE_ACTION)
         acts.append(A.ACCEPT_ACTION)
         return acts
@@ -667,7 +669,7 @@ class StandardState(VariantState):
 
     def _apply(self, seat: int, action: Action) -> None:
         k = action.kind
-        if k <= ACCEPT or k in (CHALLENGE, JUMP):  # a turn action (STD-8.3)
+        if k <= ACCEPT or k in (CHALLENGE, JUMP, QUESTION):  # a turn action (STD-8.3)
             if self.uno_open:
                 self.uno_open = [h for h in self.uno_open if h == seat]
             self.turns += 1
@@ -700,6 +702,8 @@ class StandardState(VariantState):
             self._next(self.next_seat(v))
         elif k == A.CHALLENGE:
             self._challenge(seat)
+        elif k == QUESTION:
+            self._question(seat)
         elif k == A.UNO:
             if seat in self.uno_open:
                 self.uno_open.remove(seat)
@@ -816,8 +820,7 @@ class StandardState(VariantState):
         self.pot_top = f
         self.pot_victim = v
         o = self.opts
-        decide = not out and (o.stacking != "none" or
-                              (f == WD4 and o.wild_draw_four_rule == "challenge"))
+        decide = not out and (o.stacking != "none" or self._wd4_challengeable())
         if decide:
             self.emit("attack", p, self.r("5.6" if f == WD4 else "5.4"), (f,), n=count, target=v)
             self.phase = RESPONSE
@@ -869,6 +872,17 @@ class StandardState(VariantState):
         else:
             self.draw_cards(c, pot + 2, self.r("6.4"))
             self._next(self.next_seat(c))
+
+    def _question(self, v: int) -> None:
+        """The victim questions a Wild Draw Four: a variant's rule (Cutthroat, CT-5.2).
+
+        Standard Uno never lists the action, so it never arrives here.
+        """
+        raise NotImplementedError("standard Uno has no questioned Wild Draw Four")
+
+    def _wd4_challengeable(self) -> bool:
+        """STD-6.3: the pending draw is a Wild Draw Four and the challenge rule is on."""
+        return self.pot_top == WD4 and self._challenge_rule
 
     def _seven_o(self, p: int, f: int, target: int) -> None:
         """STD-12.2: a 7 swaps hands with ``target``; a 0 passes every hand on."""
