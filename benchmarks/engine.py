@@ -17,7 +17,8 @@ What is measured, side by side in the same process and the same run:
 * Hot Death ``canonical`` with 4 random players: hands/s and whole games (to 1000 points)
   per second;
 * with ``--baseline PATH``, a change of the engine: fixed workloads (standard 2 and 4
-  players, Hot Death 4 players, each through ``step`` and ``apply_action``) on this engine
+  players, Hot Death 4 players, Throwdown 4 players, each through ``step`` and
+  ``apply_action``) on this engine
   and on the one in ``PATH`` (an earlier checkout), each engine in its own subprocess,
   interleaved, as medians of CPU time (:func:`compare_with_baseline`;
   ``--baseline-only`` skips everything else).
@@ -392,6 +393,7 @@ WORKLOADS: tuple[tuple[str, str, int, dict[str, object] | None], ...] = (
     ("standard_2p", "standard", 2, STANDARD_OPTIONS),
     ("standard_4p", "standard", 4, STANDARD_OPTIONS),
     ("hotdeath_4p", "hotdeath", 4, None),
+    ("throwdown_4p", "throwdown", 4, None),
 )
 """The workloads of ``--baseline``: key, variant, players, options."""
 PATHS = ("step", "apply_action")

@@ -1281,6 +1281,33 @@ class TestMultiCardPlays:
                 assert g.is_legal_play(0, a.cards)
             checked += 1
 
+    @pytest.mark.rule("TD-2.5", "ruling", "the listing by memoised parts is the enumeration")
+    def test_listing_by_parts_equals_the_whole_hand_enumeration(self) -> None:
+        # the fast listing (memoised per value and per chain, issue 13) gives the very same
+        # actions in the very same order as the whole-hand enumeration, for every top card
+        # and colour, also when its memo already holds parts from other hands and tops
+        from hotdeath.variants import throwdown as T
+
+        rnd = random.Random(11)
+        deck = [f for f in standard_deck() * 2 if not IS_WILD[f]]
+        checked = 0
+        for _ in range(120):
+            cards_ = rnd.sample(deck, rnd.choice((3, 5, 7, 9, 12)))
+            counts = Counter(cards_)
+            items = tuple(sorted(counts.items()))
+            for top in (0, 3, 6, 8, 9, T.V33, T.VSKIP):
+                for cc in (0, 1, 2, 3):
+                    for cap in (False, True):
+                        sink = T._Sink()
+                        T._regular_run(items, top, cc, cap, sink, T.ALL)
+                        whole = tuple(Action(A.PLAY, q) for q in sink.seqs)
+                        fast = T._regular_by_parts(items, top, cc, cap, 0)
+                        assert fast == whole, (items, top, cc, cap)
+                        limited = T._regular_by_parts(items, top, cc, cap, MAX_LISTED_PLAYS)
+                        assert limited == (whole if len(whole) <= MAX_LISTED_PLAYS else None)
+                        checked += 1
+        assert checked == 120 * 7 * 4 * 2
+
     @pytest.mark.rule("TD-2.5", "ruling", "other orders of a listed play are accepted")
     def test_every_valid_order_is_accepted_and_recorded_canonically(self) -> None:
         g = td([["B9", "Y6", "G3", "Y3", "R8", "G1"], ["G2"]], "B7")

@@ -15,6 +15,10 @@ A chain play is therefore a walk along that path, each visit one block of equal 
 whether a multiset of cards can be ordered into a walk from value *s* to value *e* depends
 only on how many cards of each value it has (:data:`_ROUTES`).  The enumeration runs over
 value counts first and expands to cards only for feasible ones, with memoised sub-multisets.
+A listing is the concatenation of independent parts (each value outside the chain, the lone
+3s, the chain), each memoised on just the cards and facts it depends on; the chain's part is
+enumerated once per set of chain cards and only its start is chosen per top card and colour
+(:func:`_regular_by_parts`).
 Big hands allow astronomically many distinct plays; above :data:`MAX_LISTED_PLAYS` the list
 is reduced (every play of one or two cards and every maximal play), every legal play is
 still accepted, and :meth:`ThrowdownState.play_extensions` builds any throw card by card.
@@ -34,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import pairwise, product
 from typing import TYPE_CHECKING, Any, Final
 
@@ -659,6 +663,126 @@ def _chain_plays(
                         break
 
 
+_Cand = tuple[int, int, list[Any]]
+"""A chain candidate: (size, last card, starts); each start is a list
+``[s, first_link, firsts_by_colour, visits, seq, sel, t, built]`` (see :func:`_chain_cands`)."""
+_CANDS: dict[Any, list[_Cand] | None] = {}
+_CANDS_MAX: Final = 100_000
+"""Candidates kept (all entries together) before the memo starts afresh (memory bound)."""
+_CANDS_HELD = [0]
+_CAND_CAP: Final = 4000
+_CAND_BOUND: Final = 1000
+"""Chains whose :func:`_bound` is above this are enumerated directly (counted first)."""
+
+
+def _chain_cands(groups: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+                 ) -> list[_Cand] | None:
+    """The chain plays of ``groups`` before the top card and the colour are known.
+
+    The same loops as :func:`_chain_plays` in mode ``ALL`` up to the choice of the first
+    card: each (multiset, last card) with a walk, its possible starts in the order tried, and
+    for each start the first card when the start links to the top (``first_link``) or the
+    current colour's card of that start value, by colour.  :func:`_chain_eval` then picks,
+    for one top and colour, what :func:`_chain_plays` would pick.  None above
+    :data:`_CAND_CAP` candidates (the caller falls back to the direct enumeration).
+    """
+    try:
+        return _CANDS[groups]
+    except KeyError:
+        pass
+    totals = [_by_total(counts) for _, counts in groups]
+    tops = tuple(max(t) for t in totals)
+    col_idx = [[next((j for j, f in enumerate(faces) if FACE_COLOR[f] == c), -1) for c in COLORS]
+               for faces, _ in groups]
+    out: list[_Cand] | None = []
+    assert out is not None
+    for t in product(*(range(h + 1) for h in tops)):
+        if t[2] == 1:
+            continue
+        present = [i for i in range(4) if t[i]]
+        if not present:
+            continue
+        lo, hi = present[0], present[-1]
+        if hi - lo + 1 != len(present):
+            continue
+        size = sum(t)
+        feas: list[tuple[int, list[tuple[int, tuple[int, ...], tuple[int, ...]]]]] = []
+        for e in present:
+            starts: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+            for s in present:
+                for visits, seq in _ROUTES[(lo, hi, s, e)]:
+                    if all(t[i] >= _WEIGHT[i] * visits[i] for i in present):
+                        starts.append((s, visits, seq))
+                        break
+            if starts:
+                feas.append((e, starts))
+        if not feas:
+            continue
+        for combo in product(*(totals[i][t[i]] for i in present)):
+            sel = dict(zip(present, combo, strict=True))
+            for e, starts in feas:
+                faces_e = groups[e][0]
+                for j, f_last in enumerate(faces_e):
+                    if not sel[e][j]:
+                        continue
+                    st: list[Any] = []
+                    for s, visits, seq in starts:
+                        vec = sel[s]
+                        faces_s = groups[s][0]
+                        if size == 1:
+                            first_link = f_last
+                            by_col = tuple(f_last if FACE_COLOR[f_last] == c else -1
+                                           for c in COLORS)
+                        else:
+                            first_link = next((faces_s[m] for m in range(len(vec))
+                                               if vec[m] - (s == e and m == j) > 0), -1)
+                            by_col = tuple(
+                                faces_s[ix] if ix >= 0
+                                and vec[ix] - (1 if s == e and ix == j else 0) >= 1 else -1
+                                for ix in col_idx[s])
+                        st.append([s, first_link, by_col, visits, seq, sel, t, {}])
+                    out.append((size, f_last, st))
+                    if len(out) > _CAND_CAP:
+                        out = None
+                        break
+                if out is None:
+                    break
+            if out is None:
+                break
+        if out is None:
+            break
+    held = len(out) + 1 if out is not None else 1
+    if _CANDS_HELD[0] + held > _CANDS_MAX:
+        _CANDS.clear()
+        _CANDS_HELD[0] = 0
+    _CANDS_HELD[0] += held
+    _CANDS[groups] = out
+    return out
+
+
+def _chain_eval(groups: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...],
+                cands: list[_Cand], link_top: tuple[bool, ...], cc: int) -> list[Action]:
+    """The chain plays for one top card and colour, from :func:`_chain_cands`."""
+    out: list[Action] = []
+    for _size, _last, starts in cands:
+        for st in starts:
+            if link_top[st[0]]:
+                first = st[1]
+            else:
+                first = st[2][cc] if cc >= 0 else -1
+                if first < 0:
+                    continue
+            built = st[7]
+            a = built.get(first)
+            if a is None:
+                a = Action(A.PLAY, _build_chain(groups, st[5], st[6], st[3], st[4], first,
+                                                _last))
+                built[first] = a
+            out.append(a)
+            break
+    return out
+
+
 def _build_chain(
     groups: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], sel: dict[int, tuple[int, ...]],
     t: tuple[int, ...], visits: tuple[int, ...], seq: tuple[int, ...], first: int, last: int,
@@ -730,13 +854,19 @@ def _bound(counts: list[int]) -> int:
     return b * len(counts)
 
 
-def _listing(run: Any, bound: int, limit: int) -> tuple[tuple[int, ...], ...]:
-    """Run an enumeration: completely when the plays are few, else the reduced listing."""
-    if limit <= 0 or bound <= limit:
+def _listing(run: Any, bound: int, limit: int,
+             too_many: bool = False) -> tuple[tuple[int, ...], ...]:
+    """Run an enumeration: completely when the plays are few, else the reduced listing.
+
+    ``too_many``: the plays are already known to be more than ``limit`` (not counted again).
+    """
+    if not too_many and (limit <= 0 or bound <= limit):
         sink = _Sink()
         run(sink, ALL)
         return tuple(sink.seqs)
     try:
+        if too_many:
+            raise _TooMany
         run(_Sink(False, limit + 1), ALL)
     except _TooMany:
         seen: set[tuple[tuple[int, ...], int]] = set()
@@ -755,6 +885,126 @@ def _listing(run: Any, bound: int, limit: int) -> tuple[tuple[int, ...], ...]:
     return tuple(sink.seqs)
 
 
+# ----------------------------------------------------------------- the listing by parts
+#
+# A hand's plays are the union of independent parts: the plays of each value (or action
+# type) outside the chain, the lone 3s and the plays along the chain 9 — 6 — 33 — 8 (in a
+# Throwdown: the plays of each family).  Each part depends only on the hand's cards of that
+# part, whether it links to the top card and the current colour, so a part's listing is
+# memoised on exactly those facts: when a hand changes by a card or two, or the top card
+# changes, most parts are found again at once, and the few new ones are enumerated alone.
+# The concatenation in the enumeration's own order is the complete listing (identical, card
+# for card and in order, to what the whole-hand enumeration gives); when a part, or all of
+# them together, hold more than the listing limit, the whole-hand enumeration builds the
+# reduced listing as before.
+
+_PARTS: dict[tuple[Any, ...], tuple[Action, ...] | None] = {}
+"""Memoised listings of parts (None: more plays than the limit)."""
+_PARTS_MAX: Final = 50_000
+"""Entries kept before the memo starts afresh (a bound on memory, not a tuning knob)."""
+_GROUP_VALUES: Final = (0, 1, 2, 4, 5, 7, VSKIP, VREV, VD2)
+_MISSING: Final[tuple[Action, ...]] = (A.DRAW_ACTION,)
+"""A memo miss (never a listing of plays)."""
+_ON_PATH: Final = tuple(VAL[f] in _PATH for f in range(NUM_FACES))
+
+
+def _part(key: tuple[Any, ...], run: Callable[[_Sink], None], limit: int, bound: int
+          ) -> tuple[Action, ...] | None:
+    """The listing of one part (memoised on ``key``), None when it holds more than ``limit``.
+
+    ``bound`` is an upper bound of the part's plays (:func:`_bound`): above the limit they
+    are counted first, without building them.
+    """
+    try:
+        return _PARTS[key]
+    except KeyError:
+        pass
+    got: tuple[Action, ...] | None = None
+    try:
+        if 0 < limit < bound:
+            run(_Sink(False, limit + 1))
+        sink = _Sink(True)
+        run(sink)
+        got = tuple(Action(A.PLAY, q) for q in sink.seqs)
+    except _TooMany:
+        pass
+    if len(_PARTS) >= _PARTS_MAX:
+        _PARTS.clear()
+    _PARTS[key] = got
+    return got
+
+
+def _group_run(faces: tuple[int, ...], counts: tuple[int, ...], any_first: bool, cc: int,
+               sink: _Sink) -> None:
+    """The complete listing of one value's cards (a part of :func:`_regular_by_parts`)."""
+    _group_plays(faces, _vectors(counts, ALL), any_first, cc, sink)
+
+
+def _regular_by_parts(hand: Items, top_value: int, cc: int, cap: bool,
+                      limit: int) -> tuple[Action, ...] | None:
+    """:func:`regular_plays` from memoised parts; None when the listing must be reduced."""
+    link = LINK[top_value]
+    by_value: dict[int, list[tuple[int, int]]] = {}
+    for f, k in hand:
+        v = VAL[f]
+        if v in by_value:
+            by_value[v].append((f, 1 if cap else k))
+        else:
+            by_value[v] = [(f, 1 if cap else k)]
+    out: list[Action] = []
+    for v in _GROUP_VALUES:
+        items = by_value.get(v)
+        if items is None:
+            continue
+        lk = link[v]
+        faces = tuple(f for f, _ in items)
+        counts = tuple(k for _, k in items)
+        if not lk and not any(FACE_COLOR[f] == cc for f in faces):
+            continue  # nothing of this value can start a play
+        key: tuple[Any, ...] = (0, faces, counts, lk, -1 if lk else cc, limit)
+        got = _PARTS.get(key, _MISSING)
+        if got is _MISSING:
+            got = _part(key, partial(_group_run, faces, counts, lk, cc), limit,
+                        _bound(list(counts)))
+        if got is None:
+            return None
+        out += got
+    threes = by_value.get(3)
+    if threes is not None:
+        for f, _ in threes:
+            if link[3] or FACE_COLOR[f] == cc:
+                out.append(Action(A.PLAY, (f,)))
+    if threes is not None or 9 in by_value or 6 in by_value or 8 in by_value:
+        groups = tuple(
+            (tuple(f for f, _ in by_value.get(v, ())), tuple(k for _, k in by_value.get(v, ())))
+            for v in _PATH
+        )
+        link_top = (link[9], link[6], link[V33], link[8])
+        key = (1, groups, link_top, cc, limit)
+        got = _PARTS.get(key, _MISSING)
+        if got is _MISSING:
+            bound = _bound([k for _, ks in groups for k in ks])
+            cands = _chain_cands(groups) if bound <= _CAND_BOUND else None
+            if cands is not None:
+                got = tuple(_chain_eval(groups, cands, link_top, cc))
+                if 0 < limit < len(got):
+                    got = None
+                if len(_PARTS) >= _PARTS_MAX:
+                    _PARTS.clear()
+                _PARTS[key] = got
+            else:
+                def chain(sink: _Sink) -> None:
+                    _chain_plays(groups, link_top, cc, sink, ALL)
+
+                got = _part(key, chain, limit, bound)
+        if got is None:
+            return None
+        out += got
+    if 0 < limit < len(out):
+        return None
+    return tuple(out)
+
+
 @lru_cache(maxsize=512)
 def regular_plays(hand: Items, top_value: int, cc: int, cap: bool,
                   limit: int = MAX_LISTED_PLAYS) -> tuple[Action, ...]:
@@ -765,6 +1015,10 @@ def regular_plays(hand: Items, top_value: int, cc: int, cap: bool,
     All of them when there are at most ``limit`` (0: no limit), else the reduced listing
     of :data:`MAX_LISTED_PLAYS`.
     """
+    fast = _regular_by_parts(hand, top_value, cc, cap, limit)
+    if fast is not None:
+        return fast
+
     def run(sink: _Sink, mode: int) -> None:
         _regular_run(hand, top_value, cc, cap, sink, mode)
 
@@ -772,7 +1026,8 @@ def regular_plays(hand: Items, top_value: int, cc: int, cap: bool,
     for f, k in hand:
         by_value.setdefault(VAL[f] if VAL[f] not in _PATH else -9, []).append(1 if cap else k)
     bound = sum(_bound(c) for c in by_value.values())
-    return tuple(Action(A.PLAY, s) for s in _listing(run, bound, limit))
+    # the parts said: more than ``limit`` plays, the reduced listing
+    return tuple(Action(A.PLAY, s) for s in _listing(run, bound, limit, too_many=True))
 
 
 def _defence_run(hand: Items, level: int, top: int, cc: int, match: str, mix2: bool,
