@@ -688,6 +688,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "benchmark": "engine",
         "compiled": COMPILED,
         "python": platform.python_version(),
+        "core": hotdeath.core(),
         "cpus": os.cpu_count(),
         "rlcard": rl_version,
         "seconds": args.seconds,

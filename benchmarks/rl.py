@@ -263,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     summary: dict[str, Any] = {
         "benchmark": "rl",
         "python": platform.python_version(),
+        "core": hotdeath.core(),
         "seconds": args.seconds,
         "repeat": args.repeat,
     }

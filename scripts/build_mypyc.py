@@ -1,10 +1,12 @@
-"""Compile the pure core with mypyc into build/mypyc/ (optional; the package stays pure Python).
+"""Compile the core with mypyc into build/mypyc/, beside the source tree (for development).
 
     python scripts/build_mypyc.py
     PYTHONPATH=build/mypyc python benchmarks/engine.py
+    PYTHONPATH=build/mypyc python -m pytest -m rules      # the rule tests on the compiled core
 
-The command-line, terminal-game and bot modules are left interpreted.  Needs mypy (which ships
-mypyc) and a C compiler.
+An installation gets the compiled core with ``HOTDEATH_COMPILE=1 pip install .`` (setup.py
+compiles the same modules, :func:`compiled_modules`).  The command-line, terminal-game, bot,
+server and RL modules are left interpreted.  Needs mypy (which ships mypyc) and a C compiler.
 """
 
 from __future__ import annotations
@@ -19,19 +21,28 @@ SRC = ROOT / "src" / "hotdeath"
 OUT = ROOT / "build" / "mypyc"
 COMPILED = {"actions.py", "cards.py", "errors.py", "events.py", "notation.py", "options.py",
             "rng.py", "state.py", "view.py"}
-"""The engine's hot modules (plus every variant module); the rest stays interpreted."""
+"""The engine's hot modules (plus every module of every variant); the rest stays interpreted."""
+
+
+def compiled_modules(package: Path) -> list[Path]:
+    """The modules of ``package`` (a copy of src/hotdeath) that the compiled core compiles.
+
+    The core's hot modules and every module under ``variants/`` (at any depth, a variant's
+    package included) except the registry's ``variants/__init__.py``.
+    """
+    variants = package / "variants"
+    return sorted(
+        p for p in package.rglob("*.py")
+        if (p.parent == package and p.name in COMPILED)
+        or (variants in p.parents and p != variants / "__init__.py")
+    )
 
 
 def main() -> int:
     if OUT.exists():
         shutil.rmtree(OUT)
     shutil.copytree(SRC, OUT / "hotdeath")
-    targets = sorted(
-        str(p.relative_to(OUT))
-        for p in (OUT / "hotdeath").rglob("*.py")
-        if (p.parent.name == "hotdeath" and p.name in COMPILED)
-        or (p.parent.name == "variants" and p.name != "__init__.py")
-    )
+    targets = [str(p.relative_to(OUT)) for p in compiled_modules(OUT / "hotdeath")]
     cmd = [sys.executable, "-m", "mypyc", *targets]
     print(" ".join(cmd))
     result = subprocess.run(cmd, cwd=OUT, check=False)

@@ -33,6 +33,25 @@ PROGRAM: Final = __name__
 """The program's name (command, data folder, server title): the package's."""
 
 
+def core() -> str:
+    """Which engine core this installation runs: ``"compiled"`` (mypyc) or ``"pure"``.
+
+    ``HOTDEATH_COMPILE=1 pip install .`` installs the compiled core where a C compiler is
+    present (docs/performance.md); ``hotdeath --version`` says which one runs.
+
+    >>> core() in ("compiled", "pure")
+    True
+    """
+    from hotdeath import state
+
+    return "pure" if (state.__file__ or "").endswith(".py") else "compiled"
+
+
+def core_description() -> str:
+    """:func:`core` in words, for version lines and benchmark headers."""
+    return "compiled core (mypyc)" if core() == "compiled" else "pure-Python core"
+
+
 def new_game(
     variant: str = DEFAULT_VARIANT,
     players: int | None = None,
@@ -64,6 +83,8 @@ __all__ = [
     "WrongSeatError",
     "__version__",
     "all_variants",
+    "core",
+    "core_description",
     "describe",
     "get_variant",
     "new_game",

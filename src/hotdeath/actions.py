@@ -94,7 +94,7 @@ class Action(NamedTuple):
         return f"Action.parse({str(self)!r})"
 
     @classmethod
-    def parse(cls, text: str) -> Action:
+    def parse(cls, text: object) -> Action:
         """Parse the text notation; raises :class:`NotationError` on bad syntax.
 
         Any text at all gets either an action or a coded :class:`NotationError` (numbers

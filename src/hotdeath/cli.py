@@ -44,7 +44,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from hotdeath import PROGRAM, __version__
+from hotdeath import PROGRAM, __version__, core_description
 from hotdeath.actions import CHALLENGE, Action
 from hotdeath.cards import COLOR_NAMES, card_name, parse_card
 from hotdeath.errors import HotDeathError, NotationError, OptionError
@@ -484,7 +484,7 @@ def legal_lines(state: GameState, seat: int | None) -> Iterator[str]:
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"hotdeath {__version__}")
+        typer.echo(f"hotdeath {__version__}, {core_description()}")
         raise typer.Exit()
 
 
@@ -968,7 +968,8 @@ def simulate(
         raise typer.Exit(130) from None
     if quiet:
         return
-    console.print(f"{summary.played} games played, {summary.skipped} already in {out}")
+    console.print(f"{summary.played} games played, {summary.skipped} already in {out} "
+                  f"({core_description()})")
     from hotdeath.report import load_sets, summary_tables
 
     for table in summary_tables(load_sets([out])):

@@ -168,7 +168,10 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
     options = data.get("options") or {}
     if not isinstance(options, Mapping):
         raise PositionError("bad_position", "'options' must be an object")
-    opts = variant.resolve_options(data.get("preset"), options)
+    preset = data.get("preset")
+    if preset is not None and not isinstance(preset, str):
+        raise PositionError("bad_position", "'preset' must be a preset's name")
+    opts = variant.resolve_options(preset, options)
     hands_raw = data.get("hands")
     players = data.get("players", len(hands_raw) if isinstance(hands_raw, list) else None)
     if players is None:
@@ -342,6 +345,11 @@ def replay(rec: Mapping[str, Any] | str, upto: int | None = None) -> GameState:
     acts = rec.get("actions", [])
     if not isinstance(acts, list):
         raise PositionError("bad_record", "'actions' must be a list of [seat, \"action\"]")
+    for key, kind in (("players", int), ("preset", str), ("dealer", int)):
+        value = rec.get(key)
+        if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+            what = "a name" if kind is str else "an integer"
+            raise PositionError("bad_record", f"'{key}' must be {what}")
     variant = get_variant(name)
     state = variant.new_game(
         rec.get("players"), seed, rec.get("preset"), options, rec.get("dealer"),

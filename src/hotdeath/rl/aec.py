@@ -27,6 +27,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+import hotdeath
 from hotdeath import actions as A
 from hotdeath.actions import Action
 from hotdeath.bots.arena import window_seats, worth_offering
@@ -76,6 +77,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         "name": "hotdeath_v0",
         "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
+        "core": hotdeath.core(),
     }
 
     def __init__(

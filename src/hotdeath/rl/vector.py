@@ -36,6 +36,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+import hotdeath
 from hotdeath.bots import Bot, make_bot
 from hotdeath.bots.arena import seat_rngs, worth_offering
 from hotdeath.bots.simple import RandomBot
@@ -91,6 +92,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
     metadata: dict[str, Any] = {  # noqa: RUF012 (Gymnasium's style)
         "render_modes": [],
         "autoreset_mode": AutoresetMode.NEXT_STEP,
+        "core": hotdeath.core(),
     }
 
     def __init__(
