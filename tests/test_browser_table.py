@@ -8,6 +8,7 @@ serve the whole module; screenshots go to ``artifacts/screenshots/table/``.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,6 +20,8 @@ from tests.test_browser import (
     Server,
     _create_in_lobby,
     _player,
+    _until_my_turn,
+    _wait_for,
     browser,
 )
 
@@ -191,3 +194,160 @@ def test_card_help_for_a_card_in_hand_on_the_pile_and_the_rules_page(
     rules.screenshot(path=str(TABLE_SHOTS / "rules_page.png"))
     rules.context.close()
     ann.close()
+
+
+# --------------------------------------------------------------------------- chat
+
+
+def test_chat_between_two_people_shows_html_as_text(browser: Browser, server: Server) -> None:
+    made = server.api("/api/tables", {"variant": "standard", "seats": 3,
+                                      "bots": {"2": "basic"}})
+    table = made["table_id"]
+    tokens = [server.api(f"/api/tables/{table}/join", {"name": n, "seat": s})["token"]
+              for s, n in ((0, "Ann"), (1, "Bob"))]
+    ann, bob = _player(browser), _player(browser)
+    _sit(ann, server, table, tokens[0], made["host_token"])
+    _sit(bob, server, table, tokens[1])
+    server.api(f"/api/tables/{table}/start", {}, token=made["host_token"])
+    for p in (ann, bob):
+        p.page.wait_for_selector("#game:not(.hidden)")
+    payload = '<img src=x onerror="window.__owned=1"><script>window.__owned=2</script>hi'
+    ann.page.click("#tab-chat")
+    ann.page.fill("#chat-input", payload)
+    ann.page.click("#chat-send")
+    bob.page.click("#tab-chat")
+    line = bob.page.locator("#chat-log .chat-line .text").last
+    line.wait_for()
+    _wait_for(lambda: line.inner_text() == payload, "the chat line did not arrive as text")
+    for p in (ann, bob):  # shown as text: no element made from it, no script run
+        assert p.page.locator("#chat-log img, #chat-log script").count() == 0
+        assert p.page.evaluate("window.__owned") is None
+    bob.page.click('[data-reaction="gg"]')
+    ann.page.locator("#chat-log .chat-line.reaction").wait_for()
+    assert "Good game!" in ann.page.locator("#chat-log").inner_text()
+    # Ann mutes Bob: his lines say "(muted)" in her browser only
+    ann.page.locator("#chat-log .chat-line.reaction .who").click()
+    assert ann.page.locator("#chat-log .chat-line.muted").count() == 1
+    assert bob.page.locator("#chat-log .chat-line.muted").count() == 0
+    ann.page.screenshot(path=str(TABLE_SHOTS / "chat.png"))
+    ann.close()
+    bob.close()
+
+
+# --------------------------------------------------------------------------- the timer
+
+
+def test_a_turn_timer_running_out_moves_for_the_absent_seat(
+    browser: Browser, server: Server
+) -> None:
+    made = server.api("/api/tables", {"variant": "standard", "seats": 2, "turn_timer": 15,
+                                      "takeover_timeout": None})
+    table = made["table_id"]
+    ann_token = server.api(f"/api/tables/{table}/join", {"name": "Ann", "seat": 0})["token"]
+    server.api(f"/api/tables/{table}/join", {"name": "Bob", "seat": 1})  # never comes
+    ann = _player(browser)
+    _sit(ann, server, table, ann_token)
+    server.api(f"/api/tables/{table}/start", {}, token=made["host_token"])
+    page = ann.page
+    page.wait_for_selector("body[data-version]")
+    deadline = time.monotonic() + 60
+    while page.evaluate("document.body.dataset.turn") != "1":  # play until it is Bob's turn
+        assert time.monotonic() < deadline, "it never became Bob's turn"
+        if not ann.step():
+            time.sleep(0.1)
+    ring = page.locator('#opponents .seat[data-seat="1"] .clock-ring')
+    ring.wait_for()
+    assert 0 < int(ring.inner_text()) <= 15
+    page.screenshot(path=str(TABLE_SHOTS / "turn_timer.png"))
+    version = ann.version()
+
+    def moved() -> bool:
+        page.wait_for_timeout(50)  # Playwright delivers the frames while it is called
+        return any(f["version"] > version and f.get("auto") and f["last_action"]["seat"] == 1
+                   for f in ann.states())
+
+    _wait_for(moved, "the timer made no move for Bob", timeout=30)
+    ann.close()
+
+
+# --------------------------------------------------------------------------- public tables
+
+
+def test_a_public_table_appears_in_another_lobby(browser: Browser, server: Server) -> None:
+    ann = _player(browser)
+    page = ann.page
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.fill("#name", "Ann")
+    page.fill("#table-name", "Ann's public table")
+    page.select_option("#variant", "cutthroat")
+    page.eval_on_selector(
+        "#seats", "(n) => { n.value = '3'; n.dispatchEvent(new Event('input')); }"
+    )
+    page.select_option('#seat-list select[data-seat="1"]', "open")
+    page.check("#public")
+    page.click("#create-btn")
+    page.wait_for_selector("#waiting:not(.hidden)")
+    table = page.url.split("/t/")[1].split("?")[0]
+    bob = _player(browser)
+    bob.page.goto(server.base + "/")
+    bob.page.wait_for_selector("body[data-ready='1']")
+    row = bob.page.locator(f'.open-table[data-table="{table}"]')
+    assert row.count() == 1
+    text = row.inner_text()
+    assert "Ann's public table" in text and "1 of 3 seats free" in text
+    assert "Cutthroat" in text and "No house rules changed" in text
+    bob.page.screenshot(path=str(TABLE_SHOTS / "lobby_open_tables.png"), full_page=True)
+    row.locator("a").click()
+    bob.page.wait_for_selector("#join-name")
+    ann.close()
+    bob.close()
+
+
+# --------------------------------------------------------------------------- phone, motion
+
+
+def test_a_phone_with_six_seats_keeps_the_hand_in_view_on_your_turn(
+    browser: Browser, server: Server
+) -> None:
+    table, host, token = _table_with_bots(server, "hotdeath", seats=6)
+    phone = Player(browser.new_context(viewport={"width": 390, "height": 844},
+                                       is_mobile=True, has_touch=True))
+    _sit(phone, server, table, token)
+    server.api(f"/api/tables/{table}/start", {}, token=host)
+    _until_my_turn(phone, timeout=40)
+    page = phone.page
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(300)
+    box = page.locator("#hand").bounding_box()
+    card = page.locator("#hand .card").first.bounding_box()
+    assert box is not None and card is not None
+    assert card["y"] >= 0 and card["y"] + card["height"] * 0.6 <= 844, card  # in view
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(TABLE_SHOTS / "phone_six_seats.png"))
+    phone.close()
+
+
+def test_reduced_motion_moves_nothing(browser: Browser, server: Server) -> None:
+    flights = {}
+    for reduce in (False, True):
+        table, host, token = _table_with_bots(server, "standard", seats=3, bot_delay=0.3)
+        p = Player(browser.new_context(viewport={"width": 1360, "height": 900},
+                                       reduced_motion="reduce" if reduce else "no-preference"))
+        _sit(p, server, table, token)
+        server.api(f"/api/tables/{table}/start", {}, token=host)
+        p.page.wait_for_selector("body[data-version]")
+        deadline = time.monotonic() + 40
+        while p.version() < 6:  # a few moves: Ann's (clicked) and the bots'
+            assert time.monotonic() < deadline, "the game did not move"
+            if not p.step():
+                time.sleep(0.05)
+        flights[reduce] = int(p.page.evaluate("document.body.dataset.flights || '0'"))
+        if reduce:
+            # and the CSS stops every animation: the attack pulse and the pile's top card
+            name = p.page.evaluate(
+                "getComputedStyle(document.querySelector('#discard img:last-child'))"
+                ".animationName")
+            assert name == "none"
+        p.close()
+    assert flights[False] > 0 and flights[True] == 0, flights

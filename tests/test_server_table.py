@@ -4,6 +4,8 @@ tables and removing a player (the browser's side is tests/test_browser_table.py)
 from __future__ import annotations
 
 import re
+import time
+import warnings
 from collections.abc import Callable
 
 from hotdeath.rulebook import RULES
@@ -12,8 +14,6 @@ from hotdeath.server.rules_pages import card_help, for_people
 from tests.test_server import (
     FAST,
     Msg,
-    TestClient,
-    WebSocketTestSession,
     client,
     hello,
     join,
@@ -21,6 +21,11 @@ from tests.test_server import (
     recv,
     start,
 )
+
+with warnings.catch_warnings():  # starlette warns about its httpx transport on import
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+    from starlette.testclient import WebSocketTestSession
 
 __all__ = ["client"]  # the fixture of tests/test_server.py
 
@@ -122,8 +127,6 @@ def recv_any(ws: WebSocketTestSession) -> Msg:
 
 
 def test_the_turn_timer_moves_for_a_person_whose_time_runs_out(db_url: str) -> None:
-    from hotdeath.server import room as room_mod
-
     with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
         table = new_table(client, variant="standard", seats=2, bots={"1": "basic"},
                           turn_timer=15)
@@ -139,7 +142,7 @@ def test_the_turn_timer_moves_for_a_person_whose_time_runs_out(db_url: str) -> N
             assert first["clock"]["seat"] == 0 and first["clock"]["seconds"] == 15
             version = first["version"]
             expected = room.timer_move(room.run, 0)
-            room.clock = (0, room_mod.time.monotonic() - 16)  # the time ran out
+            room.clock = (0, time.monotonic() - 16)  # the time ran out
             room._wake.set()
             moved = _wait_state(a, lambda m: m["version"] > version)
             assert moved["auto"] is True

@@ -23,18 +23,13 @@ function presetOptions() {
 }
 
 function botChoices() {
-  // one entry per bot and level, as the server's catalog lists them
-  const out = [];
-  for (const bot of catalog.bots) {
-    for (const level of bot.levels) {
-      out.push({
-        spec: level.spec, bot: bot.name,
-        label: level.label ? `Bot: ${bot.name} (${level.label})` : `Bot: ${bot.name}`,
-        help: bot.description, isDefault: level.default,
-      });
-    }
-  }
-  return out;
+  // every bot level, weakest first by measured strength, in people's words
+  const menu = catalog.bot_menu || [];
+  return menu.map((b) => ({
+    spec: b.spec, bot: b.spec.split(":")[0],
+    label: `${b.label[0].toUpperCase()}${b.label.slice(1)}`,
+    help: `${b.help} (advanced: ${b.spec})`, isDefault: b.default,
+  }));
 }
 
 function renderFan() {
@@ -208,6 +203,9 @@ async function onCreate(event) {
     theme: document.querySelector("input[name=theme]:checked").value,
     bot_delay: Number($("bot-delay").value),
     takeover_timeout: takeover === "never" ? null : Number(takeover),
+    turn_timer: $("turn-timer").value === "off" ? null : Number($("turn-timer").value),
+    public: $("public").checked,
+    breather: (catalog.defaults && catalog.defaults.breather) || 20,
   };
   const tableName = $("table-name").value.trim();
   if (tableName) body.name = tableName;
@@ -237,6 +235,21 @@ function onJoin(event) {
   if (id) window.location.href = `/t/${id}${query}`;
 }
 
+/** The public tables waiting for players (GET /api/tables), as a list to join. */
+async function renderOpenTables() {
+  const box = $("open-tables");
+  let data;
+  try { data = await api("/api/tables"); } catch { return; }
+  const rows = data.tables.map((t) => el("li", { class: "open-table", "data-table": t.table_id },
+    el("a", { href: t.link, class: "name" }, t.name),
+    el("span", { class: "muted" }, ` · ${t.variant_title}, ${t.preset_title} · `),
+    el("strong", {}, `${t.seats_free} of ${t.players} seat${t.players === 1 ? "" : "s"} free`),
+    t.turn_timer ? el("span", { class: "muted" }, ` · ${t.turn_timer} s a move`) : null,
+    el("div", { class: "hint" }, t.house_rules.length ? `House rules: ${t.house_rules.join("; ")}` : "No house rules changed")));
+  box.replaceChildren(rows.length ? el("ul", { class: "open-list" }, ...rows)
+    : el("p", { class: "hint", id: "no-open-tables" }, "No open table right now: open one and tick “List it in the lobby”."));
+}
+
 async function main() {
   renderFan();
   $("name").value = localStorage.getItem("hotdeath.name") || "";
@@ -259,6 +272,7 @@ async function main() {
     $("bot-delay-out").textContent = `${Number(catalog.defaults.bot_delay).toFixed(1)} s`;
   }
   renderVariants();
+  await renderOpenTables();
   document.body.dataset.ready = "1";
 }
 

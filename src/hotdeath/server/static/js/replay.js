@@ -75,7 +75,7 @@ function render() {
         ...s.revealed.map((c) => { const img = cardImg(c, R.theme); img.title = cardName(c, R.theme); return img; }))
       : null;
     return el("div", { class: `seat-box${v.current_player === s.seat && v.phase !== "game_over" ? " turn" : ""}`, "data-seat": s.seat },
-      el("strong", {}, nameOf(s.seat)), el("span", { class: "muted" }, ` · ${s.hand_size} cards · ${s.score} pts${s.active ? "" : " · out"}`),
+      el("strong", {}, nameOf(s.seat)), el("span", { class: "muted" }, ` · ${s.hand_size} card${s.hand_size === 1 ? "" : "s"} · ${s.score} pts${s.active ? "" : " · out"}`),
       known ? el("div", { class: "hand-row" }, ...cards.map((c) => cardImg(c, R.theme))) : shown);
   }));
 }

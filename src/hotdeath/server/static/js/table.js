@@ -6,6 +6,9 @@ import {
   parseAction, plainText, seatColor, sha256Hex, toast,
 } from "./common.js";
 import { cardHelpOpen, helpKey, hideCardHelp, initCardHelp, loadCardHelp } from "./cardhelp.js";
+import { chatLine, chatShown, chatWelcome, initChat } from "./chat.js";
+import { flyCard, rectOf, reducedMotion } from "./motion.js";
+import { playSound, setSound, setSoundInBackground, soundInBackground, soundOn } from "./sound.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
@@ -131,7 +134,14 @@ function onMessage(msg) {
       setConn(S.seat === null ? "watching" : "online", true);
       document.body.dataset.connected = "1";
       document.body.dataset.seat = S.seat === null ? "spectator" : String(S.seat);
+      chatWelcome(msg, S.seat);
       renderTable();
+      break;
+    case "chat":
+      chatLine(msg.line);
+      break;
+    case "breather":
+      onBreather(msg);
       break;
     case "table":
       S.table = msg.table;
@@ -155,6 +165,11 @@ function onError(msg) {
     document.body.dataset.pending = "0";
   }
   if (msg.code === "stale") return; // the newer states reach us anyway
+  if (msg.code === "removed") {
+    localStorage.removeItem(TOKEN_KEY);
+    S.token = null;
+    S.spectate = true;
+  }
   if (msg.code === "bad_token") {
     localStorage.removeItem(TOKEN_KEY);
     S.token = null;
@@ -176,7 +191,10 @@ function onState(msg) {
     closeDialog("over");
   }
   S.version = msg.version;
+  const before = S.view;
+  const moved = before && !newGame && !msg.log ? motionSources(before, msg) : null;
   S.view = msg.view;
+  S.clock = msg.clock ? { ...msg.clock, at: Date.now() } : null;
   const said = (msg.events && msg.events.length ? msg.events : (msg.log || []).slice(-1))
     .slice(0, 2).map((ev) => plainText(ev.text || ev.kind));
   if (said.length) S.lastAction = said.join(" · ");
@@ -205,8 +223,42 @@ function onState(msg) {
   S.lastKey = key;
   showGame();
   renderGame();
+  if (moved) playMotion(moved, before, msg);
   maybeShowScoring();
   autoChooser();
+}
+
+// ------------------------------------------------------------------ sound and motion
+
+/** Where the cards of this state change come from, measured before the page is redrawn. */
+function motionSources(before, msg) {
+  const last = msg.last_action;
+  const from = last ? (last.seat === S.seat ? rectOf($("hand")) : rectOf(document.querySelector(`#opponents .seat[data-seat="${last.seat}"]`))) : null;
+  return { from, pile: rectOf($("draw-pile")), handSize: before.hand ? before.hand.length : null };
+}
+
+function playMotion(moved, before, msg) {
+  const v = S.view;
+  const last = msg.last_action;
+  const events = msg.events || [];
+  const kinds = new Set(events.map((e) => e.kind));
+  // sounds: the end of a hand, an Uno call, an attack on me, my turn, a card played
+  if (kinds.has("hand_end")) playSound("hand");
+  else if ([...kinds].some((k) => k.startsWith("uno"))) playSound("uno");
+  else if (v.attack && v.attack.victim === S.seat && !(before.attack && before.attack.victim === S.seat)) playSound("attack");
+  else if (isMyTurn() && before.current_player !== S.seat) playSound("turn");
+  else if (v.top !== before.top) playSound("card");
+  // motion: a played card travels to the pile, drawn cards fly to the hand, attacks pulse
+  if (v.top && v.top !== before.top && last && moved.from) flyCard(v.top, S.theme, moved.from, $("discard"));
+  if (v.hand && moved.handSize !== null && v.hand.length > moved.handSize && moved.pile) {
+    flyCard("back", S.theme, moved.pile, $("hand"));
+  }
+  const attack = $("attack");
+  if (v.attack && !reducedMotion()) {
+    attack.classList.remove("pulse");
+    void attack.offsetWidth; // restart the animation
+    attack.classList.add("pulse");
+  }
 }
 
 // ------------------------------------------------------------------ joining
@@ -306,7 +358,7 @@ function showWaiting() {
   list.replaceChildren();
   for (const s of t.seats) {
     const editable = isHost && s.kind !== "human";
-    let label = s.kind === "open" ? "Open seat" : s.kind === "bot" ? `Bot (${s.bot})` : s.name;
+    let label = s.kind === "open" ? "Open seat" : s.kind === "bot" ? s.name || "Bot" : s.name;
     if (editable) label = s.kind === "open" ? "Open" : "Bot";
     const row = el("div", { class: "seat-cfg", "data-seat": s.seat, "data-kind": s.kind },
       el("span", { class: "num" }, String(s.seat + 1)),
@@ -315,12 +367,13 @@ function showWaiting() {
     if (editable) {
       const sel = el("select", { "aria-label": `Seat ${s.seat + 1}` },
         el("option", { value: "open" }, "nobody yet (share the link)"),
-        ...botSpecs().map((spec) => el("option", { value: spec }, spec)));
-      if (s.kind === "bot" && !botSpecs().includes(s.bot)) sel.append(el("option", { value: s.bot }, s.bot));
+        ...botSpecs().map((b) => el("option", { value: b.spec, title: `advanced: ${b.spec}` }, b.label)));
+      if (s.kind === "bot" && !botSpecs().some((b) => b.spec === s.bot)) sel.append(el("option", { value: s.bot }, s.bot_label || "bot"));
       sel.value = s.kind === "bot" ? s.bot : "open";
       sel.addEventListener("change", () => changeSeat(s.seat, sel.value));
       row.append(sel);
     }
+    if (isHost && s.kind === "human" && s.seat !== S.seat) row.append(kickButton(s));
     list.append(row);
   }
   renderShareLinks($("share-links"));
@@ -332,8 +385,25 @@ function showWaiting() {
 let botCatalog = null;
 
 function botSpecs() {
-  if (!botCatalog) return ["basic", "random"];
-  return botCatalog.flatMap((bot) => bot.levels.map((level) => level.spec));
+  if (!botCatalog) return [{ spec: "basic", label: "Casual bot" }];
+  return botCatalog.map((b) => ({ spec: b.spec, label: `${b.label[0].toUpperCase()}${b.label.slice(1)}` }));
+}
+
+/** Host: give a person's seat to a bot (before or during the game). */
+function kickButton(s) {
+  return el("button", {
+    class: "btn small ghost kick", type: "button", "data-kick": s.seat,
+    onclick: async () => {
+      if (!window.confirm(`Remove ${s.name} from the table? A bot takes the seat.`)) return;
+      try {
+        S.table = await api(`/api/tables/${tableId}/seats/${s.seat}`, { method: "DELETE", token: S.host });
+        renderTable();
+        if (S.view) renderGame();
+      } catch (err) {
+        toast(`${err.message} (${err.code})`);
+      }
+    },
+  }, "Remove");
 }
 
 async function changeSeat(seat, value) {
@@ -389,10 +459,45 @@ function showGame() {
   closeDialog("join");
 }
 
+/** The seat after the current one in the direction of play (active seats only). */
+function nextPlayer() {
+  const v = S.view;
+  if (!v || v.phase === "game_over" || v.current_player < 0) return null;
+  const step = v.direction === "ccw" ? -1 : 1;
+  for (let i = 1; i <= v.players; i += 1) {
+    const seat = (((v.current_player + step * i) % v.players) + v.players) % v.players;
+    if (v.seats[seat] && v.seats[seat].active) return seat;
+  }
+  return null;
+}
+
+/** The turn timer as a ring that empties, with the seconds left. */
+function clockRing() {
+  const ring = el("span", { class: "clock-ring", role: "timer", "data-clock": "1" });
+  tickClock(ring);
+  return ring;
+}
+
+function tickClock(ring) {
+  const c = S.clock;
+  if (!c) return;
+  const left = Math.max(0, c.left - (Date.now() - c.at) / 1000);
+  ring.style.setProperty("--p", String(Math.max(0, Math.min(1, left / c.seconds))));
+  ring.textContent = `${Math.ceil(left)}`;
+  ring.setAttribute("aria-label", `${Math.ceil(left)} seconds left`);
+  ring.classList.toggle("low", left <= 5);
+}
+
+setInterval(() => {
+  for (const ring of document.querySelectorAll("[data-clock]")) tickClock(ring);
+}, 250);
+
 function seatTags(seat, sv) {
   const tags = [];
   const info = S.table && S.table.seats ? S.table.seats[seat] : null;
   if (seat === S.seat) tags.push(el("span", { class: "tag you" }, "you"));
+  if (seat === nextPlayer() && seat !== S.view.current_player) tags.push(el("span", { class: "tag next", title: "plays next" }, "next"));
+  if (S.clock && S.clock.seat === seat) tags.push(clockRing());
   if (S.view.dealer === seat) tags.push(el("span", { class: "tag dealer", title: "dealer" }, "dealer"));
   if (info && info.kind === "bot") tags.push(el("span", { class: "tag bot", title: `bot: ${info.bot}` }, "bot"));
   if (info && info.kind === "human" && !info.connected) tags.push(el("span", { class: "tag away" }, "away"));
@@ -540,7 +645,10 @@ function actionLabel(a) {
       return [attack && attack.count ? `Accept: draw ${attack.count}` : "Accept", "A"];
     case "uno":
       return [a.target !== null ? `Uno! ${nameOf(a.target)} draws` : "Call Uno!", "U"];
-    case "catch": return [`Catch ${nameOf(a.target)}!`, "C"];
+    case "catch": {
+      const catches = legal().filter((x) => x.kind === "catch" && makesSense(x));
+      return [`Catch ${nameOf(a.target)}: one card, no Uno!`, catches.length === 1 ? "C" : ""];
+    }
     case "challenge":
       return [a.target !== null ? `Challenge ${nameOf(a.target)}` : `Challenge the ${cardName("WD4", S.theme)}`, "X"];
     case "question": return [`Question the ${cardName("WD4", S.theme)}`, "Q"];
@@ -552,6 +660,17 @@ function actionLabel(a) {
 
 const CHOOSER_KINDS = new Set(["deal", "color", "colour", "victim", "direction"]);
 const CARD_KINDS = new Set(["play", "jump"]);
+
+/**
+ * Whether a call is worth offering: a catch only of a player holding one card, an Uno call
+ * only with one card left (a wrong call or catch costs cards: never offered for nothing).
+ */
+function makesSense(a) {
+  const v = S.view;
+  if (a.kind === "catch") return a.target !== null && v.seats[a.target] && v.seats[a.target].hand_size === 1;
+  if (a.kind === "uno") return Boolean(v.hand) && v.hand.length === 1;
+  return true;
+}
 
 function renderActions() {
   const box = $("actions");
@@ -569,6 +688,7 @@ function renderActions() {
   }
   for (const a of acts) {
     if (CARD_KINDS.has(a.kind) || CHOOSER_KINDS.has(a.kind)) continue;
+    if (!makesSense(a)) continue;
     const [label, key] = actionLabel(a);
     const cls = ["uno", "catch", "challenge", "question"].includes(a.kind) ? "btn hot" : "btn";
     const onclick = a.kind === "leave"
@@ -865,12 +985,40 @@ function maybeShowScoring() {
     el("p", { class: "muted" }, winner ? `${winner} won the hand.` : "Nobody won the hand.",
       " Each line shows how a player's points were counted."),
     goalLine(), scoreTable(last), verify,
+    el("p", { class: "muted breather-line", id: "breather-line" }),
     el("div", { class: "footer" }, el("button", {
       class: "btn primary", type: "button", id: "continue-btn",
-      onclick: () => { closeDialog("score"); autoChooser(); },
+      onclick: () => { readyForNext(); closeDialog("score"); autoChooser(); },
     }, "Next hand")),
-  ], { closable: true, onclose: () => setTimeout(() => autoChooser(), 0) });
+  ], { closable: true, onclose: () => { readyForNext(); setTimeout(() => autoChooser(), 0); } });
+  renderBreather();
   verifyReveal(handNo, verify);
+}
+
+// ------------------------------------------------------------------ the breather
+
+function readyForNext() {
+  if (S.breather && !S.breather.over && S.seat !== null) send({ type: "ready" });
+}
+
+function onBreather(msg) {
+  S.breather = msg.over ? null : { ...msg, at: Date.now() };
+  document.body.dataset.breather = msg.over ? "0" : "1";
+  renderBreather();
+}
+
+function renderBreather() {
+  const line = $("breather-line");
+  if (!line) return;
+  const b = S.breather;
+  clearTimeout(S.breatherTimer);
+  if (!b) { line.textContent = ""; return; }
+  const left = Math.max(0, Math.ceil(b.seconds - (Date.now() - b.at) / 1000));
+  const waiting = (b.waiting || []).map(youOr);
+  line.textContent = waiting.length
+    ? `The next hand starts when ${waiting.join(", ")} ${waiting.length === 1 && waiting[0] !== "You" ? "presses" : "press"} Next hand, or in ${left} s.`
+    : `The next hand starts in ${left} s.`;
+  if (left > 0) S.breatherTimer = setTimeout(renderBreather, 1000);
 }
 
 function showGameOver() {
@@ -1009,17 +1157,21 @@ function onKey(e) {
   else if (key === "u") {
     const uno = document.querySelector('[data-action^="uno"]');
     if (uno) click('[data-action^="uno"]'); else click("#uno-toggle");
-  } else if (key === "c") click('[data-action^="catch"]');
+  } else if (key === "c") {
+    // only an unambiguous catch: the button says whom and why
+    const catches = document.querySelectorAll('#actions [data-action^="catch"]');
+    if (catches.length === 1) click('#actions [data-action^="catch"]');
+  }
   else if (key === "x") click('[data-action^="challenge"]');
   else if (key === "l") { $("tab-log").click(); $("tab-log").focus(); }
 }
 
 function selectTab(which) {
-  const log = which === "log";
-  $("tab-log").setAttribute("aria-selected", String(log));
-  $("tab-scores").setAttribute("aria-selected", String(!log));
-  $("pane-log").classList.toggle("hidden", !log);
-  $("pane-scores").classList.toggle("hidden", log);
+  for (const name of ["log", "scores", "chat"]) {
+    $(`tab-${name}`).setAttribute("aria-selected", String(name === which));
+    $(`pane-${name}`).classList.toggle("hidden", name !== which);
+  }
+  chatShown(which === "chat");
 }
 
 function openShare() {
@@ -1053,9 +1205,20 @@ async function main() {
   $("share-btn").addEventListener("click", openShare);
   $("tab-log").addEventListener("click", () => selectTab("log"));
   $("tab-scores").addEventListener("click", () => selectTab("scores"));
+  $("tab-chat").addEventListener("click", () => selectTab("chat"));
+  initChat(send);
+  const sound = $("sound-btn");
+  const showSound = () => {
+    sound.textContent = soundOn() ? "Sound on" : "Sound off";
+    sound.setAttribute("aria-pressed", String(soundOn()));
+  };
+  sound.addEventListener("click", () => { setSound(!soundOn()); showSound(); });
+  showSound();
+  $("sound-bg").checked = soundInBackground();
+  $("sound-bg").addEventListener("change", () => setSoundInBackground($("sound-bg").checked));
   $("speed").addEventListener("change", changeSpeed);
   $("speed").addEventListener("input", () => { $("speed-out").textContent = `${Number($("speed").value).toFixed(1)} s`; });
-  api("/api/variants").then((c) => { botCatalog = c.bots; if (S.table && !S.view) renderTable(); }).catch(() => {});
+  api("/api/variants").then((c) => { botCatalog = c.bot_menu; if (S.table && !S.view) renderTable(); }).catch(() => {});
   try {
     [S.table] = await Promise.all([api(`/api/tables/${tableId}`), loadCards()]);
   } catch (err) {
