@@ -12,6 +12,8 @@ export function reducedMotion() { return Boolean(reduce && reduce.matches); }
 /** Fly a card image (`code`, or "back") from rectangle `from` to element `to`. */
 export function flyCard(code, theme, from, to) {
   if (reducedMotion() || !from || !to || !document.body.animate) return false;
+  // fast bots: a card already in the air is enough (no pile-up of flights)
+  if (document.querySelectorAll(".flying").length >= 2) return false;
   const end = to.getBoundingClientRect();
   if (!end.width || !from.width) return false;
   const img = cardImg(code, theme, "flying");
