@@ -230,6 +230,12 @@ def test_chat_between_two_people_shows_html_as_text(browser: Browser, server: Se
     assert ann.page.locator("#chat-log .chat-line.muted").count() == 1
     assert bob.page.locator("#chat-log .chat-line.muted").count() == 0
     ann.page.screenshot(path=str(TABLE_SHOTS / "chat.png"))
+    # the host removes Bob mid-game: a bot takes his seat, Bob watches on
+    ann.page.once("dialog", lambda d: d.accept())
+    ann.page.click('#opponents [data-kick="1"]')
+    bob.page.wait_for_selector("#spectator-note")
+    seat = server.api(f"/api/tables/{table}")["seats"][1]
+    assert seat["kind"] == "bot" and seat["name"] == "Bo — casual bot"
     ann.close()
     bob.close()
 
@@ -343,6 +349,15 @@ def test_reduced_motion_moves_nothing(browser: Browser, server: Server) -> None:
             if not p.step():
                 time.sleep(0.05)
         flights[reduce] = int(p.page.evaluate("document.body.dataset.flights || '0'"))
+        if not reduce:
+            # a sound was made for a move (Web Audio), and the one mute is remembered
+            assert p.page.evaluate("document.body.dataset.lastSound") in (
+                "turn", "card", "attack", "uno", "hand")
+            p.page.click("#sound-btn")
+            p.page.reload()
+            p.page.wait_for_selector("body[data-connected='1']")
+            assert p.page.inner_text("#sound-btn") == "Sound off"
+            assert p.page.evaluate("localStorage.getItem('hotdeath.sound')") == "off"
         if reduce:
             # and the CSS stops every animation: the attack pulse and the pile's top card
             name = p.page.evaluate(

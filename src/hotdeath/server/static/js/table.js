@@ -502,6 +502,7 @@ function seatTags(seat, sv) {
   if (info && info.kind === "bot") tags.push(el("span", { class: "tag bot", title: `bot: ${info.bot}` }, "bot"));
   if (info && info.kind === "human" && !info.connected) tags.push(el("span", { class: "tag away" }, "away"));
   if (info && info.played_by_bot) tags.push(el("span", { class: "tag bot" }, "bot plays"));
+  if (S.host && info && info.kind === "human" && seat !== S.seat) tags.push(kickButton(info));
   if (sv.uno_catchable) tags.push(el("span", { class: "tag uno" }, "no Uno call!"));
   else if (sv.active && sv.hand_size === 1) tags.push(el("span", { class: "tag uno" }, "Uno"));
   if (!sv.active) tags.push(el("span", { class: "tag" }, "out"));
