@@ -6,7 +6,7 @@
 
 One file per game (hotdeath.md, standard.md, cutthroat.md, throwdown.md) plus README.md,
 an index of every rule, source tag and option.  The rules come from each variant's rulebook
-file (``src/hotdeath/variants/rules/<game>.md``, read by ``hotdeath.rulebook``).  Rule ids
+file (``src/hotdeath/variants/<game>/rules.md``, read by ``hotdeath.rulebook``).  Rule ids
 mentioned in a rule's text become links to that rule.
 """
 
@@ -139,7 +139,8 @@ def render_index() -> str:
         "The rules of the four games the engine plays, in plain words, one file per game. "
         "Every rule has a stable id that the engine and its tests cite; the ids follow the "
         "section numbers of the rules contract. The files are generated from the variants' "
-        "rulebook files (`src/hotdeath/variants/rules/`, read by `hotdeath.rulebook`) by "
+        "rulebook files (`src/hotdeath/variants/<game>/rules.md`, read by "
+        "`hotdeath.rulebook`) by "
         "`scripts/gen_rulebook.py` (`--check` tells whether they are up to date).",
         "",
         "| Game | File | Rules |",

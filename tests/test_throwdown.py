@@ -1286,7 +1286,7 @@ class TestMultiCardPlays:
         # the fast listing (memoised per value and per chain, issue 13) gives the very same
         # actions in the very same order as the whole-hand enumeration, for every top card
         # and colour, also when its memo already holds parts from other hands and tops
-        from hotdeath.variants import throwdown as T
+        from hotdeath.variants.throwdown import state as T
 
         rnd = random.Random(11)
         deck = [f for f in standard_deck() * 2 if not IS_WILD[f]]

@@ -5,9 +5,9 @@ follow the section numbers of the rules contract (``hot-death.md`` for Hot Death
 ``uno-variants.md`` for the other three games), and ``scripts/gen_rulebook.py`` renders the
 rules as Markdown under ``docs/rules/``.
 
-Each game's rules are a data file that lives with its variant
-(``hotdeath/variants/rules/<game>.md``, or ``rules.md`` inside a variant's package), read
-here by a small reader (:func:`parse_rules_file`).  The format is Markdown with a fixed
+Each game's rules are a data file that lives with its variant (``rules.md`` inside the
+variant's package, ``hotdeath/variants/<game>/rules.md``), read here by a small reader
+(:func:`parse_rules_file`).  The format is Markdown with a fixed
 shape:
 
 * a front matter between two ``---`` lines of ``key: value``: ``game`` (the game's
@@ -257,7 +257,7 @@ def parse_rules_file(text: str, name: str = "<rules>") -> GameRules:
 
 
 def _rule_files() -> Iterator[Traversable]:
-    """Every rulebook file shipped with the variants (``rules/*.md``, ``*/rules.md``)."""
+    """Every rulebook file shipped with the variants (``*/rules.md``; also ``rules/*.md``)."""
     root = files("hotdeath.variants")
     folder = root / "rules"
     if folder.is_dir():

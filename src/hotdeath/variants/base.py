@@ -69,11 +69,11 @@ class VariantState(GameState, metaclass=ABCMeta):
     :class:`~hotdeath.state.GameState` so that every front end holding a state reaches them
     (override what the variant has): the out-of-turn windows (``_has_windows``,
     ``_window_actions``), ``_canonical`` (other spellings of a listed play),
-    ``_clone_extra``, ``pending`` / ``load_pending`` (the pending attack or pot as a
-    :mod:`hotdeath.pending` value), ``infection_counts``, ``window_seat``,
+    ``_clone_extra``, ``pending`` / ``load_pending`` / ``pending_context`` (what the game
+    waits for, as a :mod:`hotdeath.pending` value), ``infection_counts``, ``window_seat``,
     ``position_extra`` / ``load_position_extra`` (the position notation), ``hidden_cards``
-    (what a seat cannot see, for determinisation), ``play_extensions`` /
-    ``is_legal_play`` (plays built card by card), ``_reshuffle_rule`` and ``team_of``.
+    (what a seat cannot see, for determinisation), ``play_extensions`` / ``is_legal_play``
+    (plays built card by card), ``_reshuffle_rule`` and ``team_of``.
     """
 
     # ------------------------------------------------------------------ rules (abstract)
