@@ -663,7 +663,7 @@ class TestGoingOut:
         rnd = random.Random(4)
         while not g.is_terminal():
             acts = g.legal_actions()
-            g.step(rnd.choice(acts))
+            act(g, rnd.choice(acts))
         assert g.hand_no == 1
         again = hotdeath.new_game("cutthroat", players=3, seed=5, dealer=g.winners[0])
         assert again.dealer == g.winners[0]
@@ -890,7 +890,7 @@ class TestVariant:
                 rnd = random.Random(seed)
                 while not g.is_terminal():
                     seat = rnd.choice(g.actors())
-                    events += g.apply_action(rnd.choice(g.legal_actions(seat)), seat)
+                    events += act(g, rnd.choice(g.legal_actions(seat)), seat=seat)
                 for ev in events:
                     assert ev.rule in RULES, (ev.kind, ev.rule)
                     assert hotdeath.describe(ev).endswith(f"[{ev.rule}]")
