@@ -71,3 +71,19 @@ def test_bots_only_see_their_view_and_choose_legal_actions() -> None:
             g.apply_action(action, seat)
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("genius")
+
+
+def test_the_help_cites_the_variants_own_rules() -> None:
+    # the help texts come from the variant (its kit): Cutthroat's number cards are CT-3.1,
+    # never standard's STD-5.1 (issue 12), and the engine's play events cite the same rule
+    from hotdeath.play import TerminalGame
+    from tests.support import position
+
+    g = position(variant="cutthroat", players=2, turn=0, top="R3",
+                 hands=[["R5", "G7"], ["B1", "B2"]])
+    console, buf, _ = _scripted([])
+    TerminalGame(g, {1: RandomBot()}, 0, console=console)._help(g.view(0))
+    out = buf.getvalue()
+    assert "(CT-3.1)" in out and "STD-5.1" not in out
+    events = g.apply_action("play R5")
+    assert [e.rule for e in events if e.kind == "play"] == ["CT-3.1"]
