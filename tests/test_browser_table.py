@@ -208,6 +208,11 @@ def test_chat_between_two_people_shows_html_as_text(browser: Browser, server: Se
     ann, bob = _player(browser), _player(browser)
     _sit(ann, server, table, tokens[0], made["host_token"])
     _sit(bob, server, table, tokens[1])
+    # in the waiting room already
+    bob.page.fill("#chat-input", "hello before we start")
+    bob.page.click("#chat-send")
+    ann.page.locator("#waiting-chat .chat-line").wait_for()
+    assert "hello before we start" in ann.page.inner_text("#waiting-chat")
     server.api(f"/api/tables/{table}/start", {}, token=made["host_token"])
     for p in (ann, bob):
         p.page.wait_for_selector("#game:not(.hidden)")
@@ -227,7 +232,7 @@ def test_chat_between_two_people_shows_html_as_text(browser: Browser, server: Se
     assert "Good game!" in ann.page.locator("#chat-log").inner_text()
     # Ann mutes Bob: his lines say "(muted)" in her browser only
     ann.page.locator("#chat-log .chat-line.reaction .who").click()
-    assert ann.page.locator("#chat-log .chat-line.muted").count() == 1
+    assert ann.page.locator("#chat-log .chat-line.muted").count() == 2  # both of Bob's lines
     assert bob.page.locator("#chat-log .chat-line.muted").count() == 0
     ann.page.screenshot(path=str(TABLE_SHOTS / "chat.png"))
     # the host removes Bob mid-game: a bot takes his seat, Bob watches on

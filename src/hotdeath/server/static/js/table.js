@@ -340,6 +340,13 @@ function showWaiting() {
   const t = S.table;
   $("waiting").classList.remove("hidden");
   $("game").classList.add("hidden");
+  // friends talk while they wait: the chat sits in the waiting room until the game starts
+  const pane = $("pane-chat");
+  if (pane.parentElement !== $("waiting-chat")) {
+    $("waiting-chat").append(pane);
+    pane.classList.remove("hidden");
+    chatShown(true);
+  }
   const isHost = Boolean(S.host);
   const open = t.seats.filter((s) => s.kind === "open").length;
   $("waiting-title").textContent = open ? `Waiting for ${open} more player${open > 1 ? "s" : ""}` : "Everyone is here";
@@ -457,6 +464,13 @@ function showGame() {
   $("waiting").classList.add("hidden");
   $("game").classList.remove("hidden");
   closeDialog("join");
+  // the chat goes back to its tab beside the table
+  const pane = $("pane-chat");
+  if (pane.parentElement !== $("pane-scores").parentElement) {
+    $("pane-scores").after(pane);
+    pane.classList.toggle("hidden", $("tab-chat").getAttribute("aria-selected") !== "true");
+    chatShown(!pane.classList.contains("hidden"));
+  }
 }
 
 /** The seat after the current one in the direction of play (active seats only). */
