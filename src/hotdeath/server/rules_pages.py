@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from hotdeath.cards import FACE_CODE, card_name, standard_deck
+from hotdeath.cards import FACE_CODE, card_name
 from hotdeath.rulebook import SECTIONS, get_rule, rules_for
 from hotdeath.tui.session import card_rule_id, themed
 from hotdeath.variants import get_variant
@@ -60,9 +60,8 @@ def for_people(text: str, game: str, theme: str = "family") -> str:
 @lru_cache(maxsize=64)
 def _deck_faces(variant: str) -> tuple[int, ...]:
     fresh = get_variant(variant).new_game(None, 0)
-    deck = getattr(fresh, "deck", None) or standard_deck()
-    faces = set(deck) | {face for hand in fresh.hands for face in hand}
-    faces |= set(getattr(fresh, "discard", ()) or ())
+    faces = set(fresh.deck) | {face for hand in fresh.hands for face in hand}
+    faces |= set(fresh.discard)
     return tuple(sorted(faces))
 
 
