@@ -115,3 +115,40 @@ def test_allowed_literals_are_still_used() -> None:
         tree = ast.parse((SRC / rel).read_text(encoding="utf-8"))
         assert any(isinstance(n, ast.Constant) and n.value == literal
                    for n in ast.walk(tree)), f"{rel}: {literal!r} is no longer used ({why})"
+
+
+def _state_attributes() -> set[str]:
+    """Every attribute and method name of the variants' states and of the variants."""
+    from hotdeath.state import GameState
+
+    names = {n for n in dir(GameState) if not n.startswith("__")}
+    for v in all_variants():
+        state = v.new_game(None, 0)
+        names |= {n for n in dir(state) if not n.startswith("__")}
+        names |= {n for n in vars(state) if not n.startswith("__")}
+        names |= {n for n in dir(v) if not n.startswith("__")}
+    # the bots' optional hooks share these words (simulate.py asks a bot for them)
+    return names - {"new_game", "close", "errors", "game_over"}
+
+
+def _getattr_offences(rel: str, text: str, names: set[str]) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in ("getattr", "hasattr") and len(node.args) >= 2
+                and isinstance(node.args[1], ast.Constant) and node.args[1].value in names):
+            found.append(f"{rel}:{node.lineno}: {node.func.id}(…, {node.args[1].value!r})")
+    return found
+
+
+def test_no_getattr_on_states_or_variants() -> None:
+    # the contract is typed: a front end reads a state's or a variant's facts through the
+    # declared hooks, never by probing for an attribute
+    names = _state_attributes()
+    offences: list[str] = []
+    for path in sorted(SRC.rglob("*.py")):
+        rel = path.relative_to(SRC).as_posix()
+        offences += _getattr_offences(rel, path.read_text(encoding="utf-8"), names)
+    assert not offences, "getattr on a state or a variant:\n" + "\n".join(offences)
+    probe = 'x = getattr(state, "deck", None)\ny = getattr(bot, "close", None)\n'
+    assert _getattr_offences("probe.py", probe, names) == ["probe.py:1: getattr(…, 'deck')"]
