@@ -21,7 +21,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual import events, on, work
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, ScreenStackError
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
@@ -668,7 +668,11 @@ class HotDeathApp(App[None]):
     # ------------------------------------------------------------------ the flow of play
 
     def _modal_open(self) -> bool:
-        return isinstance(self.screen, ModalScreen)
+        """A prompt or help is open, or the app is closing (no screen: nothing may move)."""
+        try:
+            return isinstance(self.screen, ModalScreen)
+        except ScreenStackError:  # a bot's timer that fires while the app shuts down
+            return True
 
     def _cancel_timers(self) -> None:
         for timer in (self._timer, self._window_timer):
