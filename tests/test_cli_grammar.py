@@ -165,7 +165,7 @@ def test_two_different_variants_are_an_error() -> None:
 def test_old_spellings_of_play_simulate_and_tournament(tmp_path: Path) -> None:
     # play -v VARIANT and --bots SPEC: same game as -V and --bot
     outs: list[Any] = []
-    for args in (["-v", "standard", "--bots", "random"], ["-V", "standard", "--bot", "random"]):
+    for args in (["-v", "cutthroat", "--bots", "random"], ["-V", "cutthroat", "--bot", "random"]):
         save = tmp_path / f"{len(outs)}.json"
         r = invoke("play", *args, "-n", "2", "--seed", "3", "--watch", "--delay", "0",
                    "--plain", "--save", str(save))
@@ -175,7 +175,7 @@ def test_old_spellings_of_play_simulate_and_tournament(tmp_path: Path) -> None:
     assert outs[0] == outs[1]
     # simulate VARIANT: the same games as --variant VARIANT
     files: list[Any] = []
-    for first in (["standard"], ["--variant", "standard"]):
+    for first in (["cutthroat"], ["--variant", "cutthroat"]):  # one hand a game: quick
         out = tmp_path / f"sim{len(files)}.jsonl"
         r = invoke("simulate", *first, "-n", "2", "--bot", "random", "--games", "2",
                    "--workers", "1", "--quiet", "--out", str(out))
@@ -183,7 +183,7 @@ def test_old_spellings_of_play_simulate_and_tournament(tmp_path: Path) -> None:
         files.append(read_results(out).games)
     assert len(files[0]) == 2 and files[0] == files[1]
     # tournament ENTRANT...: entrants as --bot
-    r = invoke("tournament", "random", "basic", "-V", "standard", "-n", "2", "-g", "2",
+    r = invoke("tournament", "random", "basic", "-V", "cutthroat", "-n", "2", "-g", "2",
                "--bootstrap", "5", "-w", "1", "--quiet", "--out", str(tmp_path / "t"))
     assert r.exit_code == 0, r.output
     assert "deprecated" in r.stderr and "--bot random --bot basic" in r.stderr

@@ -7,8 +7,9 @@ synopsis (``[--option]``, ``FILE...``) is not a command.  What cannot run unatte
 run otherwise, said here: ``serve`` and the quick-start and test commands run in
 tests/test_readme.py; ``play`` runs with its bots in every seat and no delay (``--watch
 --plain --delay 0``), ``--connect`` in tests/test_tui.py; ``python examples/train.py`` (five
-minutes) in its smoke form in tests/test_rl.py.  Blocks that simulate or play a tournament
-are ``slow`` (CI runs them).  The README's simulations must finish every game.
+minutes) in its smoke form in tests/test_rl.py.  Blocks that play whole games (``play``,
+``simulate``, ``tournament``) are ``slow`` (CI runs them).  The README's simulations must
+finish every game.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def blocks(name: str) -> list[list[str]]:
 CASES = [
     pytest.param(name, i, block, id=f"{name}#{i}",
                  marks=[pytest.mark.slow] if any(
-                     c.startswith(("hotdeath simulate", "hotdeath tournament"))
+                     c.startswith(("hotdeath simulate", "hotdeath tournament", "hotdeath play"))
                      for c in block) else [])
     for name in DOCS for i, block in enumerate(blocks(name))
 ]
