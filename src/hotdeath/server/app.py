@@ -697,7 +697,7 @@ def create_app(
     ) -> Response:
         # the record is read in a thread (a long game's actions are many rows), not
         # through the store's queue: records only grow, and a page shows saved steps only
-        loaded = await asyncio.to_thread(store.read_game_now, game_id) if (
+        loaded = await asyncio.to_thread(replay_cache.read, store, game_id) if (
             len(game_id) <= 32) else None
         if loaded is None:
             raise ApiError(404, "unknown_game", f"there is no game {game_id!r}")

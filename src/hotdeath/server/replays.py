@@ -28,6 +28,7 @@ from typing import Any, Final
 from hotdeath.actions import Action
 from hotdeath.cards import card_code
 from hotdeath.events import Event
+from hotdeath.server.store import GameRows
 from hotdeath.state import GameState
 
 CHECKPOINT_EVERY: Final = 500
@@ -59,6 +60,8 @@ class _Game:
     """The state after :attr:`built` actions (extended when the record grows)."""
     final: dict[str, Any] | None = None
     """A finished game's record (built once)."""
+    actions: list[tuple[int, str]] = field(default_factory=list)
+    """The game's actions read so far (a page reads only the newer ones)."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -97,6 +100,19 @@ class ReplayCache:
             self.builds += 1
             if entry.built % CHECKPOINT_EVERY == 0:
                 entry.points.append(state.clone())
+
+    def read(self, store: Any, game_id: str) -> GameRows | None:
+        """The game's rows, reading only the actions this cache does not hold yet."""
+        entry = self._entry(game_id)
+        with entry.lock:
+            known = len(entry.actions)
+            loaded = store.read_game_since(game_id, known)
+            if loaded is None:
+                return None
+            row, newer, deals = loaded
+            if len(entry.actions) == known:
+                entry.actions.extend(newer)
+            return row, list(entry.actions), deals
 
     def page(
         self, row: dict[str, Any], actions: list[tuple[int, str]], seat: int | None,

@@ -447,6 +447,34 @@ class Store:
         """:meth:`load_table`'s rows, read at once in the caller's thread (not queued)."""
         return self._read_table(table_id)
 
+    def read_game_since(self, game_id: str, known: int) -> GameRows | None:
+        """Like :meth:`read_game_now`, but only the actions after the first ``known``.
+
+        (A replay cache holds the first ones: a long game is not read again per page.)
+        """
+        with self.engine.connect() as c:
+            row = c.execute(games_t.select().where(games_t.c.id == game_id)).mappings().first()
+            if row is None:
+                return None
+            acts = c.execute(
+                sa.select(actions_t.c.seat, actions_t.c.action)
+                .where(actions_t.c.game_id == game_id, actions_t.c.idx > known)
+                .order_by(actions_t.c.idx)
+            ).all()
+            deals = c.execute(
+                deals_t.select().where(deals_t.c.game_id == game_id)
+            ).mappings().all()
+        return (
+            dict(row),
+            [(int(s), str(a)) for s, a in acts],
+            {
+                int(d["hand_no"]): DealRow(
+                    int(d["hand_no"]), d["salt"], d["digest"], tuple(d["deck"].split())
+                )
+                for d in deals
+            },
+        )
+
     def read_game_now(self, game_id: str) -> GameRows | None:
         """:meth:`load_game`'s rows read at once in the caller's thread, not queued.
 
