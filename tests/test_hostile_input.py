@@ -248,6 +248,8 @@ def test_from_position_of_mutated_positions_is_coded(
             data[key] = value
     state = _load_or_coded(data)
     if state is not None:  # what loads can be shown, written back and played from
+        # issue 16: every loaded position has a legal action for someone or is over
+        assert state.is_terminal() or any(state.legal_actions(s) for s in range(state.n))
         state.view(None)
         for s in range(state.n):
             state.view(s)
@@ -297,3 +299,63 @@ def test_replay_of_any_json_value_is_coded(value: object) -> None:
             replay(data)  # type: ignore[arg-type]
         except HotDeathError as e:
             _coded(e)
+
+
+# ------------------------------------------------------------------ impossible positions
+
+_HD: dict[str, Any] = {"variant": "hotdeath", "hands": [["R3", "HOLY"], ["G5", "B2"], ["B1", "Y7"]],
+                       "top": "R9"}
+_STD: dict[str, Any] = {"variant": "standard", "hands": [["R3", "G4"], ["G5", "B2"], ["B1", "Y7"]],
+                        "top": "R9"}
+
+
+@pytest.mark.parametrize(
+    ("kind", "data"),
+    [
+        ("game_over with no winner", {**_HD, "phase": "game_over"}),
+        ("game_over with no winner (standard)", {**_STD, "phase": "game_over"}),
+        ("winners while the game runs", {**_HD, "winners": [1]}),
+        ("every seat inactive", {**_HD, "active": [False, False, False]}),
+        ("every seat but one inactive", {**_HD, "active": [True, False, False]}),
+        ("an inactive seat to act", {**_HD, "active": [False, True, True]}),
+        ("a negative attack count", {**_HD, "attack": {"count": -2}}),
+        ("a negative pot", {**_STD, "top": "R+2", "pot": {"count": -2}}),
+        ("an attack on an ejected victim",
+         {**_HD, "attack": {"victim": 1}, "turn": 1, "active": [True, False, True]}),
+        ("hand_winner out of range", {**_HD, "hand_winner": 7}),
+        ("pot.victim out of range", {**_STD, "top": "R+2", "pot": {"victim": 9}}),
+        ("top_player out of range", {**_STD, "top_player": 3}),
+        ("wd4.player out of range",
+         {**_STD, "top": "WD4", "color": "red", "pot": {"count": 4, "victim": 1},
+          "wd4": {"player": 99}, "options": {"wild_draw_four_rule": "challenge"}}),
+        ("negative infections", {**_HD, "infections": [0, -1, 0]}),
+        ("choose_victim in a standard hand", {**_STD, "phase": "choose_victim"}),
+        ("deal in a standard hand", {**_STD, "phase": "deal"}),
+        ("deal in a Cutthroat hand", {**_STD, "variant": "cutthroat", "phase": "deal"}),
+        ("up-card choice without a wild", {**_HD, "phase": "choose_color", "dealer": 0}),
+        ("uno_open on a two-card hand", {**_HD, "uno_open": [1]}),
+    ],
+)
+def test_impossible_positions_are_refused(kind: str, data: dict[str, Any]) -> None:
+    with pytest.raises(PositionError) as info:
+        from_position(data)
+    _coded(info.value)
+
+
+def test_the_wd4_player_99_position_no_longer_breaks_challenge() -> None:
+    data = {**_STD, "top": "WD4", "color": "red", "pot": {"count": 4, "victim": 1},
+            "wd4": {"player": 99}, "options": {"wild_draw_four_rule": "challenge"}}
+    with pytest.raises(PositionError):
+        from_position(data)
+    ok = from_position({**data, "wd4": {"player": 0, "legal": False}})
+    ok.apply_action("challenge")
+    assert len(ok.hands[0]) == 6  # the guilty player drew the four
+
+
+def test_possible_edge_positions_still_load() -> None:
+    # a game stopped by max_turns may have no winner (STD-9.4)
+    from_position({**_STD, "phase": "game_over", "options": {"max_turns": 10}})
+    # Hot Death's deal phase after a hand that ejected players
+    from_position({"variant": "hotdeath", "phase": "deal", "players": 3, "dealer": 1,
+                   "turn": 1, "active": [False, True, False]})
+    from_position({**_HD, "phase": "choose_color", "top": "HOT", "dealer": 0, "turn": 0})

@@ -28,12 +28,21 @@ from hotdeath.actions import Action
 from hotdeath.cards import COLOR_NAMES, FACE_COLOR, IS_WILD, NO_COLOR, card_code, parse_card
 from hotdeath.cards import parse_color as _parse_color
 from hotdeath.errors import HotDeathError, NotationError, PositionError
+from hotdeath.events import Event
 from hotdeath.jsontext import check_depth, loads_bounded
 from hotdeath.options import non_defaults
 from hotdeath.pending import from_json as pending_from_json
 from hotdeath.pending import legacy as legacy_pending
 from hotdeath.rng import Rng
-from hotdeath.state import PHASE_NAMES, RESPONSE, GameState
+from hotdeath.state import (
+    CHOOSE_COLOR,
+    CHOOSE_VICTIM,
+    GAME_OVER,
+    PHASE_NAMES,
+    RESPONSE,
+    TURN,
+    GameState,
+)
 
 POSITION_FORMAT: Final = "hotdeath-position/2"
 """The position format written; :data:`READ_FORMATS` are read."""
@@ -48,7 +57,7 @@ _KNOWN_KEYS: Final = frozenset({
     "discard", "top", "active", "revealed", "out_order", "uno_open", "scores", "winners",
     "pending", "attack", "sixty_nine_window", "infections", "up_pending", "pot", "wd4",
     "top_player", "turns", "hand_winner", "comment", "last_hand", "idle", "declined",
-    "pair_on_top", "left", "buried",
+    "pair_on_top", "left", "buried", "stack", "turn_up",
 })
 
 
@@ -101,6 +110,8 @@ def to_position(state: GameState) -> dict[str, Any]:
     }
     if state.last_hand is not None:
         d["last_hand"] = state.last_hand
+    if state.stack is not None:
+        d["stack"] = _codes(state.stack)
     d.update(state.position_extra())
     pending = state.pending()
     if pending is not None:
@@ -188,6 +199,13 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
                             "'wd4' fields, not both")
     if pending_json is None:
         pending_json = legacy_pending(data)
+    turn_up = data.get("turn_up", False)
+    if not isinstance(turn_up, bool):
+        raise PositionError("bad_position", "'turn_up' must be true or false")
+    if turn_up and (pending_json is not None or phase_name not in (None, "turn")
+                    or "discard" in data or "top" in data):
+        raise PositionError("bad_position", "'turn_up' is a hand just dealt: no discard pile, "
+                            "nothing pending, no phase but 'turn'")
     if phase_name is None:
         phase_name = "response" if pending_json is not None else "turn"
     if phase_name not in PHASE_NAMES:
@@ -206,7 +224,7 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
         state.discard = _card_list([data["top"]], "top")
     else:
         state.discard = []
-    if not state.discard and phase_name not in ("deal", "game_over"):
+    if not state.discard and phase_name not in ("deal", "game_over") and not turn_up:
         raise PositionError("bad_position", "give the discard pile ('discard' or 'top')")
     deck = state.deck
     used = Counter(c for h in state.hands for c in h) + Counter(state.discard)
@@ -247,7 +265,10 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
             state.color = _parse_color(str(color))
         except NotationError as e:
             raise PositionError("bad_position", e.message) from None
-    state.drew = bool(data.get("drew", False))
+    drew = data.get("drew", False)
+    if not isinstance(drew, bool):
+        raise PositionError("bad_position", "'drew' must be true or false")
+    state.drew = drew
     drawn = data.get("drawn")
     if drawn is not None and not isinstance(drawn, str):
         raise PositionError("bad_position", "'drawn' must be a card code or null")
@@ -300,7 +321,62 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
     if pending is not None and pending.victim != state.turn:
         raise PositionError("bad_position", "the victim of what is pending is the seat to act")
     state.load_pending(pending)
+    if "stack" in data:
+        stack = _card_list(data["stack"], "stack")
+        if Counter(stack) - Counter(deck):
+            raise PositionError("bad_position", "'stack' holds cards of the deck, each at most "
+                                "as often as the deck does")
+        state.stack = stack
+    if turn_up:
+        opening: list[Event] = []
+        state._events = opening
+        try:
+            state.start_hand()
+        finally:
+            state._events = None
+        state.opening_events = opening
+    _check_position(state)
     return state
+
+
+_PLAYING: Final = frozenset({TURN, RESPONSE, CHOOSE_COLOR, CHOOSE_VICTIM})
+"""The phases of a hand being played (not the deal, not the end of the game)."""
+
+
+def _check_position(state: GameState) -> None:
+    """Refuse a loaded position that no game can reach (issue 16's impossible positions).
+
+    Winners exactly when the game is over (none only where the variant can end so), at
+    least two active seats and an active seat to act while a hand is played, Uno windows
+    only on one-card hands, the variant's own checks (``check_position``), and finally
+    that someone has a legal action unless the game is over.
+    """
+    n = state.n
+    phase = state.phase
+    if phase == GAME_OVER:
+        if not state.winners and not state.may_end_without_winner():
+            raise PositionError("bad_position", "the game is over but nobody won it "
+                                "('winners' is empty)")
+    elif state.winners:
+        raise PositionError("bad_position", "'winners' must be empty while the game runs")
+    if len(set(state.winners)) != len(state.winners):
+        raise PositionError("bad_position", "'winners' lists a seat twice")
+    if phase in _PLAYING:
+        if state.n_active < 2:
+            raise PositionError("bad_position", "at least two seats must be active while a "
+                                "hand is played")
+        if not state.active[state.turn]:
+            raise PositionError("bad_position", f"seat {state.turn} is to act but is not active")
+    if len(set(state.uno_open)) != len(state.uno_open) or any(
+        len(state.hands[s]) != 1 or not state.active[s] for s in state.uno_open
+    ):
+        raise PositionError("bad_position", "uno_open may list only active seats holding one "
+                            "card, each once")
+    state.check_position()
+    if phase != GAME_OVER and not any(state.legal_actions(s) for s in range(n)):
+        raise PositionError("bad_position", f"nobody can act in this position (phase "
+                            f"{PHASE_NAMES[phase]!r}, seat {state.turn} to act)")
+    state._ver += 1  # the lists built for the check are not kept (settings may change)
 
 
 def loads(text: str) -> GameState:

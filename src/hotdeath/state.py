@@ -136,6 +136,8 @@ class GameState:
         self.init_params: dict[str, Any] = {}
         self.idle = 0
         """Turns in a row that ended with nobody able to play or draw (blocked hand)."""
+        self.stack: list[int] | None = None
+        """The top of the deck for the next deal (first card dealt first), or None."""
         self.opening_events: list[Event] = []
         """Events of the game's start (first dealer, deal, first card), before any action."""
         self._events: list[Event] | None = None
@@ -375,6 +377,45 @@ class GameState:
             raise PositionError(
                 "bad_position", f"{self.variant.name} has no pending {type(value).__name__}"
             )
+
+    def _deal_pile(self) -> list[int]:
+        """The deck for a deal, its top at the end (the first card dealt is the last).
+
+        Shuffled; a stacked deck (``stack``, once) puts its cards on top in its order,
+        the rest of the deck shuffled under them.
+        """
+        pile = self.deck[:]
+        stack = self.stack
+        if stack is not None:
+            self.stack = None
+            for c in stack:
+                pile.remove(c)
+            self.rng.shuffle(pile)
+            pile += stack[::-1]
+            return pile
+        self.rng.shuffle(pile)
+        return pile
+
+    def start_hand(self) -> None:
+        """The start-of-hand procedure after the deal (the first card and its rules).
+
+        The position notation runs it for a position whose first card is still to be
+        turned up (``turn_up``); a variant without one refuses such positions.
+        """
+        raise PositionError(
+            "bad_position", f"{self.variant.name} has no start-of-hand procedure to run"
+        )
+
+    def may_end_without_winner(self) -> bool:
+        """Whether this game can be over with nobody winning it (a position check)."""
+        return False
+
+    def check_position(self) -> None:
+        """Refuse a loaded position that this variant cannot reach.
+
+        Raises :class:`~hotdeath.errors.PositionError`; the common checks are the position
+        loader's (:func:`hotdeath.notation.from_position`).
+        """
 
     def pending_context(self) -> Context:
         """What the defaults of a hand-made pending value depend on (see ``pending``)."""

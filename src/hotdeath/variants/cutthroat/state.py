@@ -12,6 +12,7 @@ from typing import Any, Final
 from hotdeath import actions as A
 from hotdeath.actions import Action
 from hotdeath.cards import DRAW_TWO, FACE_COLOR, FACE_KIND, REVERSE, SKIP, WD4, WILD
+from hotdeath.errors import PositionError
 from hotdeath.options import like, option
 from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, TURN
 from hotdeath.variants.base import Variant
@@ -256,6 +257,12 @@ class CutthroatState(StandardState):
         return "CT-7.4"
 
     # ------------------------------------------------------------------ first card
+
+    def start_hand(self) -> None:
+        """The first card turned up and its effect (CT-2), after the deal."""
+        if not self.draw_pile:
+            raise PositionError("bad_position", "the draw pile is empty: no first card to turn")
+        self._first_card()
 
     def _first_card(self) -> None:
         """CT-2: the first card turned up; nothing is redrawn."""

@@ -185,8 +185,7 @@ class HotDeathState(VariantState):
         n = self.n
         self.hand_no += 1
         self.hand_size = k
-        pile = self.deck[:]
-        self.rng.shuffle(pile)
+        pile = self._deal_pile()
         self.draw_pile = pile
         self.discard = []
         self.hands = [[] for _ in range(n)]
@@ -207,6 +206,13 @@ class HotDeathState(VariantState):
         self.idle = 0
         self._chk_bastards = True
         self.emit("deal", self.dealer, "HD-3.2", n=k)
+        self._turn_up()
+
+    def start_hand(self) -> None:
+        """The up-card and its effect on the dealer (HD-3.3), after the deal."""
+        if not self.draw_pile:
+            raise PositionError("bad_position", "the draw pile is empty: no up-card to turn")
+        self._chk_bastards = True
         self._turn_up()
 
     def _turn_up(self) -> None:
@@ -1023,6 +1029,31 @@ class HotDeathState(VariantState):
             raise PositionError("bad_position", f"hand_winner: no seat {hw!r}")
         self.hand_winner = NOBODY if hw is None else hw
         self._chk_bastards = True
+
+    def check_position(self) -> None:
+        """The up-card choices, the deal and the 69 window (HD-3.2, HD-3.3, HD-3.11.1)."""
+        ph = self.phase
+        top = self.discard[-1] if self.discard else -1
+        if ph in (CHOOSE_COLOR, CHOOSE_VICTIM):
+            if self.up_pending < 0:
+                self.up_pending = top  # a hand-made position may leave it out
+            if self.up_pending != top:
+                raise PositionError("bad_position", "up_pending must be the up-card (the top "
+                                    "of the discard pile)")
+            if ph == CHOOSE_COLOR and not IS_WILD[top]:
+                raise PositionError("bad_position", "phase 'choose_color' needs a wild up-card")
+            if ph == CHOOSE_VICTIM and top not in (GLAS, MADC):
+                raise PositionError("bad_position", "phase 'choose_victim' needs a Glasnost "
+                                    "or M.A.D. up-card")
+            if self.turn != self.dealer:
+                raise PositionError("bad_position", "the dealer makes the up-card's choice")
+        elif self.up_pending >= 0:
+            raise PositionError("bad_position", "up_pending is only for the up-card's choice "
+                                "(phase choose_color or choose_victim)")
+        if ph == DEAL and self.turn != self.dealer:
+            raise PositionError("bad_position", "in phase 'deal' the dealer is to act")
+        if self.sn_seat >= 0 and not self.active[self.sn_seat]:
+            raise PositionError("bad_position", "sixty_nine_window: that seat is not active")
 
     # ------------------------------------------------------------------ pending
 

@@ -38,7 +38,7 @@ from hotdeath.cards import (
 )
 from hotdeath.errors import OptionError, PositionError
 from hotdeath.pending import Pending, Pot
-from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, RESPONSE, TURN
+from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, PHASE_NAMES, RESPONSE, TURN
 from hotdeath.variants.base import Variant, VariantState
 
 _PLAYS: Final = tuple(
@@ -165,8 +165,7 @@ class StandardState(VariantState):
     def _deal(self) -> None:
         n = self.n
         self.hand_no += 1
-        pile = self.deck[:]
-        self.rng.shuffle(pile)
+        pile = self._deal_pile()
         self.draw_pile = pile
         self.discard = []
         # seven rounds of one card each from the top of the pile (its end), starting
@@ -188,6 +187,14 @@ class StandardState(VariantState):
         self.top_player = NOBODY
         self.hand_winner = NOBODY
         self.emit("deal", self.dealer, self.r("2.2"), n=7)
+        self._first_card()
+
+    def start_hand(self) -> None:
+        """The first card turned up and its effect (STD-3), after the deal."""
+        redrawn = {WD4} | ({W} if self.opts.first_card_wild == "redraw" else set())
+        if all(f in redrawn for f in self.draw_pile):
+            raise PositionError("bad_position", "the draw pile holds no card that may be the "
+                                "first card (STD-3)")
         self._first_card()
 
     def _first_card(self) -> None:
@@ -739,6 +746,19 @@ class StandardState(VariantState):
         if not isinstance(turns, int) or isinstance(turns, bool) or not 0 <= turns <= 10**9:
             raise PositionError("bad_position", "'turns' must be a count of turn actions")
         self.turns = turns
+
+    def may_end_without_winner(self) -> bool:
+        """A game stopped by ``max_turns`` with every total equal has no winner (STD-9.4)."""
+        return bool(self.opts.max_turns)
+
+    def check_position(self) -> None:
+        """A standard hand has no deal phase and no victim to choose (STD-2, STD-3)."""
+        if self.phase not in (TURN, RESPONSE, CHOOSE_COLOR, GAME_OVER):
+            raise PositionError("bad_position", f"a {self.variant.name} hand has no phase "
+                                f"{PHASE_NAMES[self.phase]!r} (turn, response, choose_color "
+                                "or game_over)")
+        if self.phase == CHOOSE_COLOR and not IS_WILD[self.discard[-1]]:
+            raise PositionError("bad_position", "phase 'choose_color' needs a wild on top")
 
     # ------------------------------------------------------------------ pending
 

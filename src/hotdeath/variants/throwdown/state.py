@@ -941,8 +941,7 @@ class ThrowdownState(VariantState):
         self.emit("dealer", self.dealer, "TD-1.3")
         n = self.n
         self.hand_no = 1
-        pile = self.deck[:]
-        self.rng.shuffle(pile)
+        pile = self._deal_pile()
         self.draw_pile = pile
         self.discard = []
         self.hands = [[] for _ in range(n)]
@@ -951,6 +950,14 @@ class ThrowdownState(VariantState):
                 self.hands[(self.dealer + i) % n].append(pile.pop())
         self.hand_size = 7
         self.emit("deal", self.dealer, "TD-1.3", n=7)
+        self.start_hand()
+
+    def start_hand(self) -> None:
+        """The first card (TD-1.4) and the direction (TD-1.5), after the deal."""
+        pile = self.draw_pile
+        if all(FACE_KIND[f] != NUMBER for f in pile):
+            raise PositionError("bad_position", "the draw pile holds no number card to turn "
+                                "up first (TD-1.4)")
         while True:  # TD-1.4: specials stay buried until a number card shows
             top = pile.pop()
             self.discard.append(top)
@@ -1712,6 +1719,10 @@ class ThrowdownState(VariantState):
             raise PositionError("bad_position", "'drew' is true but the player cannot play")
         if any(len(self.hands[s]) != 1 for s in self.uno_open):
             raise PositionError("bad_position", "uno_open may list only seats holding one card")
+
+    def may_end_without_winner(self) -> bool:
+        """A blocked or stopped game may end before anyone went out (TD-3.2, TD-6.4)."""
+        return True
 
     # ------------------------------------------------------------------ pending
 
