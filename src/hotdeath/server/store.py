@@ -355,10 +355,6 @@ class Store:
             self._failing.add(table_id)
             log.error("database: %s failed", what, exc_info=e)
 
-    def forgive(self, table_id: str) -> Future[None]:
-        """Queue: allow ``table_id``'s record writes again (its failed writes were undone)."""
-        return self.writer.submit(lambda: self._broken.discard(table_id), "forgive")
-
     # ---------------------------------------------------------------- tables and seats
 
     def create_table(
@@ -448,9 +444,11 @@ class Store:
         return self._read_table(table_id)
 
     def read_game_since(self, game_id: str, known: int) -> GameRows | None:
-        """Like :meth:`read_game_now`, but only the actions after the first ``known``.
+        """A game's rows after its first ``known`` actions, read now in the caller's thread.
 
-        (A replay cache holds the first ones: a long game is not read again per page.)
+        Not queued, and only the newer actions (a replay cache holds the first ones).  For
+        replays: a game's record only grows, so a read that misses writes still queued
+        shows a little less of a running game, never anything wrong.
         """
         with self.engine.connect() as c:
             row = c.execute(games_t.select().where(games_t.c.id == game_id)).mappings().first()
@@ -474,14 +472,6 @@ class Store:
                 for d in deals
             },
         )
-
-    def read_game_now(self, game_id: str) -> GameRows | None:
-        """:meth:`load_game`'s rows read at once in the caller's thread, not queued.
-
-        For replays: a game's record only grows, so a read that misses writes still queued
-        shows a little less of a running game, never anything wrong.
-        """
-        return self._read_game(game_id)
 
     def load_room(self, table_id: str) -> Future[RoomRows | None]:
         """Queue the read of everything about a table (None: no such table).
