@@ -281,7 +281,7 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
     ):
         raise PositionError("bad_position", f"'active' must be {n} booleans")
     state.active = list(active)
-    state.n_active = sum(active)
+    state._seats_changed()
     revealed = data.get("revealed", [[] for _ in range(n)])
     if not isinstance(revealed, list) or len(revealed) != n:
         raise PositionError("bad_position", f"'revealed' must hold {n} lists")

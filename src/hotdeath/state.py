@@ -91,6 +91,7 @@ _SLOTS: Final = (
     "_lc",
     "_windows",
     "_drawn_hook",
+    "_ring",
 )
 """The fields every state keeps in slots (see :class:`GameState`)."""
 
@@ -126,6 +127,10 @@ class GameState:
         self.drawn = -1
         self.active: list[bool] = [True] * players
         self.n_active = players
+        self._ring: tuple[tuple[int, ...], ...] = ()
+        """``_ring[d][s]``: the next active seat after ``s`` in direction ``d`` (see
+        :meth:`_seats_changed`, which owns it; ``d`` 1 or -1, ``0`` the seat itself)."""
+        self._seats_changed()
         self.out_order: list[int] = []
         self.uno_open: list[int] = []
         self.revealed: list[list[int]] = [[] for _ in range(players)]
@@ -314,6 +319,7 @@ class GameState:
             new._lc = self._lc
             new._windows = self._windows
             new._drawn_hook = self._drawn_hook
+            new._ring = self._ring
         else:  # compiled with mypyc: native classes have no __dict__
             new = cls(self.variant, self.opts, self.n, self.seed)
             for name in names:
@@ -523,18 +529,37 @@ class GameState:
             ev.append(Event(kind, seat, rule, cards, n, target, color, hidden, info))
 
     def next_seat(self, seat: int, direction: int | None = None) -> int:
-        """The next active seat after ``seat`` (which may itself be inactive)."""
-        d = self.direction if direction is None else direction
+        """The next active seat after ``seat`` (which may itself be inactive).
+
+        Read from the table :meth:`_seats_changed` keeps (hot paths read ``_ring`` too).
+        """
+        return self._ring[self.direction if direction is None else direction][seat]
+
+    def _seats_changed(self) -> None:
+        """Recount the active seats after ``active`` changed (every change calls this).
+
+        Rebuilds ``n_active`` and the next-seat table ``_ring``: for each direction ``d``
+        (1 clockwise, -1 counter-clockwise) and seat ``s`` the first active seat after
+        ``s`` going ``d``, or ``s`` itself when no other seat is active.  Index 0 (no
+        direction) is the seat itself.
+        """
         n = self.n
-        if self.n_active == n:
-            return (seat + d) % n
         active = self.active
-        s = seat
-        for _ in range(n):
-            s = (s + d) % n
-            if active[s]:
-                return s
-        return seat
+        self.n_active = sum(active)
+        rows: list[tuple[int, ...]] = [tuple(range(n))]
+        for d in (1, -1):
+            row: list[int] = []
+            for seat in range(n):
+                nxt = seat
+                s = seat
+                for _ in range(n):
+                    s = (s + d) % n
+                    if active[s]:
+                        nxt = s
+                        break
+                row.append(nxt)
+            rows.append(tuple(row))
+        self._ring = (rows[0], rows[1], rows[2])  # _ring[-1] is the counter-clockwise row
 
     def buried_cards(self) -> int:
         """How many cards at the bottom of the discard pile lie face down (0 by default).

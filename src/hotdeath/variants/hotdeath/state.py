@@ -193,7 +193,7 @@ class HotDeathState(VariantState):
             for i in range(1, n + 1):
                 self.hands[(self.dealer + i) % n].append(pile.pop())
         self.active = [True] * n
-        self.n_active = n
+        self._seats_changed()
         self.revealed = [[] for _ in range(n)]
         self.out_order = []
         self.uno_open = []
@@ -885,7 +885,7 @@ class HotDeathState(VariantState):
         if not self.active[seat]:
             return
         self.active[seat] = False
-        self.n_active -= 1
+        self._seats_changed()
         self.revealed[seat] = []
         if seat in self.uno_open:
             self.uno_open.remove(seat)

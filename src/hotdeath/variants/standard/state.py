@@ -405,18 +405,91 @@ class StandardState(VariantState):
     # ------------------------------------------------------------------ apply
 
     def _apply(self, seat: int, action: Action) -> None:
+        """Apply a listed action of ``seat``: the rules of each kind, in one body.
+
+        A card played (in turn STD-5, jumped in STD-12.3, stacked STD-12.1) and a turn draw
+        (one card STD-4, or until a playable one STD-12.4) are written here rather than in
+        helpers of their own: they are most of the decisions, and a call less each counts.
+        """
         k = action.kind
         if k <= ACCEPT or k in (CHALLENGE, JUMP, QUESTION):  # a turn action (STD-8.3)
             if self.uno_open:
                 self.uno_open = [h for h in self.uno_open if h == seat]
             self.turns += 1
         if k in (PLAY, JUMP):
-            self._play(seat, action)
+            p = seat
+            f = action.cards[0]
+            hand = self.hands[p]
+            c = self.color
+            honest = f != WD4 or self._wd4_honest(p)  # STD-6.1, on the hand that played it
+            hand.remove(f)
+            self.discard.append(f)
+            self.top_player = p
+            self.idle = 0
+            self.color = action.color if IS_WILD[f] else FACE_COLOR[f]
+            events = self._events is not None
+            if events:
+                rule = self.r("12.3") if k == JUMP else self._card_rule(f)
+                self.emit("play", p, rule, (f,), color=action.color, target=action.target)
+            left = len(hand)
+            if left < 2:
+                if not left:
+                    self.out_order.append(p)
+                elif action.uno:
+                    self.emit("uno", p, self.r("8.1"))
+                else:
+                    self.uno_open.append(p)
+            nxt = self._ring[self.direction]  # next_seat's table: nxt[p] is next_seat(p)
+            kf = FACE_KIND[f]
+            if self.phase == RESPONSE:
+                self._stack(p, f, honest)
+            elif kf == NUMBER:
+                if left:
+                    if self._sevens and FACE_NUMBER[f] in (0, 7):
+                        self._seven_o(p, f, action.target)
+                    self._give_turn(nxt[p])  # nobody is out: the hand goes on
+                else:
+                    self._next(nxt[p])
+            elif kf == SKIP:
+                s = nxt[p]
+                if events:
+                    self.emit("skip", s, self.r("5.2"))
+                self._next(nxt[s])
+            elif kf == REVERSE:
+                self.direction = -self.direction
+                nxt = self._ring[self.direction]
+                if events:
+                    self.emit("reverse", p, self.r("5.3"))
+                if self.n == 2 and self._two_player:
+                    if events:
+                        self.emit("skip", nxt[p], self.r("7.1"))
+                    self._next(p)
+                else:
+                    self._next(nxt[p])
+            elif kf == DRAW_TWO:
+                self._draw_attack(p, f, 2, not left)
+            elif f == WD4:
+                self.wd4_player = p
+                self.wd4_legal = honest or c < 0
+                self._draw_attack(p, f, 4, not left)
+            else:
+                self._next(nxt[p])
         elif k == DRAW:
             had_play = self._lc[0].kind == PLAY  # step checked the action against _lc
             hand = self.hands[seat]
             before = len(hand)
-            self._turn_draw(seat)
+            self.drew = True
+            self.drawn = -1
+            if self._draw_one:  # one card (STD-4)
+                if self.draw_cards(seat, 1, self.r("4") if self._events is not None else ""):
+                    self.drawn = self.hands[seat][-1]
+            else:  # until a playable one (STD-12.4)
+                rule = self.r("12.4")
+                while self.draw_cards(seat, 1, rule):
+                    f = self.hands[seat][-1]
+                    self.drawn = f
+                    if self.is_playable(seat, f):
+                        break
             f = self.drawn
             if f < 0 or not self.is_playable(seat, f):
                 # the drawn card cannot be played: the turn ends at once (STD-4)
@@ -425,11 +498,11 @@ class StandardState(VariantState):
                 if self._blocked_after_draw(had_play, len(hand) - before):
                     self._blocked()
                     return
-                self._next(self.next_seat(seat))
+                self._next(self._ring[self.direction][seat])  # next_seat's table
         elif k == A.PASS:
             if self._events is not None:
                 self.emit("pass", seat, self.r("4"))
-            self._next(self.next_seat(seat))
+            self._next(self._ring[self.direction][seat])
         elif k == A.ACCEPT:
             v = seat
             self.emit("accept", v, self.r("5.6" if self.pot_top == WD4 else "5.4"))
@@ -466,80 +539,6 @@ class StandardState(VariantState):
         if mt and self.turns >= mt and self.phase != GAME_OVER:
             self._stop_game()
 
-    def _turn_draw(self, p: int) -> None:
-        """A turn draw: one card (STD-4), or until a playable one (STD-12.4)."""
-        self.drew = True
-        self.drawn = -1
-        if self._draw_one:
-            if self.draw_cards(p, 1, self.r("4") if self._events is not None else ""):
-                self.drawn = self.hands[p][-1]
-            return
-        rule = self.r("12.4")
-        while self.draw_cards(p, 1, rule):
-            f = self.hands[p][-1]
-            self.drawn = f
-            if self.is_playable(p, f):
-                break
-
-    def _play(self, p: int, action: Action) -> None:
-        """A card played: in turn (STD-5), jumped in (STD-12.3) or stacked (STD-12.1)."""
-        f = action.cards[0]
-        hand = self.hands[p]
-        c = self.color
-        honest = f != WD4 or self._wd4_honest(p)  # STD-6.1, on the hand that played it
-        hand.remove(f)
-        self.discard.append(f)
-        self.top_player = p
-        self.idle = 0
-        self.color = action.color if IS_WILD[f] else FACE_COLOR[f]
-        events = self._events is not None
-        if events:
-            rule = self.r("12.3") if action.kind == JUMP else self._card_rule(f)
-            self.emit("play", p, rule, (f,), color=action.color, target=action.target)
-        left = len(hand)
-        if left < 2:
-            if not left:
-                self.out_order.append(p)
-            elif action.uno:
-                self.emit("uno", p, self.r("8.1"))
-            else:
-                self.uno_open.append(p)
-        if self.phase == RESPONSE:
-            self._stack(p, f, honest)
-            return
-        nxt = self.next_seat
-        k = FACE_KIND[f]
-        if k == NUMBER:
-            if left:
-                if self._sevens and FACE_NUMBER[f] in (0, 7):
-                    self._seven_o(p, f, action.target)
-                self._give_turn(nxt(p))  # nobody is out: the hand goes on
-            else:
-                self._next(nxt(p))
-        elif k == SKIP:
-            s = nxt(p)
-            if events:
-                self.emit("skip", s, self.r("5.2"))
-            self._next(nxt(s))
-        elif k == REVERSE:
-            self.direction = -self.direction
-            if events:
-                self.emit("reverse", p, self.r("5.3"))
-            if self.n == 2 and self._two_player:
-                if events:
-                    self.emit("skip", nxt(p), self.r("7.1"))
-                self._next(p)
-            else:
-                self._next(nxt(p))
-        elif k == DRAW_TWO:
-            self._draw_attack(p, f, 2, not left)
-        elif f == WD4:
-            self.wd4_player = p
-            self.wd4_legal = honest or c < 0
-            self._draw_attack(p, f, 4, not left)
-        else:
-            self._next(nxt(p))
-
     def _blocked(self) -> None:
         """Nobody can play or draw any more: the fewest points in hand win (a ruling)."""
         self.emit("blocked", self.turn, self.r("0.4"))
@@ -552,7 +551,8 @@ class StandardState(VariantState):
         return self.variant.kit.card_rule(f)
 
     def _draw_attack(self, p: int, f: int, count: int, out: bool) -> None:
-        v = self.next_seat(p)
+        nxt = self._ring[self.direction]  # next_seat's table
+        v = nxt[p]
         self.pot = count
         self.pot_top = f
         self.pot_victim = v
@@ -571,7 +571,7 @@ class StandardState(VariantState):
             self.draw_cards(v, count, self.r("9.2" if out else ("5.6" if f == WD4 else "5.4")))
             self.emit("skip", v, self.r("5.4"))
         self.pot = 0
-        self._next(self.next_seat(v))
+        self._next(nxt[v])
 
     def _stack(self, p: int, f: int, honest: bool) -> None:
         add = 4 if f == WD4 else 2

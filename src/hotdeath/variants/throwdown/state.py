@@ -1393,7 +1393,7 @@ class ThrowdownState(VariantState):
             return False
         self.out_order.append(p)
         self.active[p] = False
-        self.n_active -= 1
+        self._seats_changed()
         if self.winner < 0:
             self.winner = p
         self.emit("out", p, "TD-6.1")
@@ -1558,7 +1558,7 @@ class ThrowdownState(VariantState):
                 self.draw_cards(target, self.opts.uno_force_draw, "TD-5.2")
                 if back and self.hands[target]:
                     self.active[target] = True
-                    self.n_active += 1
+                    self._seats_changed()
                     self.emit("rejoin", target, "TD-6.4")
             return
         self.emit("false_call", seat, "TD-5.5")
@@ -1583,7 +1583,7 @@ class ThrowdownState(VariantState):
         if seat in self.uno_open:
             self.uno_open.remove(seat)
         self.active[seat] = False
-        self.n_active -= 1
+        self._seats_changed()
         self.left.append(seat)
         if self._contenders() <= 1:
             self._end("left")
@@ -1690,7 +1690,7 @@ class ThrowdownState(VariantState):
                 raise PositionError("bad_position", f"seat {s} holds cards but is not active")
             if not self.hands[s] and self.phase != DEAL:
                 self.active[s] = False
-        self.n_active = sum(self.active)
+        self._seats_changed()
         if self.phase == GAME_OVER:
             if not self.winners and self.winner >= 0:
                 self.winners = [self.winner]
