@@ -438,8 +438,79 @@ class HotDeathState(VariantState):
                 self._close_windows()
             if self.phase == RESPONSE:
                 self._respond(seat, action)
-            else:
-                self._play(seat, action)
+            else:  # a card played in a normal turn (HD-3.4, effects HD-4.2 and HD-4.4)
+                p = seat
+                f = action.cards[0]
+                under = self.discard[-1]
+                key = NUM_FACES + self.color if IS_WILD[under] else under  # _key()
+                privileged = f != BB and not MATCH[key][f]
+                self._card_played(p, action)
+                if privileged:
+                    self._privilege_used(p)
+                kf = FACE_KIND[f]
+                nxt = self._ring[self.direction]  # next_seat's table: nxt[p] is next_seat(p)
+                events = self._events is not None
+                if kf == NUMBER or f in _NO_TURN_EFFECT:
+                    self._end_action(nxt[p])
+                elif kf in (SKIP, DOUBLE_SKIP):
+                    skips = 1 if kf == SKIP else min(2, self.n_active - 1)
+                    s = p
+                    for _ in range(skips):
+                        s = nxt[s]
+                        if events:
+                            self.emit("skip", s, rule_of(f))
+                    self._end_action(nxt[s])
+                elif kf in (REVERSE, REVERSE_SKIP):
+                    self.direction = -self.direction
+                    nxt = self._ring[self.direction]
+                    if events:
+                        self.emit("reverse", p, rule_of(f))
+                    if kf == REVERSE and self.n_active > 2:
+                        self._end_action(nxt[p])
+                    else:
+                        s = nxt[p]
+                        if events:
+                            self.emit("skip", s, "HD-3.10" if self.n_active == 2 else rule_of(f))
+                        self._end_action(nxt[s])
+                elif kf == DRAW_TWO:
+                    self._attack(DRAW_ATTACK, DRAW_TWO_FAMILY, 2, nxt[p], p, f)
+                elif kf == SPREADER:
+                    self._spreader(p)
+                elif f in _DRAW_COUNT:
+                    self._attack(DRAW_ATTACK, WILD_DRAW, _DRAW_COUNT[f], self._victim_of(f, p), p,
+                                 f)
+                elif f == MYS:
+                    num = FACE_NUMBER[under] if not IS_WILD[under] else -1
+                    if num >= 1:
+                        self._attack(DRAW_ATTACK, MYSTERY, num, nxt[p], p, f)
+                    else:
+                        self._end_action(nxt[p])
+                elif kf == WILD:
+                    self._end_action(nxt[p])
+                elif f == QUIT:
+                    if self.n_active >= 3:
+                        self._attack(EJECT_ATTACK, WILD_DRAW, 0, nxt[p], p, f)
+                    elif self.opts.quitter_with_two_active == "player_wins":
+                        self._attack(EJECT_ATTACK, WILD_DRAW, 0, nxt[p], p, f, two=True)
+                    else:
+                        self.emit("no_effect", p, "HD-2.3.15", (f,))
+                        self._end_action(nxt[p])
+                elif f == GLAS:
+                    v = action.target
+                    if self.opts.glasnost_response == "next_player_only" and v != nxt[p]:
+                        self._reveal(v, "HD-4.6")
+                        self._end_action(nxt[p])
+                    else:
+                        self._attack(REVEAL_ATTACK, WILD_DRAW, 0, v, p, f, anchor=p)
+                elif f == MADC:
+                    if action.target >= 0:
+                        self._eject(p, "HD-2.3.16")
+                        self._eject(action.target, "HD-2.3.16")
+                    else:
+                        self.emit("no_effect", p, "HD-2.3.16", (f,))
+                    self._end_action(self.next_seat(p))  # seats may have left
+                else:  # pragma: no cover - every kind is handled above
+                    raise AssertionError(f"unhandled card {f}")
         elif k == _DRAW_KIND:
             if self.uno_open or self.sn_seat >= 0:
                 self._close_windows()
@@ -455,14 +526,14 @@ class HotDeathState(VariantState):
                     self.emit("blocked", seat, "HD-3.7.1")
                     self._hand_over(NOBODY, "HD-3.7.1", NOBODY)
                     return
-                self._end_action(self.next_seat(seat))
+                self._end_action(self._ring[self.direction][seat])  # next_seat(seat)
             else:
                 self.idle = 0
                 self._check_after_window()
         elif k == _PASS_KIND:
             if self._events is not None:
                 self.emit("pass", seat, "HD-3.4")
-            self._end_action(self.next_seat(seat))
+            self._end_action(self._ring[self.direction][seat])  # next_seat(seat)
         elif k == _ACCEPT_KIND:
             if self.a_kind == DRAW_ATTACK:
                 self._close_windows()
@@ -544,78 +615,6 @@ class HotDeathState(VariantState):
             else:
                 self.uno_open.append(p)
         return f
-
-    def _play(self, p: int, action: Action) -> None:
-        """A card played in a normal turn (HD-3.4, effects HD-4.2 and HD-4.4)."""
-        f = action.cards[0]
-        under = self.discard[-1]
-        key = NUM_FACES + self.color if IS_WILD[under] else under  # _key()
-        privileged = f != BB and not MATCH[key][f]
-        self._card_played(p, action)
-        if privileged:
-            self._privilege_used(p)
-        k = FACE_KIND[f]
-        nxt = self.next_seat
-        events = self._events is not None
-        if k == NUMBER or f in _NO_TURN_EFFECT:
-            self._end_action(nxt(p))
-        elif k in (SKIP, DOUBLE_SKIP):
-            skips = 1 if k == SKIP else min(2, self.n_active - 1)
-            s = p
-            for _ in range(skips):
-                s = nxt(s)
-                if events:
-                    self.emit("skip", s, rule_of(f))
-            self._end_action(nxt(s))
-        elif k in (REVERSE, REVERSE_SKIP):
-            self.direction = -self.direction
-            if events:
-                self.emit("reverse", p, rule_of(f))
-            if k == REVERSE and self.n_active > 2:
-                self._end_action(nxt(p))
-            else:
-                s = nxt(p)
-                if events:
-                    self.emit("skip", s, "HD-3.10" if self.n_active == 2 else rule_of(f))
-                self._end_action(nxt(s))
-        elif k == DRAW_TWO:
-            self._attack(DRAW_ATTACK, DRAW_TWO_FAMILY, 2, nxt(p), p, f)
-        elif k == SPREADER:
-            self._spreader(p)
-        elif f in _DRAW_COUNT:
-            self._attack(DRAW_ATTACK, WILD_DRAW, _DRAW_COUNT[f], self._victim_of(f, p), p, f)
-        elif f == MYS:
-            num = FACE_NUMBER[under] if not IS_WILD[under] else -1
-            if num >= 1:
-                self._attack(DRAW_ATTACK, MYSTERY, num, nxt(p), p, f)
-            else:
-                self._end_action(nxt(p))
-        elif k == WILD:
-            self._end_action(nxt(p))
-        elif f == QUIT:
-            if self.n_active >= 3:
-                self._attack(EJECT_ATTACK, WILD_DRAW, 0, nxt(p), p, f)
-            elif self.opts.quitter_with_two_active == "player_wins":
-                self._attack(EJECT_ATTACK, WILD_DRAW, 0, nxt(p), p, f, two=True)
-            else:
-                self.emit("no_effect", p, "HD-2.3.15", (f,))
-                self._end_action(nxt(p))
-        elif f == GLAS:
-            v = action.target
-            if self.opts.glasnost_response == "next_player_only" and v != nxt(p):
-                self._reveal(v, "HD-4.6")
-                self._end_action(nxt(p))
-            else:
-                self._attack(REVEAL_ATTACK, WILD_DRAW, 0, v, p, f, anchor=p)
-        elif f == MADC:
-            if action.target >= 0:
-                self._eject(p, "HD-2.3.16")
-                self._eject(action.target, "HD-2.3.16")
-            else:
-                self.emit("no_effect", p, "HD-2.3.16", (f,))
-            self._end_action(nxt(p))
-        else:  # pragma: no cover - every kind is handled above
-            raise AssertionError(f"unhandled card {f}")
 
     def _victim_of(self, f: int, p: int) -> int:
         """The victim of draw card ``f`` played by ``p`` (HD-4.2).
