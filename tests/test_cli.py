@@ -553,3 +553,16 @@ def test_replay_reads_the_replay_pages_download(tmp_path: Path) -> None:
                         "bad_record")
     assert "not over" in line and "no record" in line
     assert_error(invoke("replay", write(tmp_path, "empty.json", {})), "bad_record")
+
+
+def test_serve_takes_the_next_free_port_when_its_port_is_taken() -> None:
+    import socket
+
+    from hotdeath.cli import free_port
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        got = free_port("127.0.0.1", port)
+        assert got != port and port < got < port + 20
+        with socket.create_server(("127.0.0.1", got)):  # and it is free
+            pass
