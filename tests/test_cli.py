@@ -88,7 +88,8 @@ def play_short_game(variant: str, players: int, seed: int, **options: object) ->
 def test_version() -> None:
     result = invoke("--version")
     assert result.exit_code == 0
-    assert result.stdout.strip() == f"hotdeath {hotdeath.__version__}, {hotdeath.core_description()}"
+    line = f"hotdeath {hotdeath.__version__}, {hotdeath.core_description()}"
+    assert result.stdout.strip() == line
     assert ("compiled core (mypyc)" if hotdeath.core() == "compiled" else "pure-Python core") in (
         result.stdout
     )
