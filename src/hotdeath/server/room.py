@@ -1019,20 +1019,16 @@ class Room:
         saving = self.store.add_chat(self.table_id, line)
         message = _dumps({"type": "chat", "line": line})
 
-        def sent(_f: Future[None]) -> None:
+        def sent() -> None:
+            if saving.exception() is not None:  # not stored: nobody sees it
+                with contextlib.suppress(ValueError):
+                    self.chat.remove(line)
+                return
             for c in list(self.conns):
                 if c.greeted:
                     c.send(message)
 
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            saving.exception()
-            sent(saving)
-            return
-        saving.add_done_callback(
-            lambda f: loop.call_soon_threadsafe(sent, f) if not loop.is_closed() else None
-        )
+        on_loop(saving, sent)
 
     # ------------------------------------------------------------------ saving
 
