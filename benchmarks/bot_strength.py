@@ -148,10 +148,10 @@ def play(row: Row, index: int, max_moves: int, max_hands: int, base: int = 0) ->
             res.times.append(dt)
         g.step(action, seat)
         last = g.last_hand
-        if last is not None and last.get("hand") != seen:
-            seen = last.get("hand")
+        if last is not None and last.hand != seen:
+            seen = last.hand
             res.hands += 1
-            if last.get("winner") in tested:
+            if last.winner in tested:
                 res.hands_won += 1
             if max_hands and res.hands >= max_hands:
                 return res

@@ -19,7 +19,7 @@ def test_hot_death_blocked_hand_ends_without_a_winner() -> None:
     assert pos(g)["idle"] == 1
     ev = act(g, "draw")
     assert "blocked" in kinds(ev)
-    assert g.last_hand is not None and g.last_hand["winner"] == -1
+    assert g.last_hand is not None and g.last_hand.winner == -1
     assert g.scores == [4, 12]
     assert g.phase == 0 and g.dealer == 0  # the lowest hand deals the next hand
 
@@ -45,5 +45,5 @@ def test_standard_blocked_hand_goes_to_the_fewest_points() -> None:
     for _ in range(3):
         ev = act(g, "draw")
     assert "blocked" in kinds(ev)
-    assert g.last_hand is not None and g.last_hand["winner"] == 0  # 4 points in hand
+    assert g.last_hand is not None and g.last_hand.winner == 0  # 4 points in hand
     assert g.scores[0] == 25 + 15

@@ -26,6 +26,7 @@ from hotdeath.cli import app
 from hotdeath.errors import IllegalActionError, OptionError
 from hotdeath.notation import from_position, to_position
 from hotdeath.pending import Pot
+from hotdeath.results import HandResult
 from hotdeath.rulebook import RULES
 from hotdeath.state import GameState
 from tests.support import act, hand, kinds, legal, pos, position
@@ -633,7 +634,9 @@ class TestGoingOut:
         assert g.winners == [0]
         assert g.returns() == [1.0, 0.0, 0.0, 0.0]
         assert g.scores == [0, 0, 0, 0]
-        assert g.last_hand == {"hand": 1, "winner": 0}
+        assert g.last_hand == HandResult(hand=1, end="out", rule="CT-7.1", winners=(0,),
+                                         out_order=(0,))
+        assert g.last_hand.seats == () and not g.last_hand.scored  # CT-7.1: no scoring
         assert "score" not in kinds(ev)
 
     @pytest.mark.rule("CT-7.1", SEED, f"{CONTRACT} §4 scoring (fixed)")
@@ -793,16 +796,18 @@ class TestPartners:
     @pytest.mark.rule("CT-9.3", SEED, "official", "ruling",
                       f"{CONTRACT} CT-9.3, §4 partners_victory")
     @pytest.mark.parametrize(("victory", "winners", "result"), [
-        ("team", [0, 2], {"hand": 1, "winner": 0, "winning_team": [0, 2]}),
-        ("individual", [0], {"hand": 1, "winner": 0}),
+        ("team", [0, 2], (0, 2)),
+        ("individual", [0], (0,)),
     ])
     def test_partners_victory(self, victory: str, winners: list[int],
-                              result: dict[str, Any]) -> None:
+                              result: tuple[int, ...]) -> None:
         g = _partners(options={"partners_victory": victory})
         ev = act(g, "play R3")
         assert g.is_terminal()
         assert g.winners == winners
-        assert g.last_hand == result
+        assert g.last_hand is not None and g.last_hand.winners == result
+        res = g.game_result()
+        assert res is not None and res.winners == tuple(winners) and res.end == "out"
         assert ("team_win" in kinds(ev)) is (victory == "team")
 
     @pytest.mark.rule("CT-9.3", SEED, "ruling", f"{CONTRACT} CT-9.3 the partner goes out")
@@ -811,7 +816,8 @@ class TestPartners:
                 options={"partners": True})
         act(g2, "play R9")
         assert g2.winners == [0, 2]
-        assert g2.last_hand is not None and g2.last_hand["winner"] == 2
+        assert g2.last_hand is not None and g2.last_hand.winner == 2
+        assert g2.last_hand.winners == (2, 0)  # the one who went out first, then the partner
 
     @pytest.mark.rule("CT-9.4", SEED, f"{CONTRACT} CT-9.4")
     def test_no_team_points(self) -> None:

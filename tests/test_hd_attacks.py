@@ -283,7 +283,7 @@ class TestLegalAnswers:
         assert "hand_end" not in kinds(ev) and g.current_player() == 2
         ev = act(g, "accept")
         assert "hand_end" in kinds(ev)
-        assert g.last_hand is not None and g.last_hand["winner"] == 1
+        assert g.last_hand is not None and g.last_hand.winner == 1
 
     @pytest.mark.rule("HD-4.3", "seed 000", "app", "hot-death.md §4.3")
     def test_magic_red_5_answer_sets_red(self) -> None:
@@ -600,8 +600,8 @@ class TestVirus:
                  top="G7")
         ev = act(g, "play QUIT", "play VIR")
         assert "hand_end" in kinds(ev)
-        assert g.last_hand is not None and g.last_hand["winner"] == 2
-        assert g.last_hand["seats"][2]["hand_value"] == 0
+        assert g.last_hand is not None and g.last_hand.winner == 2
+        assert g.last_hand.seats[2].points == 0
         assert pos(g)["phase"] == "deal" and pos(g)["dealer"] == 2
 
     @pytest.mark.rule("HD-4.3.4", "seed 000", "seed 001", "seed 002", "hot-death.md §2.3.14")
@@ -814,8 +814,8 @@ class TestQuitterTwoActive:
         assert same(legal(g), ["play RET", "play HOLY", "play VIR", "accept"])
         ev = act(g, "accept")
         assert [e.seat for e in ev if e.kind == "hand_end"] == [0]
-        assert g.last_hand is not None and g.last_hand["winner"] == 0
-        assert g.last_hand["seats"][0]["hand_value"] == 0
+        assert g.last_hand is not None and g.last_hand.winner == 0
+        assert g.last_hand.seats[0].points == 0
 
     @pytest.mark.rule("HD-4.2", "ruling", "hot-death.md §3.10")
     @pytest.mark.parametrize("answer", ["RET", "HOLY"])
@@ -824,7 +824,7 @@ class TestQuitterTwoActive:
                  options={"quitter_with_two_active": "player_wins"})
         ev = act(g, "play QUIT", f"play {answer}")
         assert [e.seat for e in ev if e.kind == "hand_end"] == [1]
-        assert g.last_hand is not None and g.last_hand["winner"] == 1
+        assert g.last_hand is not None and g.last_hand.winner == 1
 
     @pytest.mark.rule("HD-4.3.4", "seed 000", "hot-death.md §3.10")
     def test_quitter_answered_by_virus_eliminates_both_with_no_winner(self) -> None:
@@ -832,8 +832,8 @@ class TestQuitterTwoActive:
                  options={"quitter_with_two_active": "player_wins"})
         ev = act(g, "play QUIT", "play VIR")
         assert "hand_end" in kinds(ev)
-        assert g.last_hand is not None and g.last_hand["winner"] not in (0, 1)
-        assert all(row["hand_value"] > 0 for row in g.last_hand["seats"])
+        assert g.last_hand is not None and g.last_hand.winner not in (0, 1)
+        assert all(row.points > 0 for row in g.last_hand.seats)
 
 
 # ============================================================== HD-4.6 Glasnost window
@@ -994,7 +994,7 @@ class TestTurnOrder:
         assert "hand_end" not in kinds(ev) and g.current_player() == 1
         ev = act(g, "accept")
         assert "hand_end" in kinds(ev)
-        assert g.last_hand is not None and g.last_hand["winner"] == 0
+        assert g.last_hand is not None and g.last_hand.winner == 0
         assert sizes(g)[1] == 3 + 4
 
     @pytest.mark.rule("HD-4.5.T5", "seed 002", "seed 000", "hot-death.md §3.7")

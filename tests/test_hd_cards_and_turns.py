@@ -545,7 +545,7 @@ class TestSpreader:
         act(g, "play RSP")
         assert pos(g)["hand_winner"] == 0
         assert g.last_hand is not None
-        assert [row["hand_value"] for row in g.last_hand["seats"]] == [0, 7, 11, 14]
+        assert [row.points for row in g.last_hand.seats] == [0, 7, 11, 14]
 
     @pytest.mark.rule("HD-3.9", "app", "hot-death.md §2.3.7, §3.9")
     def test_ejected_players_draw_nothing_from_a_spreader(self) -> None:

@@ -72,9 +72,14 @@ def hd(**fields: Any) -> GameState:
 
 
 def seat_row(g: GameState, seat: int) -> dict[str, Any]:
+    """One seat's score in the hand that just ended: its points, the hand value (the points
+    before the Virus penalty) and the penalty, read from the score lines."""
     assert g.last_hand is not None
-    row: dict[str, Any] = g.last_hand["seats"][seat]
-    return row
+    row = g.last_hand.seats[seat]
+    assert row.seat == seat and sum(x.points for x in row.lines) == row.points
+    penalty = sum(x.points for x in row.lines if x.words == "virus")
+    return {"points": row.points, "penalty": penalty, "hand_value": row.points - penalty,
+            "total": row.total, "lines": row.lines}
 
 
 def phase(g: GameState) -> str:
@@ -393,7 +398,7 @@ class TestHandEndChecks:
     def test_four_bastard_cards_end_the_hand(self) -> None:
         g = _bastard_accept()
         act(g, "accept")
-        assert g.last_hand is not None and g.last_hand["winner"] == 1
+        assert g.last_hand is not None and g.last_hand.winner == 1
         assert [seat_row(g, s)["points"] for s in range(4)] == [11, 0, 3, 4]
         assert g.dealer == 1 and phase(g) == "deal" and g.current_player() == 1
 
@@ -425,7 +430,7 @@ class TestHandEndChecks:
         act(g, "play WD4 red")
         assert g.last_hand is None
         act(g, "accept")
-        assert g.last_hand is not None and g.last_hand["winner"] == 0
+        assert g.last_hand is not None and g.last_hand.winner == 0
         assert [seat_row(g, s)["points"] for s in range(4)] == [0, 0, 3, 4]
         assert pos(g)["infections"] == [0, 0, 0, 0]
         assert g.dealer == 0
@@ -434,7 +439,7 @@ class TestHandEndChecks:
     def test_last_active_player_wins_with_zero(self) -> None:
         g = hd(players=3, turn=0, hands=[["QUIT", "R5"], ["VIR", "B9"], ["HOT", "WD4"]], top="G3")
         act(g, "play QUIT", "play VIR")
-        assert g.last_hand is not None and g.last_hand["winner"] == 2
+        assert g.last_hand is not None and g.last_hand.winner == 2
         assert g.scores == [5, 9, 0]
         assert g.dealer == 2 and phase(g) == "deal"
 
@@ -443,7 +448,7 @@ class TestHandEndChecks:
         g = hd(preset="source_000", players=2, turn=0, hands=[["MAD", "R9"], ["R2", "B3"]],
                top="Y3")
         act(g, "play MAD @1")
-        assert g.last_hand is not None and g.last_hand["winner"] < 0
+        assert g.last_hand is not None and g.last_hand.winner < 0
         assert pos(g)["hand_winner"] is None
         assert g.scores == [9, 5]
         assert g.dealer == 1  # lowest score of the hand deals next
@@ -461,7 +466,7 @@ class TestHandEndChecks:
         g = hd(preset="source_000", players=2, turn=0, hands=[["QUIT", "R9"], ["VIR", "B2"]],
                top="G5")
         act(g, "play QUIT", "play VIR")
-        assert g.last_hand is not None and g.last_hand["winner"] < 0
+        assert g.last_hand is not None and g.last_hand.winner < 0
         assert g.scores == [9, 2]
 
     @pytest.mark.rule("HD-3.7.1", "seed 000", "hot-death.md §3.12 quitter_with_two_active")
@@ -471,7 +476,7 @@ class TestHandEndChecks:
         }
         g = hd(preset="source_000", **fields)
         act(g, "play QUIT", "accept")
-        assert g.last_hand is not None and g.last_hand["winner"] == 0
+        assert g.last_hand is not None and g.last_hand.winner == 0
         assert g.scores == [0, 6]
         g = hd(**fields)
         act(g, "play QUIT")
@@ -484,7 +489,7 @@ class TestHandEndChecks:
         act(g, "play HOLY")  # P0 out; P1 is the victim
         assert g.last_hand is None
         act(g, "accept")
-        assert g.last_hand is not None and g.last_hand["winner"] == 3
+        assert g.last_hand is not None and g.last_hand.winner == 3
         assert g.scores == [0, 3, 5, 0]
         assert g.dealer == 3
 
@@ -516,7 +521,7 @@ class TestHandEndChecks:
             draw=["R1", "R2", "R3", "R4", "R5"],
         )
         act(g, "play WD4 red", "accept")
-        assert g.last_hand is not None and g.last_hand["winner"] == 0
+        assert g.last_hand is not None and g.last_hand.winner == 0
         assert g.scores == [0, (1 + 2 + 3 + 4 + 1) * 2, 2, 3]
 
     @pytest.mark.rule("HD-3.7.1", "seed 002", "hot-death.md §3.7 check 4")
@@ -541,7 +546,7 @@ class TestHandEndChecks:
             top="R7",
         )
         act(g, "play R1 uno")
-        assert g.last_hand is not None and g.last_hand["winner"] == 1
+        assert g.last_hand is not None and g.last_hand.winner == 1
         assert g.scores == [2, 0, 7]
 
 
@@ -550,7 +555,7 @@ class TestHandEndEdges:
     def test_one_active_player_check_comes_before_the_empty_hand(self) -> None:
         g = hd(players=3, turn=0, hands=[["QUIT"], ["VIR", "B9"], ["HOT", "WD4"]], top="G3")
         act(g, "play QUIT", "play VIR uno")  # P0 went out, but only P2 is still active
-        assert g.last_hand is not None and g.last_hand["winner"] == 2
+        assert g.last_hand is not None and g.last_hand.winner == 2
         assert g.scores == [0, 9, 0] and g.dealer == 2
 
     @pytest.mark.rule("HD-3.7.1", "ruling", "hot-death.md §4.9 ruling 18")
@@ -560,7 +565,7 @@ class TestHandEndEdges:
         assert g.last_hand is None and legal(g) == ["accept"]
         act(g, "accept")
         assert g.active[0] is False
-        assert g.last_hand is not None and g.last_hand["winner"] == 0
+        assert g.last_hand is not None and g.last_hand.winner == 0
         assert g.scores == [0, 1, 2, 3]
 
     @pytest.mark.rule("HD-3.7.1", "seed 000", "seed 002", "app", "hot-death.md §3.7 check 1")
@@ -573,7 +578,7 @@ class TestHandEndEdges:
             draw=["HOLY", "R1"],
         )
         act(g, "draw")
-        assert g.last_hand is not None and g.last_hand["winner"] == 1
+        assert g.last_hand is not None and g.last_hand.winner == 1
         assert phase(g) == "deal" and g.dealer == 1
         assert g.scores == [11, 0, 3, 4]
 
@@ -588,7 +593,7 @@ class TestHandEndEdges:
         )
         act(g, "play R6")
         act(g, "challenge 0", seat=2)
-        assert g.last_hand is not None and g.last_hand["winner"] == 2
+        assert g.last_hand is not None and g.last_hand.winner == 2
         assert seat_row(g, 2)["points"] == 0 and seat_row(g, 0)["points"] == 69
 
     @pytest.mark.rule("HD-3.2", "seed 000", "hot-death.md §3.2")
@@ -779,7 +784,7 @@ class TestDealing:
         act(g, "deal 7")
         assert g.view(0).hand_no == g.hand_no == 1
         g = _go_out()  # hand 1 is over: its winner chooses the deal of hand 2
-        assert phase(g) == "deal" and g.last_hand is not None and g.last_hand["hand"] == 1
+        assert phase(g) == "deal" and g.last_hand is not None and g.last_hand.hand == 1
         assert g.view(0).hand_no == g.view(None).hand_no == 2
         act(g, "deal 6")
         assert g.view(0).hand_no == g.hand_no == 2

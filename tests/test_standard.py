@@ -30,6 +30,7 @@ from hotdeath.errors import IllegalActionError, OptionError
 from hotdeath.pending import Pot
 from hotdeath.rng import Rng
 from hotdeath.state import GameState
+from hotdeath.variants.standard import card_points
 from tests.support import act, hand, kinds, legal, pos, position, texts
 
 CONTRACT = "uno-variants.md"
@@ -72,15 +73,15 @@ def all_cards(g: GameState) -> Counter[str]:
 def seat_value(g: GameState, seat: int) -> int:
     """The hand value of ``seat`` in the hand that just ended."""
     assert g.last_hand is not None
-    value: int = g.last_hand["seats"][seat]["hand_value"]
-    return value
+    return sum(card_points(c) for c in g.last_hand.seats[seat].cards)
 
 
 def seat_points(g: GameState, seat: int) -> int:
     """The points ``seat`` scored in the hand that just ended."""
     assert g.last_hand is not None
-    points: int = g.last_hand["seats"][seat]["points"]
-    return points
+    row = g.last_hand.seats[seat]
+    assert sum(x.points for x in row.lines) == row.points
+    return row.points
 
 
 # =========================================================================== STD-0 shared model
@@ -447,7 +448,7 @@ class TestTurn:
         g = std([["W"], ["G1"], ["G2"], ["G3"]], "R7")
         act(g, "play W")
         assert g.last_hand is not None
-        assert g.last_hand["winner"] == 0
+        assert g.last_hand.winner == 0
 
 
 # =========================================================================== STD-5 card effects
@@ -659,7 +660,7 @@ class TestWildDrawFour:
         assert "challenge" not in kinds(ev)
         assert "attack" not in kinds(ev)
         assert g.last_hand is not None
-        assert g.last_hand["winner"] == 0
+        assert g.last_hand.winner == 0
         assert seat_value(g, 1) == 1 + 1 + 2 + 3 + 4
 
 
@@ -861,7 +862,7 @@ class TestUno:
         g = std([["R3"], ["G1"], ["G2"], ["G3"]], "R7")
         act(g, "play R3")
         assert g.last_hand is not None
-        assert g.last_hand["winner"] == 0
+        assert g.last_hand.winner == 0
         assert seat_points(g, 0) == 6
 
 
@@ -1180,8 +1181,8 @@ class TestStacking:
         g = _stack(["B+2"], {"stacking": "flat"})
         act(g, "play B+2")
         assert g.last_hand is not None
-        assert g.last_hand["winner"] == 1
-        assert len(g.last_hand["seats"]) == 4
+        assert g.last_hand.winner == 1
+        assert len(g.last_hand.seats) == 4
         assert seat_value(g, 2) == 20 + 2 + 4 + 1 + 2 + 3 + 4
 
 
@@ -1230,7 +1231,7 @@ class TestSevenO:
         g = std([["R7"], ["G1", "G9"], ["G2"], ["G3"]], "R3", options={"seven_o": True})
         act(g, "play R7 @1")
         assert g.last_hand is not None
-        assert g.last_hand["winner"] == 0
+        assert g.last_hand.winner == 0
         assert seat_value(g, 1) == 10
         assert seat_points(g, 0) == 15
 

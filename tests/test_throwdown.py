@@ -26,6 +26,7 @@ from hotdeath.cli import app
 from hotdeath.errors import IllegalActionError, OptionError, PositionError
 from hotdeath.events import Event
 from hotdeath.notation import from_position, record, replay, to_position
+from hotdeath.results import HandResult
 from hotdeath.rulebook import RULES, rules_for
 from hotdeath.state import DEAL, RESPONSE, TURN, GameState
 from hotdeath.variants.throwdown import MAX_LISTED_PLAYS, ThrowdownState
@@ -209,8 +210,8 @@ class TestSetup:
         act(g, "play B6")  # P1 goes out
         assert g.is_terminal()
         assert g.winners == [0]  # the first out is the winner, and deals next
-        assert g.last_hand is not None and g.last_hand["winner"] == 0
-        assert g.last_hand["out_order"] == [0, 0, 1] and g.last_hand["loser"] == 2
+        assert g.last_hand is not None and g.last_hand.winner == 0
+        assert g.last_hand.out_order == (0, 0, 1) and g.last_hand.loser == 2
 
 
 # =========================================================================== TD-2 legal plays
@@ -435,7 +436,7 @@ class TestTurn:
         act(g, "draw")
         ev = act(g, "draw")
         assert "blocked" in kinds(ev) and g.is_terminal()
-        assert g.winners == [] and g.last_hand is not None and g.last_hand["end"] == "blocked"
+        assert g.winners == [] and g.last_hand is not None and g.last_hand.end == "blocked"
 
     @pytest.mark.rule("TD-3.3", SEED, "ruling", "effects of a play")
     def test_skips_count_around_the_table(self) -> None:
@@ -890,15 +891,15 @@ class TestEnd:
         ev = act(g, "play R2")
         assert g.out_order == [0, 1]
         assert g.is_terminal() and "loser" in kinds(ev)
-        assert g.last_hand == {"hand": 1, "winner": 0, "loser": 2, "out_order": [0, 1],
-                               "left": [], "end": "last_holder"}
+        assert g.last_hand == HandResult(hand=1, end="last_holder", rule="TD-6.3",
+                                         winners=(0,), out_order=(0, 1), loser=2)
         assert g.scores == [0, 0, 0]
         g = td([["R+2"], ["G1", "G2"], ["R3", "G4"]], "R7",
                options={"play_on_after_first_out": False})
         ev = act(g, "play R+2")
         assert g.is_terminal() and g.winners == [0] and g.pot == 0  # the pot is discarded
-        assert g.last_hand is not None and g.last_hand["loser"] is None
-        assert g.last_hand["end"] == "first_out"
+        assert g.last_hand is not None and g.last_hand.loser is None
+        assert g.last_hand.end == "out"
 
     @pytest.mark.rule("TD-6.3", "ruling", "the pot continues after someone goes out")
     def test_a_pot_continues_past_the_player_out(self) -> None:
@@ -942,15 +943,15 @@ class TestEnd:
         assert [(e.kind, e.seat, e.rule) for e in ev if e.kind in ("hand_end", "loser")] == [
             ("hand_end", 0, "TD-6.3"), ("loser", 2, "TD-6.3")]
         assert g.is_terminal() and g.winners == [0] and g.returns() == [1.0, 0.0, 0.0]
-        assert g.last_hand == {"hand": 1, "winner": 0, "loser": 2, "out_order": [0, 1],
-                               "left": [], "end": "last_holder"}
+        assert g.last_hand == HandResult(hand=1, end="last_holder", rule="TD-6.3",
+                                         winners=(0,), out_order=(0, 1), loser=2)
         assert hand(g, 0) == ["G3"]  # the winner still holds a card; it does not matter
         # the same by leaving the table: P1 leaves instead of going out
         g = td([["G3"], ["R5", "G1"], ["R9", "G8"]], "R7", turn=1, hand_winner=0)
         act(g, "leave")
         assert g.is_terminal() and g.winners == [0]
-        assert g.last_hand is not None and g.last_hand["loser"] == 2
-        assert g.last_hand["end"] == "left"
+        assert g.last_hand is not None and g.last_hand.loser == 2
+        assert g.last_hand.end == "left"
         # with two others still holding cards the called-back winner plays on
         g = td([["G3"], ["R5"], ["R9", "G8"], ["R1", "B2"]], "R7", turn=1, hand_winner=0)
         act(g, "play R5")
@@ -990,8 +991,8 @@ class TestEnd:
         act(g, "uno @0", seat=1)
         act(g, "play R9", "play G9", "play G1")
         assert g.is_terminal() and g.winners == [0] and hand(g, 0) == ["G3"]
-        assert g.last_hand is not None and g.last_hand["out_order"] == [0, 1]
-        assert g.last_hand["loser"] == 2
+        assert g.last_hand is not None and g.last_hand.out_order == (0, 1)
+        assert g.last_hand.loser == 2
         # a called-back player who then leaves the table is not out: he left (TD-6.6)
         g = td([[], ["R5", "G1"], ["R9", "G8"], ["B1", "B2"]], "R7", turn=1, hand_winner=0,
                out_order=[0], draw=["G9", "G3"], options={"callback_decline": "any_out_player"})
@@ -1025,8 +1026,8 @@ class TestEnd:
         assert not g.is_terminal()
         act(g, "play R2")
         assert g.is_terminal() and g.winners == []
-        assert g.last_hand is not None and g.last_hand["end"] == "max_turns"
-        assert g.last_hand["loser"] is None
+        assert g.last_hand is not None and g.last_hand.end == "max_turns"
+        assert g.last_hand.loser is None
         unlimited = hotdeath.new_game("throwdown", players=3, seed=1, options={"max_turns": 0})
         assert unlimited.opts.max_turns == 0
 
@@ -1035,7 +1036,7 @@ class TestEnd:
         g = td([["R5"], ["G1", "G2"]], "R7")
         ev = act(g, "play R5")
         assert g.is_terminal() and g.winners == [0]
-        assert g.last_hand is not None and g.last_hand["loser"] == 1
+        assert g.last_hand is not None and g.last_hand.loser == 1
         assert kinds(ev)[-2:] == ["loser", "game_end"]
 
     @pytest.mark.rule("TD-6.6", SEED, "ruling", "leaving the table")
@@ -1088,12 +1089,12 @@ class TestEnd:
         g = td([["R5", "R6"], ["G1", "G2"]], "R7")
         act(g, "leave", seat=1)
         assert g.is_terminal() and g.winners == [0]
-        assert g.last_hand is not None and g.last_hand["left"] == [1]
+        assert g.last_hand is not None and g.last_hand.extras["left"] == (1,)
         g = td([[], ["R5", "R6"], ["G1", "G2"]], "R7", turn=1, hand_winner=0, out_order=[0])
         assert legal(g, 0) == ["decline"]  # a player who is out has no cards to leave with
         act(g, "leave", seat=2)
         assert g.is_terminal() and g.winners == [0]
-        assert g.last_hand is not None and g.last_hand["loser"] == 1
+        assert g.last_hand is not None and g.last_hand.loser == 1
         # no leaving while the dealer chooses the direction (play has not started)
         g = td([["R5", "R6"], ["G1", "G2"], ["G3", "R4"]], "R7", phase="deal", dealer=0,
                turn=0)
@@ -1170,12 +1171,12 @@ class TestEnd:
         g = td([["R5", "R6"], ["G1", "G2"]], "R7")
         act(g, "leave")
         assert g.is_terminal() and g.winners == [1]
-        assert g.last_hand is not None and g.last_hand["loser"] is None
-        assert g.last_hand["left"] == [0] and g.last_hand["end"] == "left"
+        assert g.last_hand is not None and g.last_hand.loser is None
+        assert g.last_hand.extras == {"left": (0,)} and g.last_hand.end == "left"
         g = td([[], ["R5", "R6"], ["G1", "G2"]], "R7", turn=1, hand_winner=0, out_order=[0])
         act(g, "leave")
         assert g.is_terminal() and g.winners == [0]
-        assert g.last_hand is not None and g.last_hand["loser"] == 2
+        assert g.last_hand is not None and g.last_hand.loser == 2
 
     @pytest.mark.rule("TD-6.7", SEED, "teasing is flavour")
     def test_misplays_cost_nothing_and_there_is_no_teasing(self) -> None:
@@ -1560,7 +1561,7 @@ def play_random(seed: int) -> str:
         assert steps < 60_000
     conservation(g)
     assert g.winners and g.last_hand is not None
-    return str(g.last_hand["end"])
+    return g.last_hand.end
 
 
 @pytest.mark.rule("TD-6.3", "ruling", "random games end by going out")
@@ -1595,5 +1596,5 @@ def test_bots_play_whole_games_in_the_terminal() -> None:
         state = play("throwdown", players=3, seed=seed, human=False, delay=0,
                      console=Console(file=buf, width=120, color_system=None))
         assert state.is_terminal() and state.winners
-        assert state.last_hand is not None and state.last_hand["end"] == "last_holder"
+        assert state.last_hand is not None and state.last_hand.end == "last_holder"
         assert "calls Uno wrongly" not in buf.getvalue()

@@ -210,7 +210,7 @@ async def test_a_person_plays_a_hand_with_keys(
         first = session.results[0]
         # the scoring screen: the reasons and the totals of every seat
         assert ("Game over" if first.game_over else f"End of hand {first.hand_no}") in text
-        for name, _value, _points, reasons, total in first.rows:
+        for name, _points, reasons, total in first.rows:
             assert name in text and total in text
             if reasons:
                 assert reasons.split(" ")[0] in text

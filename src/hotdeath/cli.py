@@ -56,6 +56,7 @@ from hotdeath.pending import DrawAttack, Ejection, Pending, Pot
 from hotdeath.rulebook import RULES
 from hotdeath.state import DEAL, GAME_OVER, PHASE_NAMES, GameState
 from hotdeath.variants import DEFAULT_VARIANT, Variant, all_variants, get_variant
+from hotdeath.words import describe_game, describe_hand
 
 EXIT_ERROR = 2
 """Exit status of every error (bad input, bad position, illegal action)."""
@@ -457,8 +458,8 @@ def position_lines(state: GameState, theme: str) -> Iterator[Text]:
         line.append(" · " + " · ".join(notes), style="dim")
         yield line
     if state.last_hand and state.phase != GAME_OVER and state.hand_no > 1:
-        winner = int(state.last_hand.get("winner", -1))
-        yield row("last hand", f"hand {state.last_hand.get('hand')} won by {_seat(winner)}")
+        winner = state.last_hand.winner
+        yield row("last hand", f"hand {state.last_hand.hand} won by {_seat(winner)}")
     if state.phase == GAME_OVER:
         winners = ", ".join(_seat(w) for w in state.winners) or "nobody"
         yield row("winners", winners, "bold green")
@@ -606,9 +607,9 @@ def _replay_start(state: GameState, theme: str) -> Iterator[str]:
 
 
 def _totals(state: GameState) -> str:
-    last = state.last_hand or {}
-    seats = last.get("seats") or []
-    totals = [int(row.get("total", 0)) for row in seats] or state.scores
+    last = state.last_hand
+    totals = [row.total for row in last.seats] if last is not None and last.seats else (
+        state.scores)
     return " · ".join(f"{_seat(s)} {t}" for s, t in enumerate(totals))
 
 
@@ -665,6 +666,8 @@ def replay_cmd(
         if hand_no:
             lines.append(Text(f"── hand {hand_no} ──", style="bold cyan"))
         lines += [f"   {t}" for t in _replay_start(state, theme.value)]
+        seen = state.last_hand
+        extras = state.variant.result_extras
         for i, item in enumerate(todo, start=1):
             try:
                 seat, text = item
@@ -688,6 +691,11 @@ def replay_cmd(
                 if event.kind == "score" and (j + 1 == len(events)
                                               or events[j + 1].kind != "score"):
                     lines.append(Text(f"      totals: {_totals(state)}", style="bold"))
+            if state.last_hand is not seen and state.last_hand is not None:
+                seen = state.last_hand
+                told = describe_hand(seen, None, theme.value, extras).lines()
+                lines.append(Text(f"      {told[0]}", style="bold yellow"))
+                lines += [f"      {t}" for t in told[1:]]
     except HotDeathError as e:
         _fail(e.code, e.message)
     if as_json:
@@ -697,6 +705,12 @@ def replay_cmd(
         console.print(line)
     done = len(todo)
     scores = " · ".join(f"{_seat(s)} {t}" for s, t in enumerate(state.scores))
+    final = state.game_result()
+    if final is not None:
+        told = describe_game(final, None, theme.value, state.variant.result_extras).lines(False)
+        console.print(Text(told[0], style="bold green"))
+        for t in told[1:]:
+            console.print(t)
     if state.is_terminal():
         winners = ", ".join(_seat(w) for w in state.winners) or "nobody"
         console.print(Text(f"result: the game is over after {done} actions; winner: "

@@ -33,6 +33,7 @@ from hotdeath.jsontext import check_depth, loads_bounded
 from hotdeath.options import non_defaults
 from hotdeath.pending import from_json as pending_from_json
 from hotdeath.pending import legacy as legacy_pending
+from hotdeath.results import legacy_hand
 from hotdeath.rng import Rng
 from hotdeath.state import (
     CHOOSE_COLOR,
@@ -109,7 +110,7 @@ def to_position(state: GameState) -> dict[str, Any]:
         "idle": state.idle,
     }
     if state.last_hand is not None:
-        d["last_hand"] = state.last_hand
+        d["last_hand"] = state.last_hand.to_json()
     if state.stack is not None:
         d["stack"] = _codes(state.stack)
     d.update(state.position_extra())
@@ -301,7 +302,11 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
     state.winners = _seat_list(data.get("winners", []), n, "winners")
     state.idle = _int(data, "idle", 0, 0, n)
     last = data.get("last_hand")
-    state.last_hand = dict(last) if isinstance(last, Mapping) else None
+    try:
+        goal_rule = variant.goal(state.opts).rule
+        state.last_hand = legacy_hand(last, n, goal_rule) if isinstance(last, Mapping) else None
+    except (HotDeathError, KeyError, TypeError, ValueError, IndexError) as e:
+        raise PositionError("bad_position", f"bad 'last_hand': {e}") from None
     pending = None
     if pending_json is not None:
         pending = pending_from_json(pending_json, state.pending_context())

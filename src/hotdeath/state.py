@@ -22,6 +22,7 @@ from hotdeath.cards import FACE_KIND, FACE_NUMBER, NO_COLOR, NUMBER, WILD_DRAW_F
 from hotdeath.errors import GameOverError, IllegalActionError, PositionError, WrongSeatError
 from hotdeath.events import Event
 from hotdeath.pending import Context, Pending
+from hotdeath.results import GameResult, HandResult, standings
 from hotdeath.rng import Rng
 
 if TYPE_CHECKING:
@@ -136,7 +137,8 @@ class GameState:
         self.revealed: list[list[int]] = [[] for _ in range(players)]
         self.hand_size = 7
         self.winners: list[int] = []
-        self.last_hand: dict[str, Any] | None = None
+        self.last_hand: HandResult | None = None
+        """The result of the last hand that ended (see :mod:`hotdeath.results`)."""
         self.history: list[tuple[int, Action]] = []
         self.init_params: dict[str, Any] = {}
         self.idle = 0
@@ -677,3 +679,40 @@ class GameState:
     def team_of(self, seat: int) -> tuple[int, ...]:
         """The seats of ``seat``'s team (just itself without partners)."""
         return (seat,)
+
+    # ------------------------------------------------------------------ results
+
+    def game_result(self) -> GameResult | None:
+        """How the game ended (None while it goes on), in the common shape.
+
+        Built from the winners, the totals, the last hand's result and the variant's goal;
+        a variant says why its game ended through :meth:`game_end` and adds its declared
+        extras through :meth:`game_extras`.
+        """
+        if self.phase != GAME_OVER:
+            return None
+        goal = self.variant.goal(self.opts)
+        last = self.last_hand
+        end, rule = self.game_end()
+        loser = last.loser if last is not None else None
+        totals = tuple(self.standing_totals())
+        return GameResult(
+            hands=self.current_hand(), end=end, rule=rule, winners=tuple(self.winners),
+            totals=tuple(self.scores), lowest_wins=goal.lowest_wins,
+            standings=standings(self.winners, totals, goal.lowest_wins,
+                                () if loser is None else (loser,)),
+            out_order=last.out_order if last is not None else (),
+            loser=loser, last_hand=last, extras=self.game_extras(),
+        )
+
+    def game_end(self) -> tuple[str, str]:
+        """Why the game ended: an end code (``hotdeath.results.END_CODES``) and its rule."""
+        return ("target", self.variant.goal(self.opts).rule)
+
+    def game_extras(self) -> dict[str, Any]:
+        """The variant's declared extras of its game result (none by default)."""
+        return {}
+
+    def standing_totals(self) -> list[int]:
+        """The totals the standings are ordered by (a team's total under partners)."""
+        return self.scores[:]

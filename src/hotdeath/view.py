@@ -16,6 +16,7 @@ from hotdeath.actions import Action
 from hotdeath.cards import COLOR_NAMES, card_code
 from hotdeath.options import non_defaults
 from hotdeath.pending import Pending
+from hotdeath.results import GameResult, HandResult
 from hotdeath.state import PHASE_NAMES
 
 if TYPE_CHECKING:
@@ -62,11 +63,14 @@ class View:
     """What is pending (an attack, a pot), as every seat may know it (``public()``)."""
     sixty_nine_window: int
     winners: tuple[int, ...]
-    last_hand: dict[str, Any] | None
+    last_hand: HandResult | None
+    """The result of the last hand that ended (``hotdeath.results``)."""
     legal_actions: tuple[Action, ...] = field(default=())
     buried: int = 0
     """Cards lying face down at the bottom of the discard pile, under ``discard`` (Throwdown:
     the hands of players who left the table, TD-6.6): only their number is public."""
+    game_result: GameResult | None = None
+    """How the game ended, once it is over (``state.game_result()``)."""
 
     @property
     def top(self) -> int:
@@ -116,7 +120,8 @@ class View:
             "attack": self.attack.to_json() if self.attack is not None else None,
             "sixty_nine_window": self.sixty_nine_window if self.sixty_nine_window >= 0 else None,
             "winners": list(self.winners),
-            "last_hand": self.last_hand,
+            "last_hand": None if self.last_hand is None else self.last_hand.to_json(),
+            "game_result": None if self.game_result is None else self.game_result.to_json(),
             "legal_actions": [str(a) for a in self.legal_actions],
             "buried": self.buried,
         }
@@ -167,4 +172,5 @@ def build_view(state: GameState, seat: int | None) -> View:
         last_hand=state.last_hand,
         legal_actions=tuple(state.legal_actions(seat)) if seat is not None else (),
         buried=buried,
+        game_result=state.game_result(),
     )

@@ -185,7 +185,7 @@ def position_of(view: View, hands: list[list[int]], draw: list[int],
     if buried:
         d["buried"] = len(buried)
     if view.last_hand is not None:
-        d["last_hand"] = view.last_hand
+        d["last_hand"] = view.last_hand.to_json()
     d.update(get_variant(view.variant).kit.position_from_view(view))
     at = view.attack
     if at is not None:
@@ -292,22 +292,21 @@ def _hand_over(state: GameState, hand_no: int) -> bool:
     if state.is_terminal() or state.hand_no != hand_no:
         return True
     last = state.last_hand
-    return last is not None and last.get("hand") == hand_no
+    return last is not None and last.hand == hand_no
 
 
 def _rewards(state: GameState, hand_no: int) -> list[float]:
     """Each seat's reward for the hand (1 for the winner, a little for a cheap hand)."""
     n = state.n
     last = state.last_hand
-    if last is not None and last.get("hand") == hand_no:
-        winner = last.get("winner")
+    if last is not None and last.hand == hand_no:
+        winner = last.winner
         out = [1.0 if s == winner else 0.0 for s in range(n)]
-        seats = last.get("seats")
-        if state.variant.kit.points_reward and isinstance(seats, list):
-            for row in seats:
-                s = row.get("seat", -1)
+        if state.variant.kit.points_reward:
+            for row in last.seats:
+                s = row.seat
                 if 0 <= s < n and s != winner:
-                    pts = max(0, min(int(row.get("points", 0)), 300))
+                    pts = max(0, min(row.points, 300))
                     out[s] = 0.15 * (1.0 - pts / 300.0)
         return out
     return _estimate(state)

@@ -433,7 +433,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         if st.last_hand is not self._last_hand:
             self._last_hand = st.last_hand
             if self.reward_mode == "hand" and st.last_hand is not None:
-                self._hand_rewards(st.last_hand.get("winner"))
+                self._hand_rewards(st.last_hand.winner)
         if st.phase == GAME_OVER:
             self._game_over()
         else:

@@ -36,7 +36,7 @@ from hotdeath.cards import COLOR_LETTERS, COLOR_NAMES, FACE_COLOR, card_name
 from hotdeath.errors import HotDeathError
 from hotdeath.pending import Ejection, Pending, Pot, Reveal
 from hotdeath.tui.remote import RemoteSession
-from hotdeath.tui.session import CARD_ACTIONS, HandResult, Session, colour_word, face_order
+from hotdeath.tui.session import CARD_ACTIONS, ScoreSheet, Session, colour_word, face_order
 from hotdeath.variants import get_variant
 from hotdeath.view import View
 
@@ -74,7 +74,7 @@ def not_dealt(view: View) -> bool:
     if view.phase != "deal":
         return False
     last = view.last_hand
-    return view.top < 0 or (last is not None and last.get("hand") != view.hand_no)
+    return view.top < 0 or (last is not None and last.hand != view.hand_no)
 
 
 def card_style(face: int) -> str:
@@ -170,7 +170,7 @@ class ScoreScreen(ModalScreen[str]):
         Binding("q", "quit_game", "Quit"),
     ]
 
-    def __init__(self, result: HandResult, body: RenderableType, saved: str = "",
+    def __init__(self, result: ScoreSheet, body: RenderableType, saved: str = "",
                  next_words: str = "Enter: deal the next hand") -> None:
         super().__init__()
         self.result = result
@@ -851,25 +851,35 @@ class HotDeathApp(App[None]):
         self.push_screen(ScoreScreen(result, self._result_body(result), saved, words),
                          self._after_result)
 
-    def _result_body(self, result: HandResult) -> Group:
-        headers = ("seat", "hand value", "points", "why", "total")
-        keep = [i for i in range(len(headers))
-                if i == 0 or any(row[i] not in ("", "0") for row in result.rows)]
+    def _result_body(self, result: ScoreSheet) -> Group:
+        """The scoring screen, from the common result shape, for every variant.
+
+        How the hand ended, each seat's points with their reasons and totals where the
+        hand is scored, the notes, and at game over the winner and the final standings.
+        """
         parts: list[RenderableType] = [Text(result.headline, style="bold")]
-        if len(keep) > 1:  # a game without points (Cutthroat) needs no table of names
+        if result.rows:  # a game without points (Cutthroat, Throwdown) needs no table
             table = Table(expand=True)
-            for i in keep:
-                table.add_column(headers[i], no_wrap=i == 0, ratio=1 if i == 3 else None,
-                                 justify="left" if i in (0, 3) else "right",
-                                 style="bold" if i == 4 else "")
+            for i, head in enumerate(("seat", "points", "why", "total")):
+                table.add_column(head, no_wrap=i == 0, ratio=1 if i == 2 else None,
+                                 justify="left" if i in (0, 2) else "right",
+                                 style="bold" if i == 3 else "")
             for row in result.rows:
-                table.add_row(*(row[i] for i in keep))
+                table.add_row(*row)
             parts.append(table)
         parts += [Text(note, style="dim") for note in result.notes]
         if result.game_over:
-            view = self.session.view()
-            winners = ", ".join(self.session.names[w] for w in view.winners) or "nobody"
-            parts.append(Text(f"Winner: {winners}", style="bold green"))
+            parts.append(Text(result.game_headline, style="bold green"))
+            parts.append(Text(f"Winner: {result.winners or 'nobody'}", style="bold green"))
+            standings = Table(title="Final standings", expand=False)
+            standings.add_column("#", justify="right")
+            standings.add_column("seat")
+            scored = any(total for _, total in result.standings)
+            if scored:
+                standings.add_column("total", justify="right", style="bold")
+            for i, (name, total) in enumerate(result.standings, 1):
+                standings.add_row(str(i), name, *((total,) if scored else ()))
+            parts.append(standings)
         return Group(*parts)
 
     def _after_result(self, choice: str | None) -> None:

@@ -25,6 +25,7 @@ from hotdeath.errors import HotDeathError, IllegalActionError, WrongSeatError
 from hotdeath.events import Event
 from hotdeath.pending import Context, Pending
 from hotdeath.pending import from_json as pending_from_json
+from hotdeath.results import GameResult, HandResult
 from hotdeath.state import GameState
 from hotdeath.text import clean_text, shown
 from hotdeath.tui.session import Session
@@ -125,9 +126,11 @@ def view_from_json(d: Mapping[str, Any]) -> View:
         attack=_pending(d.get("attack"), int(d["current_player"])),
         sixty_nine_window=-1 if window is None else int(window),
         winners=tuple(int(w) for w in d.get("winners", ())),
-        last_hand=d.get("last_hand"),
+        last_hand=None if d.get("last_hand") is None else HandResult.from_json(d["last_hand"]),
         legal_actions=tuple(Action.parse(a) for a in d.get("legal_actions", ())),
         buried=int(d.get("buried", 0)),
+        game_result=(None if d.get("game_result") is None
+                     else GameResult.from_json(d["game_result"])),
     )
 
 

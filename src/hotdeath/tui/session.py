@@ -16,7 +16,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from hotdeath import PROGRAM
 from hotdeath import actions as A
@@ -41,6 +41,7 @@ from hotdeath.rulebook import get_rule
 from hotdeath.state import GameState
 from hotdeath.variants import DEFAULT_VARIANT, get_variant
 from hotdeath.view import View
+from hotdeath.words import describe_game, describe_hand
 
 CARD_ACTIONS: Final = (A.PLAY, A.JUMP)
 """Action kinds that put cards from the hand on the pile."""
@@ -108,15 +109,19 @@ class LogLine:
 
 
 @dataclass(slots=True)
-class HandResult:
-    """How a hand ended, as the scoring screen shows it."""
+class ScoreSheet:
+    """How a hand (and the game) ended, as the scoring screen shows it, in words."""
 
     hand_no: int
     headline: str
-    rows: list[tuple[str, str, str, str, str]] = field(default_factory=list)
-    """(seat name, hand value, points this hand, reasons, total)."""
+    rows: list[tuple[str, str, str, str]] = field(default_factory=list)
+    """(seat name, points this hand, reasons, total); empty when the hand is not scored."""
     notes: list[str] = field(default_factory=list)
     game_over: bool = False
+    game_headline: str = ""
+    winners: str = ""
+    standings: list[tuple[str, str]] = field(default_factory=list)
+    """The final standings, best first: (seat name, total or "")."""
 
 
 def bot_names() -> list[str]:
@@ -177,7 +182,7 @@ class Session:
             for s in range(players)
         ]
         self.log: list[LogLine] = []
-        self.results: list[HandResult] = []
+        self.results: list[ScoreSheet] = []
         self.saved_to: Path | None = None
         self.declined: frozenset[Action] = frozenset()
         self._add_events(self.state.opening_events)
@@ -372,54 +377,39 @@ class Session:
             if e.kind == "hand_end":
                 ended = e
         if ended is not None:
-            words = describe(ended, self.theme, self.names, self.human).rsplit("  [", 1)[0]
-            result = HandResult(self.view().hand_no, themed(words[0].upper() + words[1:],
-                                                            self.theme))
-            self._fill_scores(result, events)
-            result.game_over = self.over()
-            self.results.append(result)
+            self.results.append(self._score_sheet(events))
 
-    def _fill_scores(self, result: HandResult, events: Sequence[Event]) -> None:
-        """Rows of the scoring screen from the view's ``last_hand`` and the score events."""
+    def _score_sheet(self, events: Sequence[Event]) -> ScoreSheet:
+        """The scoring screen of the hand that just ended.
+
+        Built from the common result shape (``View.last_hand``, ``View.game_result``) in
+        the words of :mod:`hotdeath.words`.
+        """
         view = self.view()
-        last: Mapping[str, Any] = view.last_hand or {}
-        result.hand_no = int(last.get("hand", result.hand_no))
-        reasons: dict[int, str] = {}
-        for e in events:
-            if e.kind == "score":
-                text = describe(e, self.theme, self.names, self.human).rsplit("  [", 1)[0]
-                _, _, steps = text.partition(" [")
-                reasons[e.seat] = themed(steps.rstrip("]"), self.theme)
-        seats = {int(s["seat"]): s for s in last.get("seats", ())}
-        for sv in view.seats:
-            info = seats.get(sv.seat, {})
-            value = info.get("hand_value")
-            points = info.get("points")
-            result.rows.append((
-                self.names[sv.seat],
-                "" if value is None else str(value),
-                "" if points is None else str(points),
-                reasons.get(sv.seat, ""),
-                str(sv.score),
-            ))
-        if "loser" in last and int(last["loser"]) >= 0:
-            result.notes.append(f"Loser: {self.names[int(last['loser'])]}")
-        if last.get("out_order"):
-            order = ", ".join(self.names[int(s)] for s in last["out_order"])
-            result.notes.append(f"Went out in this order: {order}")
-        rule_id = e_rule(events)
-        ends = [e for e in events if e.kind == "game_end"]
-        if not ends or ends[0].rule != rule_id:
-            result.notes.append(f"Scored by rule {rule_id}: {self.rule_title(rule_id)}")
-        if ends:  # why the game ends here (the target score, one hand, play on to a loser)
-            rule = ends[0].rule
-            first = self.rule_text(rule).split(". ")[0].rstrip(".")
-            changed = view.options
-            here = [f"{name}={changed[name]}" for name in re.findall(r"`(\w+)`", first)
-                    if name in changed]  # the rule's defaults, and this game's options
-            result.notes.append(f"The game ends by rule {rule} ({self.rule_title(rule)}): "
-                                f"{first}" + (f" (this game: {', '.join(here)})" if here
-                                              else "") + ".")
+        extras = get_variant(view.variant).result_extras
+        last = view.last_hand
+        sheet = ScoreSheet(view.hand_no, "Nobody wins the hand.")
+        if last is not None:
+            told = describe_hand(last, self.names, self.theme, extras)
+            sheet.hand_no = last.hand
+            sheet.headline = themed(told.headline, self.theme)
+            sheet.rows = [(r.name, str(r.points), themed("; ".join(r.reasons), self.theme),
+                           str(r.total)) for r in told.rows]
+            sheet.notes = [themed(n, self.theme) for n in told.notes]
+            if last.rule:
+                sheet.notes.append(f"Ended by rule {last.rule}: {self.rule_title(last.rule)}")
+        final = view.game_result
+        if final is not None:
+            sheet.game_over = True
+            told = describe_game(final, self.names, self.theme, extras)
+            sheet.game_headline = told.headline
+            sheet.winners = ", ".join(self.names[w] for w in final.winners)
+            sheet.standings = [(n, "" if t is None else str(t)) for n, t in told.standings]
+            sheet.notes += [n for n in told.notes if n not in sheet.notes]
+            first = self.rule_text(final.rule).split(". ")[0].rstrip(".")
+            sheet.notes.append(f"The game ends by rule {final.rule} "
+                               f"({self.rule_title(final.rule)}): {first}.")
+        return sheet
 
     def rule_text(self, rule_id: str) -> str:
         """A rule's text in the name theme, or an empty string for an unknown id."""
@@ -504,9 +494,9 @@ def _group_names(faces: Sequence[int], theme: str) -> str:
 
 __all__ = [
     "CARD_ACTIONS",
-    "HandResult",
     "HelpEntry",
     "LogLine",
+    "ScoreSheet",
     "Session",
     "bot_names",
     "card_rule_id",

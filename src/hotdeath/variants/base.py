@@ -38,6 +38,7 @@ from hotdeath.cards import (
 from hotdeath.errors import OptionError
 from hotdeath.events import Event
 from hotdeath.options import OptionSpec, OptionValue, resolve, specs
+from hotdeath.results import ResultExtra
 from hotdeath.state import GameState
 
 if TYPE_CHECKING:
@@ -194,6 +195,11 @@ class Variant:
     """How a game is won under given (resolved) options: see :meth:`goal`."""
     preset_words: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     """Each preset for people: a name they understand and one plain sentence."""
+    kit: VariantKit = field(default_factory=VariantKit)
+    """What the front ends and tools know about this variant (:class:`VariantKit`)."""
+    result_extras: tuple[ResultExtra, ...] = ()
+    """The ``extras`` keys of this variant's hand and game results, with labels for people
+    (``hotdeath.results``): front ends show them without knowing the variant."""
 
     def preset_title(self, preset: str) -> str:
         """A preset's name for people (its id with spaces when it has none).
@@ -204,8 +210,6 @@ class Variant:
         """
         words = self.preset_words.get(preset)
         return words[0] if words else preset.replace("_", " ")
-    kit: VariantKit = field(default_factory=VariantKit)
-    """What the front ends and tools know about this variant (:class:`VariantKit`)."""
 
     def goal(self, opts: Any) -> Goal:
         """How a game of this variant with the resolved ``opts`` is won.
@@ -313,4 +317,5 @@ class Variant:
                 for name, vals in self.presets.items()
             },
             "options": [s.to_json() for s in self.option_specs()],
+            "result_extras": [x.to_json() for x in self.result_extras],
         }

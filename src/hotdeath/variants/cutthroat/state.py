@@ -14,6 +14,7 @@ from hotdeath.actions import Action
 from hotdeath.cards import DRAW_TWO, FACE_COLOR, FACE_KIND, REVERSE, SKIP, WD4, WILD
 from hotdeath.errors import PositionError
 from hotdeath.options import like, option
+from hotdeath.results import HandResult
 from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, TURN
 from hotdeath.variants.base import Variant
 from hotdeath.variants.standard import StandardOptions, StandardState
@@ -347,19 +348,20 @@ class CutthroatState(StandardState):
 
     # ------------------------------------------------------------------ the end
 
-    def _hand_over(self, winner: int) -> None:
+    def _hand_over(self, winner: int, end: str = "out") -> None:
         """CT-7.1: the first player out wins the game (with his team, CT-9.3)."""
         self.hand_winner = winner
         self.uno_open = []
         self.emit("hand_end", winner, "CT-7.1")
         team = self.team_of(winner)
-        result: dict[str, Any] = {"hand": self.hand_no, "winner": winner}
         if len(team) > 1:
-            result["winning_team"] = list(team)
             self.emit("team_win", winner, "CT-9.3", target=team[0] if team[1] == winner
                       else team[1])
-        self.last_hand = result
         self.winners = list(team)
+        self.last_hand = HandResult(hand=self.hand_no, end=end,
+                                    rule="CT-7.1" if end == "out" else "STD-0.4",
+                                    winners=(winner, *[t for t in team if t != winner]),
+                                    out_order=tuple(self.out_order))
         self.phase = GAME_OVER
         self.drew = False
         self.drawn = -1
@@ -369,7 +371,18 @@ class CutthroatState(StandardState):
     def _stop_game(self) -> None:
         """``max_turns`` reached: the game stops and nobody wins (there are no scores)."""
         self.emit("hand_end", NOBODY, "CT-7.1")
+        self.last_hand = HandResult(hand=self.hand_no, end="max_turns", rule="CT-7.1",
+                                    winners=(), out_order=tuple(self.out_order))
         self.winners = []
         self.phase = GAME_OVER
         self.drew = False
         self.drawn = -1
+
+    def game_end(self) -> tuple[str, str]:
+        """The game is its one hand (CT-7.1): it ended as the hand did."""
+        last = self.last_hand
+        return (last.end, last.rule) if last is not None else ("out", "CT-7.1")
+
+    def game_extras(self) -> dict[str, Any]:
+        """No team totals: Cutthroat does not score."""
+        return {}

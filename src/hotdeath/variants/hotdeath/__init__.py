@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from hotdeath.cards import GLAS, MADC, card_code, hotdeath_double_deck
+from hotdeath.results import ResultExtra
 from hotdeath.variants.base import Goal, Variant, VariantKit
 from hotdeath.variants.hotdeath.card_table import CARD_RULE, FACE_RULE, MATCH, PRIV, rule_of
 from hotdeath.variants.hotdeath.options import (
@@ -97,6 +98,10 @@ HOTDEATH: Final = Variant(
     rule_prefix="HD",
     goal_of=_goal,
     kit=KIT,
+    result_extras=(
+        ResultExtra("bastard", "Held all four bastard cards", "seat", "hand"),
+        ResultExtra("infections", "Virus infections", "per_seat"),
+    ),
 )
 
 

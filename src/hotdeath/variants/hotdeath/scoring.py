@@ -34,7 +34,9 @@ from hotdeath.cards import (
     WILD,
     W,
 )
+from hotdeath.results import ScoreLine
 from hotdeath.variants.base import standard_points
+from hotdeath.variants.hotdeath.card_table import rule_of
 
 if TYPE_CHECKING:
     from hotdeath.variants.hotdeath.options import HotDeathOptions
@@ -183,6 +185,33 @@ def hand_values(
             if best > out[s][0]:
                 out[s] = (best, (*out[s][1], ("big_brother", best)))
     return out
+
+
+_STEP_CARD: Final = {"sixty_nine": SN, "magic_red_5": M5, "retaliation": RET,
+                     "holy_defender": HOLY, "big_brother": BB, "virus": VIR}
+"""The card behind each scoring step of :func:`hand_values` (HD-3.7.2)."""
+
+
+def score_lines(info: Sequence[tuple[str, int]]) -> tuple[ScoreLine, ...]:
+    """The scoring steps of :func:`hand_values` (plus the Virus penalty) as score lines.
+
+    A step holds the hand's value after it (the 69 sets it, Retaliation doubles it, Holy
+    Defender halves it); a line holds the points the step added, so the lines add up to the
+    seat's points.  A card's step cites the card's own rule, the others HD-3.7.2.
+    """
+    out: list[ScoreLine] = []
+    value = 0
+    for label, v in info:
+        card = _STEP_CARD.get(label)
+        rule = rule_of(card) if card is not None else "HD-3.7.2"
+        if label == "virus":
+            out.append(ScoreLine(rule, v, label, card))
+            continue
+        if label == "winner":
+            label = "went_out"
+        out.append(ScoreLine(rule, v - value, label, card))
+        value = v
+    return tuple(out)
 
 
 _TYPICAL_VALUES: Final = {

@@ -47,10 +47,11 @@ from hotdeath.cards import (
 )
 from hotdeath.errors import NotationError, OptionError, PositionError
 from hotdeath.pending import Context, DrawAttack, Ejection, Pending, Pot, Reveal
+from hotdeath.results import HandResult, SeatScore
 from hotdeath.state import CHOOSE_COLOR, CHOOSE_VICTIM, DEAL, GAME_OVER, NOBODY, RESPONSE, TURN
 from hotdeath.variants.base import Variant, VariantState
 from hotdeath.variants.hotdeath.card_table import _NUMS, MATCH, PRIV, rule_of
-from hotdeath.variants.hotdeath.scoring import hand_values
+from hotdeath.variants.hotdeath.scoring import hand_values, score_lines
 
 if TYPE_CHECKING:
     from hotdeath.variants.hotdeath.options import HotDeathOptions
@@ -524,7 +525,7 @@ class HotDeathState(VariantState):
                     self.emit("pass", seat, "HD-3.4")
                 if self._blocked_after_draw(had_play, len(hand) - before):
                     self.emit("blocked", seat, "HD-3.7.1")
-                    self._hand_over(NOBODY, "HD-3.7.1", NOBODY)
+                    self._hand_over(NOBODY, "HD-3.7.1", NOBODY, "blocked")
                     return
                 self._end_action(self._ring[self.direction][seat])  # next_seat(seat)
             else:
@@ -919,46 +920,50 @@ class HotDeathState(VariantState):
             winner = self.out_order[0] if self.out_order else bastard
             if self.opts.all_bastards_effect == "wins_game":
                 self._game_winner = bastard
-            self._hand_over(winner, "HD-3.7.1", bastard)
+            self._hand_over(winner, "HD-3.7.1", bastard, "all_bastards")
             return True
         if self.n_active <= 1:
             alive = [s for s in range(self.n) if self.active[s]]
-            self._hand_over(alive[0] if alive else NOBODY, "HD-3.7.1", NOBODY)
+            self._hand_over(alive[0] if alive else NOBODY, "HD-3.7.1", NOBODY,
+                            "last_standing")
             return True
         if self.out_order:
-            self._hand_over(self.out_order[0], "HD-3.7.1", NOBODY)
+            self._hand_over(self.out_order[0], "HD-3.7.1", NOBODY, "out")
             return True
         return False
 
     def _hand_over_to(self, winner: int, rule: str) -> None:
         """The hand ends at once with ``winner`` (Quitter with two active players)."""
         self.a_kind = NO_ATTACK
-        self._hand_over(winner, rule, NOBODY)
+        self._hand_over(winner, rule, NOBODY, "quitter")
 
-    def _hand_over(self, winner: int, rule: str, bastard: int) -> None:
+    def _hand_over(self, winner: int, rule: str, bastard: int, end: str) -> None:
         self.a_kind = NO_ATTACK
         self.hand_winner = winner
         self.uno_open = []
         self.sn_seat = NOBODY
         self.emit("hand_end", winner, rule)
-        vals = hand_values(
-            self.hands, winner, bastard, self.active, self.opts, self.n
-        )
-        result: dict[str, Any] = {"hand": self.hand_no, "winner": winner, "seats": []}
+        hands = self.hands
+        vals = hand_values(hands, winner, bastard, self.active, self.opts, self.n)
+        seats: list[SeatScore] = []
         for s, (v, info) in enumerate(vals):
             penalty = 0
             if s != winner and s != bastard:
-                self.infections[s] += self.hands[s].count(VIR)
+                self.infections[s] += hands[s].count(VIR)
                 penalty = 10 * self.infections[s]
             total = v + penalty
             if penalty:
                 info = (*info, ("virus", penalty))
             self.scores[s] += total
-            result["seats"].append({"seat": s, "hand_value": v, "penalty": penalty,
-                                    "points": total, "steps": [list(x) for x in info],
-                                    "total": self.scores[s]})
-            self.emit("score", s, "HD-3.7.2", tuple(self.hands[s]), n=total, info=info)
-        self.last_hand = result
+            seats.append(SeatScore(s, total, score_lines(info), self.scores[s],
+                                   tuple(hands[s])))
+            self.emit("score", s, "HD-3.7.2", tuple(hands[s]), n=total, info=info)
+        extras: dict[str, Any] = {"infections": tuple(self.infections)}
+        if bastard >= 0:
+            extras["bastard"] = bastard
+        self.last_hand = HandResult(
+            hand=self.hand_no, end=end, rule=rule, winners=(winner,) if winner >= 0 else (),
+            out_order=tuple(self.out_order), seats=tuple(seats), extras=extras)
         o = self.opts
         if self._game_winner >= 0:
             self._game_over([self._game_winner])
@@ -971,7 +976,7 @@ class HotDeathState(VariantState):
         if winner >= 0:
             self.dealer = winner
         else:
-            pts = [row["points"] for row in result["seats"]]
+            pts = self.last_hand.points()
             low = min(pts)
             tied = [s for s in range(self.n) if pts[s] == low]
             self.dealer = tied[self.rng.below(len(tied))]
@@ -979,6 +984,16 @@ class HotDeathState(VariantState):
         self.turn = self.dealer
         self.drew = False
         self.drawn = -1
+
+    def game_end(self) -> tuple[str, str]:
+        """A total reached the target (HD-3.8), or all four bastard cards won (HD-3.7.1)."""
+        if self._game_winner >= 0:
+            return ("all_bastards", "HD-3.7.1")
+        return ("target", "HD-3.8")
+
+    def game_extras(self) -> dict[str, Any]:
+        """The Virus infections each seat carries (HD-2.3.21)."""
+        return {"infections": tuple(self.infections)}
 
     def _game_over(self, winners: list[int]) -> None:
         self.winners = winners

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 from hotdeath.cards import DRAW_TWO, FACE_KIND, FACE_NUMBER, NUM_FACES, NUMBER, REVERSE, SKIP, WILD
+from hotdeath.results import ResultExtra
 from hotdeath.variants.base import Goal, Variant, VariantKit
 from hotdeath.variants.standard.options import (
     PRESET_DESCRIPTIONS,
@@ -79,6 +80,7 @@ STANDARD: Final = Variant(
     rule_prefix="STD",
     goal_of=_goal,
     kit=KIT,
+    result_extras=(ResultExtra("team_totals", "Team totals", "per_seat"),),
 )
 
 

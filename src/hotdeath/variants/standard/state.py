@@ -38,6 +38,7 @@ from hotdeath.cards import (
 )
 from hotdeath.errors import OptionError, PositionError
 from hotdeath.pending import Pending, Pot
+from hotdeath.results import HandResult, ScoreLine, SeatScore
 from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, PHASE_NAMES, RESPONSE, TURN
 from hotdeath.variants.base import Variant, VariantState
 
@@ -544,7 +545,7 @@ class StandardState(VariantState):
         self.emit("blocked", self.turn, self.r("0.4"))
         order = [(self.turn + self.direction * i) % self.n for i in range(self.n)]
         winner = min(order, key=lambda s: sum(map(_POINTS.__getitem__, self.hands[s])))
-        self._hand_over(winner)
+        self._hand_over(winner, "blocked")
 
     def _card_rule(self, f: int) -> str:
         """The rule a play of ``f`` cites: the variant's kit says (the help cites the same)."""
@@ -656,34 +657,47 @@ class StandardState(VariantState):
             return (seat, (seat + half) % self.n) if seat < half else ((seat - half), seat)
         return (seat,)
 
-    def _hand_over(self, winner: int) -> None:
+    def _hand_over(self, winner: int, end: str = "out") -> None:
         o = self.opts
         n = self.n
         events = self._events is not None
         self.hand_winner = winner
         self.uno_open = []
+        rule = self.r("9.1") if end == "out" else self.r("0.4")
         if events:
-            self.emit("hand_end", winner, self.r("9.1"))
-        pts = [sum(map(_POINTS.__getitem__, h)) for h in self.hands]
-        seats: list[dict[str, int]] = []
-        result: dict[str, Any] = {"hand": self.hand_no, "winner": winner, "seats": seats}
+            self.emit("hand_end", winner, rule)
+        hands = self.hands
+        pts = [sum(map(_POINTS.__getitem__, h)) for h in hands]
+        team = self.team_of(winner)
+        r93 = self.r("9.3")
+        lines: list[tuple[ScoreLine, ...]]
         if o.scoring == "winner_takes":
-            team = self.team_of(winner)
             gains = [0] * n
             gains[winner] = sum(pts[s] for s in range(n) if s not in team)
             label = "team" if len(team) > 1 else "opponents"
+            lines = [(ScoreLine(self.r("11.3"), 0, "partner_won", seat=winner),) if s in team
+                     else (ScoreLine(r93, 0, "cards_to_winner", seat=winner),) for s in range(n)]
+            lines[winner] = tuple(ScoreLine(r93, pts[s], "opponent_cards", seat=s)
+                                  for s in range(n) if s not in team) or (
+                ScoreLine(r93, 0, "went_out"),)
         else:
             gains = pts[:]
             label = "cards"
+            lines = [(ScoreLine(r93, pts[s], "cards_in_hand") if hands[s] or s != winner
+                      else ScoreLine(r93, 0, "went_out"),) for s in range(n)]
         scores = self.scores
+        seats: list[SeatScore] = []
         for s in range(n):
             scores[s] += gains[s]
-            seats.append({"seat": s, "hand_value": pts[s], "points": gains[s],
-                          "total": scores[s]})
+            seats.append(SeatScore(s, gains[s], lines[s], scores[s], tuple(hands[s])))
             if events:
-                self.emit("score", s, self.r("9.3"), tuple(self.hands[s]), n=gains[s],
+                self.emit("score", s, r93, tuple(hands[s]), n=gains[s],
                           info=((label, gains[s]),) if gains[s] else ())
-        self.last_hand = result
+        self.last_hand = HandResult(
+            hand=self.hand_no, end=end, rule=rule,
+            winners=(winner, *[t for t in team if t != winner]),
+            out_order=tuple(self.out_order), seats=tuple(seats),
+            extras=self._team_extras())
         if o.rounds and self.hand_no >= o.rounds:
             self._finish()
             return
@@ -702,6 +716,28 @@ class StandardState(VariantState):
         if not (self.opts.partners and self.opts.partners_victory == "team"):
             return self.scores[:]  # every team is one seat (see team_of)
         return [sum(self.scores[t] for t in self.team_of(s)) for s in range(self.n)]
+
+    def standing_totals(self) -> list[int]:
+        """Totals as the goal counts them: a team's together under partners (STD-11.3)."""
+        return self.team_totals()
+
+    def _team_extras(self) -> dict[str, Any]:
+        if not (self.opts.partners and self.opts.partners_victory == "team"):
+            return {}
+        return {"team_totals": tuple(self.team_totals())}
+
+    def game_extras(self) -> dict[str, Any]:
+        """The team totals under partners (STD-11.3)."""
+        return self._team_extras()
+
+    def game_end(self) -> tuple[str, str]:
+        """The target score or the set number of hands (STD-9.4), or the turn limit."""
+        o = self.opts
+        if o.max_turns and self.turns >= o.max_turns:
+            return ("max_turns", self.r("9.4"))
+        if o.rounds and self.hand_no >= o.rounds and max(self.team_totals()) < o.target_score:
+            return ("rounds", self.r("9.4"))
+        return ("target", self.r("9.4"))
 
     def _finish(self, stopped: bool = False) -> None:
         totals = self.team_totals()
@@ -726,6 +762,9 @@ class StandardState(VariantState):
     def _stop_game(self) -> None:
         """``max_turns`` reached: the hand in progress is not scored (STD-9.4, a ruling)."""
         self.emit("hand_end", NOBODY, self.r("9.4"))
+        self.last_hand = HandResult(hand=self.hand_no, end="max_turns", rule=self.r("9.4"),
+                                    winners=(), out_order=tuple(self.out_order),
+                                    extras=self._team_extras())
         self._finish(stopped=True)
 
     def position_extra(self) -> dict[str, Any]:

@@ -39,6 +39,7 @@ from __future__ import annotations
 from typing import Final
 
 from hotdeath.cards import DRAW_TWO, FACE_KIND, NUMBER, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
+from hotdeath.results import ResultExtra
 from hotdeath.variants.base import Goal, Variant, VariantKit
 from hotdeath.variants.throwdown.options import (
     PRESET_DESCRIPTIONS,
@@ -120,6 +121,7 @@ THROWDOWN: Final = Variant(
     rule_prefix="TD",
     goal_of=_goal,
     kit=KIT,
+    result_extras=(ResultExtra("left", "Left the table", "seats"),),
 )
 
 

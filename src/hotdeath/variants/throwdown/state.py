@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from functools import lru_cache, partial
 from itertools import pairwise, product
 from typing import Any, Final
@@ -27,6 +28,7 @@ from hotdeath.cards import (
 )
 from hotdeath.errors import OptionError, PositionError
 from hotdeath.pending import Pending, Pot
+from hotdeath.results import GameResult, HandResult, standings
 from hotdeath.state import DEAL, GAME_OVER, NOBODY, RESPONSE, TURN
 from hotdeath.variants.base import Variant, VariantState
 
@@ -1411,7 +1413,7 @@ class ThrowdownState(VariantState):
     def _out_ends(self) -> bool:
         """After someone went out: end the game if it is over (TD-6.3, TD-6.4, TD-6.5)."""
         if not self.opts.play_on_after_first_out:
-            self._end("first_out")
+            self._end("out")
             return True
         if self._contenders() <= 1:
             self._end("last_holder")
@@ -1615,18 +1617,36 @@ class ThrowdownState(VariantState):
         self.drew = False
         self.drawn = -1
         self.winners = [self.winner] if self.winner >= 0 else []
-        left = self.left[:]
-        self.last_hand = {
-            "hand": self.hand_no, "winner": self.winner, "loser": loser,
-            "out_order": self.out_order[:], "left": left, "end": reason,
-        }
-        rule = {"first_out": "TD-6.3", "last_holder": "TD-6.3", "left": "TD-6.6",
+        left = tuple(self.left)
+        rule = {"out": "TD-6.3", "last_holder": "TD-6.3", "left": "TD-6.6",
                 "max_turns": "TD-6.4", "blocked": "TD-3.2"}[reason]
+        self.last_hand = HandResult(
+            hand=self.hand_no, end=reason, rule=rule, winners=tuple(self.winners),
+            out_order=tuple(self.out_order), loser=loser,
+            extras={"left": left} if left else {})
         self.emit("hand_end", self.winner, rule)
         if loser is not None:
             self.emit("loser", loser, rule)
         if self.winner >= 0:
             self.emit("game_end", self.winner, "TD-6.2")
+
+    def game_end(self) -> tuple[str, str]:
+        """The game is its one hand: it ended as the hand did (TD-6)."""
+        last = self.last_hand
+        return (last.end, last.rule) if last is not None else ("out", "TD-6.2")
+
+    def game_extras(self) -> dict[str, Any]:
+        """Who left the table (TD-6.6)."""
+        return dict(self.last_hand.extras) if self.last_hand is not None else {}
+
+    def game_result(self) -> GameResult | None:
+        """The common game result; the standings follow the order out, the loser last."""
+        res = super().game_result()
+        if res is None:
+            return None
+        first = list(dict.fromkeys((*res.winners, *res.out_order)))
+        tail = () if res.loser is None else (res.loser,)
+        return replace(res, standings=standings(first, [0] * self.n, None, tail))
 
     # ------------------------------------------------------------------ position notation
 

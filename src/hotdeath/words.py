@@ -1,0 +1,340 @@
+"""Words for people: actions, pending attacks and results, in a name theme.
+
+One renderer for every front end: ``hotdeath replay``, both terminal games and the server
+(which sends the words to the browser, so the page builds none of its own).  Seat names
+come from the caller (``names[seat]``; ``P0`` … without them); card names from a name theme
+(:func:`hotdeath.cards.card_name`).  Results are rendered from the common shape of
+:mod:`hotdeath.results` only: nothing here knows which variant made them.
+
+>>> from hotdeath.results import HandResult
+>>> hand_headline(HandResult(hand=2, end="out", rule="STD-9.1", winners=(1,)), ["Ann", "Bo"])
+'Hand 2: Bo went out and wins the hand.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from hotdeath import actions as A
+from hotdeath.actions import Action
+from hotdeath.cards import COLOR_NAMES, card_name
+from hotdeath.results import END_CODES, GameResult, HandResult, ResultExtra, ScoreLine
+
+REASONS: Final[dict[str, str]] = {
+    "went_out": "went out",
+    "last_standing": "last player standing",
+    "all_bastards": "held all four bastard cards",
+    "cards": "cards in hand",
+    "cards_in_hand": "cards in hand",
+    "combo_1000": "the 1000-point combination",
+    "sixty_nine": "{card}: the hand counts 69",
+    "magic_red_5": "{card} takes 5 off",
+    "retaliation": "{card} doubles",
+    "holy_defender": "{card} halves",
+    "big_brother": "{card}: the highest hand's points",
+    "virus": "{card} infections",
+    "opponent_cards": "{seat}'s cards",
+    "cards_to_winner": "cards count for {seat}",
+    "partner_won": "partner {seat} went out",
+}
+"""Each reason key of a score line in words (``{card}``, ``{seat}``: the line's)."""
+
+END_WORDS: Final[dict[str, str]] = dict(END_CODES)
+"""Each end code in words."""
+
+
+def _who(seat: int | None, names: Sequence[str] | None) -> str:
+    if seat is None or seat < 0:
+        return "nobody"
+    if names is not None and seat < len(names):
+        return names[seat]
+    return f"P{seat}"
+
+
+def _join(words: Sequence[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 card``, ``2 cards`` (``many`` for an irregular plural).
+
+    >>> plural(1, "card"), plural(0, "card"), plural(3, "party", "parties")
+    ('1 card', '0 cards', '3 parties')
+    """
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+# ------------------------------------------------------------------ actions
+
+
+def describe_action(action: Action, names: Sequence[str] | None = None,
+                    theme: str = "family") -> str:
+    """An action in words, as a button or a log would say it.
+
+    Cards take their names from ``theme``, seats from ``names``.
+
+    >>> describe_action(Action.parse("catch 1"), ["Ann", "Bo"])
+    'catch Bo: no Uno call'
+    """
+    a = action
+    k = a.kind
+    if a.cards:
+        cards = ", ".join(card_name(c, theme) for c in a.cards)
+        words = ("jump in with " if k == A.JUMP else "play ") + cards
+        if a.color >= 0:
+            words += f", naming {COLOR_NAMES[a.color]}"
+        if a.target >= 0:
+            words += f", at {_who(a.target, names)}"
+        if a.uno:
+            words += ", calling Uno"
+        return words
+    if k == A.DRAW:
+        return "draw a card"
+    if k == A.PASS:
+        return "pass (end the turn)"
+    if k == A.ACCEPT:
+        return "accept the attack (take the cards)"
+    if k == A.CATCH:
+        return f"catch {_who(a.target, names)}: no Uno call"
+    if k == A.CHALLENGE:
+        if a.target >= 0:
+            return f"challenge {_who(a.target, names)}'s 6/9 play"
+        return "challenge the Wild Draw Four"
+    if k == A.QUESTION:
+        return "question the Wild Draw Four"
+    if k == A.UNO:
+        return f"call Uno on {_who(a.target, names)}" if a.target >= 0 else "call Uno"
+    if k == A.DEAL:
+        return f"deal {plural(a.n, 'card')} to each player"
+    if k == A.COLOR:
+        return f"name {COLOR_NAMES[a.color]}"
+    if k == A.VICTIM:
+        return f"choose {_who(a.target, names)}"
+    if k == A.DIRECTION:
+        return "play clockwise" if a.n == 1 else "play counter-clockwise"
+    if k == A.DECLINE:
+        return "refuse to be called back"
+    if k == A.LEAVE:
+        return "leave the table"
+    return str(a)
+
+
+# ------------------------------------------------------------------ pending attacks
+
+
+def describe_pending(pending: Mapping[str, Any] | None, names: Sequence[str] | None = None,
+                     theme: str = "family") -> str:
+    """A pending attack or pot (the view's ``attack``) in words; empty when none.
+
+    >>> describe_pending({"kind": "draw", "count": 4, "victim": 1}, ["Ann", "Bo"])
+    'Bo must answer: draw 4 cards'
+    """
+    if not pending:
+        return ""
+    victim = _who(pending.get("victim"), names)
+    count = pending.get("count")
+    kind = pending.get("kind", "draw")
+    if kind == "eject":
+        return f"{victim} must answer an ejection"
+    if kind == "reveal":
+        return f"{victim} must answer a {card_name(_glasnost(), theme)} reveal"
+    if isinstance(count, int) and count > 0:
+        return f"{victim} must answer: draw {plural(count, 'card')}"
+    return f"{victim} must answer the attack"
+
+
+def _glasnost() -> int:
+    from hotdeath.cards import GLAS
+
+    return GLAS
+
+
+# ------------------------------------------------------------------ results
+
+
+def describe_line(line: ScoreLine, names: Sequence[str] | None = None,
+                  theme: str = "family") -> str:
+    """One score line in words with its points: ``Retaliation doubles +5``.
+
+    >>> describe_line(ScoreLine("STD-9.3", 14, "opponent_cards", seat=1), ["Ann", "Bo"])
+    "Bo's cards +14"
+    """
+    template = REASONS.get(line.words, line.words.replace("_", " "))
+    text = template.format(card=card_name(line.card, theme) if line.card is not None else "",
+                           seat=_who(line.seat, names)).strip()
+    if line.points > 0:
+        return f"{text} +{line.points}"
+    if line.points < 0:
+        return f"{text} −{-line.points}"
+    return text
+
+
+def hand_headline(res: HandResult, names: Sequence[str] | None = None) -> str:
+    """How the hand ended, in one sentence."""
+    who = _join([_who(s, names) for s in res.winners])
+    head = f"Hand {res.hand}"
+    if res.end == "out" and res.winners:
+        verb = "wins" if len(res.winners) == 1 else "win"
+        first = _who(res.winners[0], names)
+        if len(res.winners) > 1:
+            return f"{head}: {first} went out; {who} {verb} the hand."
+        return f"{head}: {first} went out and {verb} the hand."
+    why = END_WORDS.get(res.end, res.end.replace("_", " "))
+    if res.winners:
+        verb = "wins" if len(res.winners) == 1 else "win"
+        return f"{head}: {why}; {who} {verb} the hand."
+    return f"{head}: {why}; nobody wins the hand."
+
+
+def game_headline(res: GameResult, names: Sequence[str] | None = None) -> str:
+    """Who won the game, and why it ended."""
+    why = END_WORDS.get(res.end, res.end.replace("_", " "))
+    if not res.winners:
+        return f"Nobody wins the game ({why})."
+    who = _join([_who(s, names) for s in res.winners])
+    verb = "wins" if len(res.winners) == 1 else "win"
+    return f"{who} {verb} the game ({why})."
+
+
+def extra_words(extra: ResultExtra, value: Any, names: Sequence[str] | None = None) -> str:
+    """One declared extra of a result in words (``Left the table: Ann``); empty if unset."""
+    if value is None or value == () or value == []:
+        return ""
+    if extra.kind == "seat":
+        return f"{extra.label}: {_who(int(value), names)}"
+    if extra.kind == "seats":
+        return f"{extra.label}: {_join([_who(int(s), names) for s in value])}"
+    if extra.kind == "per_seat":
+        if not any(value):
+            return ""
+        return f"{extra.label}: " + ", ".join(
+            f"{_who(s, names)} {v}" for s, v in enumerate(value) if v)
+    return f"{extra.label}: {value}"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatWords:
+    """One seat's row of a result in words."""
+
+    seat: int
+    name: str
+    points: int | None
+    reasons: tuple[str, ...]
+    total: int | None
+    cards: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResultWords:
+    """A hand or game result in words, for any front end.
+
+    A headline, notes (the order out, the loser, the declared extras), one row per seat
+    and, for a game, the final standings (name and total, best first).
+    """
+
+    headline: str
+    notes: tuple[str, ...]
+    rows: tuple[SeatWords, ...]
+    standings: tuple[tuple[str, int | None], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (the server sends it with the result)."""
+        return {"headline": self.headline, "notes": list(self.notes),
+                "rows": [{"seat": r.seat, "name": r.name, "points": r.points,
+                          "reasons": list(r.reasons), "total": r.total, "cards": r.cards}
+                         for r in self.rows],
+                "standings": [{"name": n, "total": t} for n, t in self.standings]}
+
+    def lines(self, rows: bool = True) -> list[str]:
+        """The result as plain text lines (``hotdeath replay`` prints them).
+
+        ``rows=False`` leaves out the seats' rows (a game's last hand, already shown).
+        """
+        out = [self.headline, *self.notes]
+        if rows and any(r.points is not None for r in self.rows):
+            for r in self.rows:
+                why = "; ".join(r.reasons) or "—"
+                out.append(f"  {r.name}: {r.points} points ({why}), total {r.total}")
+        if self.standings:
+            out.append("Final standings: " + ", ".join(
+                f"{i}. {n}" + ("" if t is None else f" {t}")
+                for i, (n, t) in enumerate(self.standings, 1)))
+        return out
+
+
+def _notes(res: HandResult | GameResult, extras: Sequence[ResultExtra],
+           names: Sequence[str] | None, where: str) -> list[str]:
+    notes: list[str] = []
+    if len(res.out_order) > 1 or (res.out_order and res.loser is not None):
+        notes.append("Went out in this order: " + ", ".join(
+            _who(s, names) for s in res.out_order))
+    if res.loser is not None:
+        notes.append(f"Loser: {_who(res.loser, names)}")
+    for x in extras:
+        if x.where in (where, "both") and x.key in res.extras:
+            text = extra_words(x, res.extras[x.key], names)
+            if text:
+                notes.append(text)
+    return notes
+
+
+def describe_hand(res: HandResult, names: Sequence[str] | None = None,
+                  theme: str = "family", extras: Sequence[ResultExtra] = ()) -> ResultWords:
+    """A hand result in words (``extras``: the variant's ``result_extras``)."""
+    rows = tuple(
+        SeatWords(s.seat, _who(s.seat, names), s.points,
+                  tuple(describe_line(x, names, theme) for x in s.lines), s.total,
+                  ", ".join(card_name(c, theme) for c in s.cards))
+        for s in res.seats)
+    if not rows:
+        notes = _notes(res, extras, names, "hand")
+        return ResultWords(hand_headline(res, names),
+                           (*notes, "No points are counted."), ())
+    return ResultWords(hand_headline(res, names), tuple(_notes(res, extras, names, "hand")),
+                       rows)
+
+
+def describe_game(res: GameResult, names: Sequence[str] | None = None,
+                  theme: str = "family", extras: Sequence[ResultExtra] = ()) -> ResultWords:
+    """A game result in words.
+
+    The headline, notes, the last hand's rows and the final standings as the variant's
+    goal orders them.
+    """
+    rows: tuple[SeatWords, ...] = ()
+    if res.last_hand is not None:
+        rows = describe_hand(res.last_hand, names, theme).rows
+    standing = tuple((_who(s, names), res.totals[s] if res.scored else None)
+                     for s in res.standings)
+    return ResultWords(game_headline(res, names), tuple(_notes(res, extras, names, "game")),
+                       rows, standing)
+
+
+def describe_result(res: HandResult | GameResult, names: Sequence[str] | None = None,
+                    theme: str = "family", extras: Sequence[ResultExtra] = ()) -> ResultWords:
+    """A hand or game result in words (see :func:`describe_hand`, :func:`describe_game`)."""
+    if isinstance(res, GameResult):
+        return describe_game(res, names, theme, extras)
+    return describe_hand(res, names, theme, extras)
+
+
+__all__ = [
+    "END_WORDS",
+    "REASONS",
+    "ResultWords",
+    "SeatWords",
+    "describe_action",
+    "describe_game",
+    "describe_hand",
+    "describe_line",
+    "describe_pending",
+    "describe_result",
+    "extra_words",
+    "game_headline",
+    "hand_headline",
+    "plural",
+]
