@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 import hotdeath
+from hotdeath.actions import Action
+from hotdeath.cli import app
 from hotdeath.errors import NotationError, PositionError
-from hotdeath.notation import from_position, to_position
+from hotdeath.notation import from_position, record, to_position
 from hotdeath.results import (
     END_CODES,
     GameResult,
@@ -26,6 +31,14 @@ from hotdeath.results import (
 )
 from hotdeath.state import GameState
 from hotdeath.variants import all_variants, get_variant
+from hotdeath.words import (
+    describe_action,
+    describe_hand,
+    describe_line,
+    describe_pending,
+    game_headline,
+    hand_headline,
+)
 from tests.support import card
 
 
@@ -369,3 +382,72 @@ def test_random_games_build_consistent_results(variant: str) -> None:
         assert res.standings[: len(res.winners)] == tuple(dict.fromkeys(res.winners))
         assert set(res.extras) <= {x.key for x in v.result_extras}
         assert res.totals == tuple(g.scores)
+
+
+# ====================================================================== hotdeath replay
+
+
+@pytest.mark.parametrize("variant", sorted(v.name for v in all_variants()))
+def test_replay_tells_every_hand_and_the_game(variant: str, tmp_path: Path) -> None:
+    """``hotdeath replay`` prints each hand's result and the game's from the common shape."""
+    short = {"hotdeath": {"game_end_score": 100}, "standard": {"target_score": 100}}
+    g = hotdeath.new_game(variant, players=3, seed=11, options=short.get(variant))
+    rnd = random.Random(3)
+    hands: list[HandResult] = []
+    while not g.is_terminal():
+        seat = g.current_player()
+        g.step(rnd.choice(g.legal_actions(seat)), seat)
+        if g.last_hand is not None and (not hands or hands[-1] is not g.last_hand):
+            hands.append(g.last_hand)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record(g)))
+    out = CliRunner().invoke(app, ["replay", str(path)])
+    assert out.exit_code == 0, out.output
+    text = out.output
+    res = g.game_result()
+    assert res is not None
+    for h in hands:
+        assert f"Hand {h.hand}: " in text
+    assert ("Nobody wins the game" in text) == (not res.winners)
+    assert "Final standings: 1. P" in text
+    if res.scored:
+        assert "points (" in text and "total" in text
+    else:
+        assert "No points are counted." in text
+    assert not re.search(r"\b1 cards\b", text)
+
+
+# ====================================================================== words
+
+
+class TestWords:
+    def test_lines_name_cards_in_the_theme_and_seats_by_name(self) -> None:
+        line = ScoreLine("HD-2.3.23", 30, "retaliation", card("RET"))
+        assert describe_line(line) == "Retaliation doubles +30"
+        assert describe_line(line, theme="original") == "Fuck You doubles +30"
+        assert describe_line(ScoreLine("HD-2.3.22", -15, "holy_defender", card("HOLY"))) == \
+            "Holy Defender halves −15"
+        assert describe_line(ScoreLine("STD-9.3", 0, "cards_to_winner", seat=1),
+                             ["Ann", "Bo"]) == "cards count for Bo"
+
+    def test_headlines_say_how_it_ended(self) -> None:
+        names = ["Ann", "Bo", "Cy"]
+        blocked = HandResult(hand=4, end="blocked", rule="HD-3.7.1", winners=())
+        assert hand_headline(blocked, names) == (
+            "Hand 4: nobody could play or draw any more; nobody wins the hand.")
+        team = HandResult(hand=1, end="out", rule="STD-9.1", winners=(2, 0))
+        assert hand_headline(team, names) == "Hand 1: Cy went out; Cy and Ann win the hand."
+        game = GameResult(hands=1, end="max_turns", rule="CT-7.1", winners=(), totals=(0, 0),
+                          lowest_wins=None, standings=(0, 1))
+        assert game_headline(game, names) == "Nobody wins the game (the turn limit was reached)."
+
+    def test_extras_read_by_their_declared_kind(self) -> None:
+        res = HandResult(hand=1, end="left", rule="TD-6.6", winners=(1,), loser=2,
+                         out_order=(1,), extras={"left": (0,)})
+        told = describe_hand(res, ["Ann", "Bo", "Cy"],
+                             extras=get_variant("throwdown").result_extras)
+        assert "Left the table: Ann" in told.notes and "Loser: Cy" in told.notes
+        assert told.rows == () and "No points are counted." in told.notes
+        assert describe_action(Action.parse("deal 1")) == "deal 1 card to each player"
+        assert describe_pending({"kind": "draw", "count": 1, "victim": 0}, ["Ann"]) == (
+            "Ann must answer: draw 1 card")

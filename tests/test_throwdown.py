@@ -977,8 +977,8 @@ class TestEnd:
         assert g.turn == 1
         act(g, "play R6")
         assert g.is_terminal() and g.winners == [0]
-        assert g.last_hand == {"hand": 1, "winner": 0, "loser": 2, "out_order": [0, 0, 1],
-                               "left": [], "end": "last_holder"}
+        assert g.last_hand == HandResult(hand=1, end="last_holder", rule="TD-6.3",
+                                         winners=(0,), out_order=(0, 0, 1), loser=2)
         assert to_position(from_position(to_position(g))) == to_position(g)
 
     @pytest.mark.rule("TD-6.4", "ruling", "the record keeps a called-back winner")

@@ -965,3 +965,39 @@ async def test_ctrl_q_mid_game_asks_and_can_save_the_record(
     rec = json.loads(saved[0].read_text(encoding="utf-8"))
     assert len(rec["actions"]) >= moves
     assert to_position(replay(rec)) == to_position(app.session.state)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("variant", "players", "hands", "title", "shown"), [
+    ("standard", 3, [["R1"], ["R9", "B5"], ["WD4"]], "End of hand 1",
+     ["P0 (you) went out and wins the hand", "P1 (basic)'s cards +14", "+50",
+      "cards count for P0 (you)", "64"]),
+    ("hotdeath", 3, [["R1"], ["RET", "R5"], ["G2"]], "End of hand 1",
+     ["went out", "cards in hand +5", "Retaliation doubles +5", "10"]),
+    ("cutthroat", 3, [["R1"], ["R9", "B5"], ["G2", "G3"]], "Game over",
+     ["No points are counted", "P0 (you) wins the game (a player went out)",
+      "Final standings", "Winner: P0 (you)"]),
+    ("throwdown", 2, [["R1"], ["G2", "B3"]], "Game over",
+     ["Loser: P1 (basic)", "Final standings", "Winner: P0 (you)"]),
+])
+async def test_the_end_screens_show_the_common_result(
+    variant: str, players: int, hands: list[list[str]], title: str, shown: list[str],
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every variant's end of hand and game, from the common result (hotdeath.words)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    session, app = app_at(variant, players, "R7", hands)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"play R1", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ScoreScreen), limit=30)
+        await settle(pilot)
+        text = " ".join(screen_text(app).split())
+        assert title in text
+        for words in shown:
+            assert words in text, (words, text)
+        sheet = session.results[-1]
+        last = session.view().last_hand
+        assert last is not None and sheet.hand_no == last.hand
+        assert len(sheet.rows) == len(last.seats)  # a row per seat where the hand is scored
+        assert "=" not in " ".join(sheet.notes), "no raw option ids"

@@ -59,6 +59,7 @@ from hotdeath.server.store import CHAT_KEPT, DealRow, GameRows, RoomRows, Store
 from hotdeath.state import GameState
 from hotdeath.text import clean_text
 from hotdeath.variants import get_variant
+from hotdeath.words import describe_game, describe_hand
 
 log = logging.getLogger("hotdeath.server")
 
@@ -299,6 +300,31 @@ def action_words(action: Action, theme: str, names: list[str] | None = None) -> 
         return " ".join(parts)
     cards = ", ".join(card_name(c, theme) for c in action.cards)
     return " ".join([parts[0], cards, *parts[1 + len(action.cards):]])
+
+
+def results_json(state: GameState, names: list[str], theme: str) -> dict[str, Any] | None:
+    """The last hand's and the game's result in words for the page (``hotdeath.words``).
+
+    The view carries the results themselves (``last_hand``, ``game_result``, the common
+    shape); these are their words in the table's name theme, with each cited rule's title,
+    so the page builds no words of its own.  None before any hand has ended.
+    """
+    last = state.last_hand
+    final = state.game_result()
+    if last is None and final is None:
+        return None
+    extras = state.variant.result_extras
+    rules = {last.rule} if last is not None else set()
+    if last is not None:
+        rules.update(x.rule for s in last.seats for x in s.lines)
+    if final is not None:
+        rules.add(final.rule)
+    return {
+        "hand": None if last is None else describe_hand(last, names, theme, extras).to_json(),
+        "game": None if final is None else describe_game(final, names, theme,
+                                                         extras).to_json(),
+        "rule_titles": {r: _rule(r)[0] for r in sorted(rules)},
+    }
 
 
 def goal_json(variant: str, preset: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -1121,6 +1147,7 @@ class Room:
             "names": names,
             "theme": theme,
             "last_action": last,
+            "results": results_json(state, names, theme),
             "events": [event_json(e, seat, v, names, theme) for e in run.events_now],
             "commitment": (
                 {"hand_no": current.hand_no, "digest": current.digest}

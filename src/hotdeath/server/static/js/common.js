@@ -176,3 +176,8 @@ export const TROPHY_SVG = '<svg viewBox="0 0 64 64" aria-hidden="true">' +
   '<rect x="28" y="40" width="8" height="10" fill="#d39a00"/>' +
   '<rect x="18" y="50" width="28" height="7" rx="2" fill="#ffd23f" stroke="#7a5800" stroke-width="2"/>' +
   '<path d="M32 15l2.6 5.3 5.8.8-4.2 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.2-4.1 5.8-.8z" fill="#fffdf7"/></svg>';
+
+/** "1 card", "2 cards" (`many`: an irregular plural). */
+export function plural(n, word, many = null) {
+  return `${n} ${n === 1 ? word : (many || `${word}s`)}`;
+}

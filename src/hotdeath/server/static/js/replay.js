@@ -4,7 +4,7 @@
 // or as a spectator.
 
 import {
-  COLOR_LETTER, api, cardImg, cardName, cardSortKey, colorShape, el, loadCards, plainText, sha256Hex,
+  COLOR_LETTER, api, cardImg, cardName, cardSortKey, colorShape, el, loadCards, plainText, plural, sha256Hex,
 } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -75,7 +75,7 @@ function render() {
         ...s.revealed.map((c) => { const img = cardImg(c, R.theme); img.title = cardName(c, R.theme); return img; }))
       : null;
     return el("div", { class: `seat-box${v.current_player === s.seat && v.phase !== "game_over" ? " turn" : ""}`, "data-seat": s.seat },
-      el("strong", {}, nameOf(s.seat)), el("span", { class: "muted" }, ` · ${s.hand_size} card${s.hand_size === 1 ? "" : "s"} · ${s.score} pts${s.active ? "" : " · out"}`),
+      el("strong", {}, nameOf(s.seat)), el("span", { class: "muted" }, ` · ${plural(s.hand_size, "card")} · ${plural(s.score, "point")}${s.active ? "" : " · out"}`),
       known ? el("div", { class: "hand-row" }, ...cards.map((c) => cardImg(c, R.theme))) : shown);
   }));
 }

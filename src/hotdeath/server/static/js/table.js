@@ -2,8 +2,8 @@
 // docs/protocol.md and draws what this seat may know. Only legal actions are clickable.
 
 import {
-  COLOR_LETTER, SCORE_LABELS, TROPHY_SVG, api, cardImg, cardName, cardSortKey, colorShape, el, loadCards,
-  parseAction, plainText, seatColor, sha256Hex, toast,
+  COLOR_LETTER, TROPHY_SVG, api, cardImg, cardName, cardSortKey, colorShape, el, loadCards,
+  parseAction, plainText, plural, seatColor, sha256Hex, toast,
 } from "./common.js";
 import { cardHelpOpen, helpKey, hideCardHelp, initCardHelp, loadCardHelp } from "./cardhelp.js";
 import { chatLine, chatShown, chatWelcome, initChat } from "./chat.js";
@@ -195,6 +195,7 @@ function onState(msg) {
   const moved = before && !newGame && !msg.log ? motionSources(before, msg) : null;
   S.view = msg.view;
   S.clock = msg.clock ? { ...msg.clock, at: Date.now() } : null;
+  S.results = msg.results || null;
   const said = (msg.events && msg.events.length ? msg.events : (msg.log || []).slice(-1))
     .slice(0, 2).map((ev) => plainText(ev.text || ev.kind));
   if (said.length) S.lastAction = said.join(" · ");
@@ -579,7 +580,7 @@ function renderCenter() {
   const canDraw = acts.some((a) => a.kind === "draw");
   drawPile.disabled = !canDraw;
   drawPile.classList.toggle("legal", canDraw);
-  drawPile.setAttribute("aria-label", `Draw pile, ${v.draw_pile_size} cards${canDraw ? ": draw a card" : ""}`);
+  drawPile.setAttribute("aria-label", `Draw pile, ${plural(v.draw_pile_size, "card")}${canDraw ? ": draw a card" : ""}`);
   $("draw-count").textContent = String(v.draw_pile_size);
   const discard = $("discard");
   const shown = (v.discard || []).slice(-3);
@@ -903,7 +904,7 @@ function openColorChooser(pairs, title, closable) {
 function openVictimChooser(pairs, title, closable) {
   const choices = el("div", { class: "choices" }, ...pairs.map(([seat, text]) =>
     el("button", { class: "btn big", type: "button", "data-choice": text, onclick: () => act(text) },
-      `${nameOf(seat)} · ${S.view.seats[seat].hand_size} cards`)));
+      `${nameOf(seat)} · ${plural(S.view.seats[seat].hand_size, "card")}`)));
   openDialog("chooser", title, [choices, closable ? cancelButton() : null], { closable });
   S.chooserKey = (S.view.legal_actions || []).join("|");
 }
@@ -934,26 +935,48 @@ function autoChooser(force = false) {
 }
 
 // ------------------------------------------------------------------ scoring and game over
+// Results come in one shape for every variant (view.last_hand, view.game_result) with their
+// words from the server (msg.results): nothing here knows which variant is played.
 
-function stepsText(steps) {
-  return steps.map(([label, value]) => {
-    const words = SCORE_LABELS[label] || label.replaceAll("_", " ");
-    let cls = "step";
-    if (["retaliation", "big_brother", "virus", "sixty_nine"].includes(label)) cls += " up";
-    if (["holy_defender", "magic_red_5", "winner"].includes(label)) cls += " down";
-    return el("span", { class: cls }, label === "virus" ? `${words} +${value}` : `${words}: ${value}`);
-  });
+/** One seat's reasons: the server's words for each score line, coloured by its sign. */
+function reasonSpans(result, row, words) {
+  const lines = row.lines || [];
+  if (!lines.length) return ["—"];
+  return lines.map((line, i) => el("span", {
+    class: `step${line.points > 0 && row.seat !== result.winners[0] ? " up" : line.points < 0 ? " down" : ""}`,
+    title: S.results && S.results.rule_titles && S.results.rule_titles[line.rule]
+      ? `${line.rule} — ${S.results.rule_titles[line.rule]}` : line.rule,
+    "data-rule": line.rule,
+  }, (words && words.reasons[i]) || line.words.replaceAll("_", " ")));
 }
 
-function scoreTable(last) {
-  const rows = last.seats.map((s) => el("tr", { class: s.seat === last.winner ? "winner" : "", "data-seat": s.seat },
+/** The seats' points of a scored hand: who, why, points, total. */
+function scoreTable(result, words) {
+  const won = new Set(result.winners || []);
+  const rows = (result.seats || []).map((s, i) => el("tr", { class: won.has(s.seat) ? "winner" : "", "data-seat": s.seat },
     el("td", {}, youOr(s.seat)),
-    el("td", { class: "why" }, ...(s.steps && s.steps.length ? stepsText(s.steps) : ["—"])),
+    el("td", { class: "why" }, ...reasonSpans(result, s, words && words.rows[i])),
     el("td", { class: "num" }, String(s.points)),
     el("td", { class: "num" }, String(s.total))));
   return el("table", { class: "score-table", id: "score-table" },
     el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Why"), el("th", { class: "num" }, "Points"), el("th", { class: "num" }, "Total"))),
     el("tbody", {}, ...rows));
+}
+
+/** A result's headline and notes (order out, loser, the variant's extras) in words. */
+function resultText(words, id) {
+  if (!words) return [];
+  return [
+    el("p", { class: "result-headline", id }, words.headline),
+    words.notes.length ? el("ul", { class: "result-notes" }, ...words.notes.map((n) => el("li", {}, n))) : null,
+  ];
+}
+
+/** The hand's body: its words, then the score table when the hand is scored. */
+function handBody(result, words) {
+  const out = resultText(words, "hand-headline");
+  if (result.seats && result.seats.length) out.push(scoreTable(result, words));
+  return out;
 }
 
 async function verifyReveal(handNo, box) {
@@ -983,6 +1006,8 @@ function goalLine() {
 function maybeShowScoring() {
   const v = S.view;
   const last = v.last_hand;
+  const words = S.results ? S.results.hand : null;
+  if (last && !S.handHistory.some((h) => h.result.hand === last.hand)) S.handHistory.push({ result: last, words });
   if (v.phase === "game_over") {
     showGameOver();
     return;
@@ -990,16 +1015,14 @@ function maybeShowScoring() {
   if (!last) return;
   const key = `hotdeath.seen.${S.gameId}`;
   const seen = Number(sessionStorage.getItem(key) || "-1");
-  if (!S.handHistory.some((h) => h.hand === last.hand)) S.handHistory.push(last);
   if (last.hand <= seen) return;
   sessionStorage.setItem(key, String(last.hand));
-  const winner = last.winner !== null && last.winner !== undefined && last.winner >= 0 ? youOr(last.winner) : null;
   const verify = el("p", { class: "verify" });
   const handNo = last.hand;
   openDialog("score", `Hand ${handNo} is over`, [
-    el("p", { class: "muted" }, winner ? `${winner} won the hand.` : "Nobody won the hand.",
-      " Each line shows how a player's points were counted."),
-    goalLine(), scoreTable(last), verify,
+    ...handBody(last, words),
+    last.seats && last.seats.length ? el("p", { class: "muted" }, "Each line shows how a player's points were counted.") : null,
+    goalLine(), verify,
     el("p", { class: "muted breather-line", id: "breather-line" }),
     el("div", { class: "footer" }, el("button", {
       class: "btn primary", type: "button", id: "continue-btn",
@@ -1036,29 +1059,49 @@ function renderBreather() {
   if (left > 0) S.breatherTimer = setTimeout(renderBreather, 1000);
 }
 
+/** The final standings, best first as the variant's goal orders them, with totals where
+ * points decide. */
+function standingsTable(game) {
+  const won = new Set(game.winners || []);
+  const scored = game.lowest_wins !== null && game.lowest_wins !== undefined;
+  const loser = game.loser;
+  const head = [el("th", { class: "num" }, "#"), el("th", {}, "Player")];
+  if (scored) head.push(el("th", { class: "num" }, "Total"));
+  const rows = game.standings.map((seat, i) => {
+    const tags = [];
+    if (won.has(seat)) tags.push(el("span", { class: "tag win" }, "winner"));
+    if (seat === loser) tags.push(el("span", { class: "tag lose" }, "loser"));
+    const cells = [el("td", { class: "num" }, String(i + 1)), el("td", {}, youOr(seat), " ", ...tags)];
+    if (scored) cells.push(el("td", { class: "num" }, String(game.totals[seat])));
+    return el("tr", { class: won.has(seat) ? "winner" : "", "data-seat": seat }, ...cells);
+  });
+  return el("table", { class: "scores-table", id: "standings" },
+    el("thead", {}, el("tr", {}, ...head)), el("tbody", {}, ...rows));
+}
+
 function showGameOver() {
   if (document.querySelector('[data-dialog="over"]')) return;
   const v = S.view;
+  const game = v.game_result;
+  if (!game) return;
   closeDialog("chooser");
   closeDialog("score");
-  const last = v.last_hand;
-  // winners first, then by total the way this variant counts (the table's goal)
-  const lowest = S.table && S.table.goal ? S.table.goal.lowest_wins : null;
-  const won = new Set(v.winners || []);
-  const totals = v.seats.map((s) => ({ seat: s.seat, score: s.score })).sort((a, b) =>
-    Number(won.has(b.seat)) - Number(won.has(a.seat)) ||
-    (lowest === null ? 0 : lowest ? a.score - b.score : b.score - a.score) || a.seat - b.seat);
-  const winners = (v.winners || []).map(youOr).join(" and ");
+  const words = S.results || {};
+  const last = game.last_hand;
+  const winners = (game.winners || []).map(youOr);
+  const one = winners.length === 1 && game.winners[0] !== S.seat;
   const verify = el("p", { class: "verify" });
   const children = [
     el("div", { class: "trophy", html: TROPHY_SVG }),
     el("p", { style: "text-align:center;font-size:1.2rem;font-weight:800", id: "winner-line" },
-      `${winners || "Nobody"} win${v.winners && v.winners.length === 1 && v.winners[0] !== S.seat ? "s" : ""} the game`),
+      winners.length ? `${winners.join(" and ")} win${one ? "s" : ""} the game` : "Nobody wins the game"),
+    ...resultText(words.game, "game-headline"),
+    goalLine(),
   ];
-  children.push(goalLine());
-  if (last) children.push(el("h3", {}, `Last hand (hand ${last.hand})`), scoreTable(last), verify);
-  children.push(el("h3", {}, "Final totals"), el("table", { class: "scores-table" },
-    el("tbody", {}, ...totals.map((t) => el("tr", {}, el("td", {}, youOr(t.seat)), el("td", { class: "num" }, String(t.score)))))));
+  if (last) {
+    children.push(el("h3", {}, `Last hand (hand ${last.hand})`), ...handBody(last, words.hand), verify);
+  }
+  children.push(el("h3", {}, "Final standings"), standingsTable(game));
   const buttons = [el("a", { class: "btn ghost", href: `/replay/${S.gameId}`, id: "replay-link" }, "Watch the replay")];
   if (S.seat !== null) {
     buttons.push(el("button", {
@@ -1115,10 +1158,10 @@ function renderScores() {
     el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", { class: "num" }, "Cards"), el("th", { class: "num" }, "Points"))),
     el("tbody", {}, ...rows))];
   for (const h of S.handHistory.slice().reverse()) {
-    children.push(el("h4", {}, `Hand ${h.hand}`), scoreTable(h));
+    children.push(el("h4", {}, `Hand ${h.result.hand}`), ...handBody(h.result, h.words));
   }
   pane.replaceChildren(...children);
-  pane.querySelectorAll("#score-table").forEach((t) => t.removeAttribute("id"));
+  pane.querySelectorAll("#score-table, #hand-headline").forEach((t) => t.removeAttribute("id"));
   const c = $("commitment");
   c.textContent = S.commitment ? `Deal commitment: ${S.commitment.digest.slice(0, 20)}…` : "";
   c.title = S.commitment ? `sha256 of the shuffled deck of hand ${S.commitment.hand_no}: ${S.commitment.digest}` : "";
