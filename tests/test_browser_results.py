@@ -15,13 +15,12 @@ import re
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from tests.test_browser import (  # the fixtures and helpers of the browser tests
     ROOT,
-    Browser,
     Player,
     Server,
     _click,
@@ -30,6 +29,9 @@ from tests.test_browser import (  # the fixtures and helpers of the browser test
     server,
     visible_point,
 )
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 __all__ = ["browser", "server"]  # fixtures used by name below
 
