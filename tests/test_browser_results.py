@@ -139,7 +139,8 @@ def check_game_over(p: Player, game: dict[str, Any], player: bool) -> None:
     if last is not None and last["seats"]:
         table = over.locator("#score-table")
         assert table.locator("tbody tr").count() == len(last["seats"])
-        assert "—" not in table.inner_text(), "every seat's points have a reason"
+        whys = table.locator("td.why").all_inner_texts()
+        assert whys and all(w.strip() not in ("", "—") for w in whys), "every points' reason"
 
 
 def last_state(p: Player) -> dict[str, Any]:
