@@ -107,7 +107,7 @@ def test_module_entry_point_runs_main() -> None:
         capture_output=True, text=True, check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == f"hotdeath {hotdeath.__version__}"
+    assert done.stdout.strip() == f"hotdeath {hotdeath.__version__}, {hotdeath.core_description()}"
 
 
 def test_core_does_not_import_the_cli() -> None:

@@ -101,8 +101,15 @@ def hd_reference(state: GameState, seat: int) -> list[Action]:
     """The legal list of the generic code with the loop-over-the-hand turn builder."""
     ref = state.clone()
     assert isinstance(ref, HotDeathState)
-    setattr(ref, "_turn_actions", lambda s: old_turn_actions(ref, s))  # noqa: B010
-    return GameState.legal_actions(ref, seat)
+    listed = GameState.legal_actions(ref, seat)
+    if ref.phase != TURN or seat != ref.turn:
+        return listed
+    # the turn's own actions come first, the window actions after them: swap in the loop's
+    # list for the turn part (no method of the state is replaced, so the compiled core's
+    # classes, which take no new attributes, are tested the same way)
+    turn = ref._turn_actions(seat)
+    assert listed[: len(turn)] == turn
+    return old_turn_actions(ref, seat) + listed[len(turn):]
 
 
 def any_reference(state: GameState, seat: int) -> list[Action]:

@@ -188,6 +188,8 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
     players = data.get("players", len(hands_raw) if isinstance(hands_raw, list) else None)
     if players is None:
         raise PositionError("bad_position", "give 'players' or 'hands'")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise PositionError("bad_position", "'players' must be an integer")
     variant.check_players(players, opts)
     n = players
     seed = _int(data, "seed", 0, 0, 2**64 - 1)
@@ -316,8 +318,9 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
         state.load_position_extra(data)
     except HotDeathError:
         raise
-    except (AttributeError, KeyError, TypeError, ValueError, OverflowError) as e:
-        raise PositionError("bad_position", f"bad field: {e}") from None
+    except (AttributeError, KeyError, TypeError, ValueError, OverflowError) as bad:
+        # (a name of its own: under the compiled core a variable keeps one type per function)
+        raise PositionError("bad_position", f"bad field: {bad}") from None
     if (pending is None) != (state.phase != RESPONSE):
         raise PositionError(
             "bad_position", "phase 'response' needs a pending attack or pot, and a pending "
