@@ -30,6 +30,7 @@ from hotdeath.rulebook import get_rule
 from hotdeath.state import GameState
 from hotdeath.variants import DEFAULT_VARIANT, get_variant
 from hotdeath.view import View
+from hotdeath.words import describe_action
 
 _STYLE = {0: "bold red", 1: "bold yellow", 2: "bold green", 3: "bold blue"}
 _LETTER = {0: "R", 1: "Y", 2: "G", 3: "B"}
@@ -156,26 +157,8 @@ class TerminalGame:
             self.console.print(f"[red]'{a}' is not legal now.[/]")
 
     def _action_words(self, a: Action) -> str:
-        if a.kind == A.PLAY:
-            words = "play " + ", ".join(card_name(c, self.theme) for c in a.cards)
-            if a.color >= 0:
-                words += f" → {COLOR_NAMES[a.color]}"
-            if a.target >= 0:
-                words += f" at {self.names[a.target]}"
-            if a.uno:
-                words += " and call UNO"
-            return words
-        if a.kind == A.CATCH:
-            return f"catch {self.names[a.target]} (no Uno call)"
-        if a.kind == A.DEAL:
-            return f"deal {a.n} cards to each player"
-        if a.kind == A.COLOR:
-            return f"name {COLOR_NAMES[a.color]}"
-        if a.kind == A.VICTIM:
-            return f"choose {self.names[a.target]}"
-        if a.kind == A.UNO:
-            return "call UNO"
-        return str(a)
+        """An action in words (the one renderer, ``hotdeath.words``)."""
+        return describe_action(a, self.names, self.theme)
 
     def _help(self, view: View) -> None:
         card_rule = self.state.variant.kit.card_rule
