@@ -74,7 +74,8 @@ class VariantState(GameState, metaclass=ABCMeta):
     waits for, as a :mod:`hotdeath.pending` value), ``infection_counts``, ``window_seat``,
     ``position_extra`` / ``load_position_extra`` (the position notation), ``hidden_cards``
     (what a seat cannot see, for determinisation), ``play_extensions`` / ``is_legal_play``
-    (plays built card by card), ``_reshuffle_rule`` and ``team_of``.
+    (plays built card by card), ``_reshuffle_rule``, ``team_of``, and the results
+    (``last_hand``: the last :class:`~hotdeath.results.HandResult`; ``game_result()``).
     """
 
     # ------------------------------------------------------------------ rules (abstract)
