@@ -206,3 +206,33 @@ def test_a_name_with_nul_is_refused_and_never_half_stored(
         assert store.load_table(t["table_id"]) is not None
     finally:
         store.close()
+
+
+def test_removing_a_player_or_changing_settings_that_cannot_be_stored_changes_nothing(
+    served: tuple[TestClient, Faults], db_url: str
+) -> None:
+    client, faults = served
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    t = client.post("/api/tables", json={"variant": "standard", "seats": 2}).json()
+    tid, host = t["table_id"], {"X-Token": t["host_token"]}
+    eve = client.post(f"/api/tables/{tid}/join", json={"name": "Eve"}).json()
+    room = hub.rooms[tid]
+    faults.on = True
+    r = client.delete(f"/api/tables/{tid}/seats/{eve['seat']}", headers=host)
+    assert r.status_code == 503 and r.json()["code"] == "not_saved", r.text
+    seat = client.get(f"/api/tables/{tid}").json()["seats"][eve["seat"]]
+    assert seat["kind"] == "human" and seat["name"] == "Eve"  # memory as the database has it
+    assert room.seats[eve["seat"]].token_hash is not None  # her token still opens her seat
+    room.retry_at = 0.0
+    r = client.patch(f"/api/tables/{tid}", json={"turn_timer": 30, "public": True},
+                     headers=host)
+    assert r.status_code == 503
+    assert (room.turn_timer, room.public) == (None, False)
+    faults.on = False
+    room.retry_at = 0.0
+    refused = faults.refused
+    r = client.patch(f"/api/tables/{tid}", json={"bot_delay": 1, "turn_timer": 5},
+                     headers=host)
+    assert r.status_code == 400  # a bad timer is refused before the delay is written
+    assert faults.refused == refused and room.bot_delay != 1
+    assert _rows(db_url, f"select bot_delay from tables where id = '{tid}'")[0][0] != 1

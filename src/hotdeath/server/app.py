@@ -22,7 +22,7 @@ from typing import Annotated, Any, Final
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -67,6 +67,7 @@ from hotdeath.server.room import (
     bot_label,
     bot_levels,
     bot_rank,
+    check_turn_timer,
     house_rules,
     reveal_json,
     server_bot,
@@ -460,6 +461,11 @@ def create_app(
             raise ApiError(400, "bad_theme", f"theme must be one of {', '.join(THEMES)}")
         return theme
 
+    @app.get("/rules/", include_in_schema=False)
+    async def rules_default() -> Response:
+        """The lobby's Rules link before a game is chosen: the default game's rules."""
+        return RedirectResponse(f"/rules/{DEFAULT_VARIANT}", status_code=307)
+
     @app.get("/rules/{variant}", include_in_schema=False)
     async def rules(variant: str, table: str | None = None, theme: str | None = None) -> Response:
         """The rules of a variant, from the rulebook; ``table`` marks that table's rules."""
@@ -584,8 +590,11 @@ def create_app(
         room = await hub.room(table_id)
         room.require_host(x_token)
         given = req.model_fields_set
+        if "turn_timer" in given:
+            check_turn_timer(req.turn_timer)  # a bad value changes nothing, not even the delay
         if "bot_delay" in given and req.bot_delay is not None:
             room.set_bot_delay(req.bot_delay)
+            await committed(room)  # each write is answered for before the next one
         room.set_settings(
             turn_timer=req.turn_timer if "turn_timer" in given else ...,
             public=req.public if "public" in given and req.public is not None else ...,

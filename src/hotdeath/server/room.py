@@ -682,17 +682,29 @@ class Room:
         """Change the turn timer (None: off) or whether the lobby lists the table."""
         changes: dict[str, Any] = {}
         if turn_timer is not ...:
-            self.turn_timer = changes["turn_timer"] = check_turn_timer(turn_timer)
-            self.clock = None
+            changes["turn_timer"] = check_turn_timer(turn_timer)
         if public is not ...:
             if not isinstance(public, bool):
                 raise ApiError(400, "bad_request", "public is true or false")
-            self.public = changes["public"] = public
-        if changes:
-            self.writable()
-            fut = self.last_write = self.store.update_table(self.table_id, **changes)
-            self._when_saved(fut, self._broadcast_table)
-            self._wake.set()
+            changes["public"] = public
+        if not changes:
+            return
+        self.writable()  # everything is checked before anything changes
+        before = (self.turn_timer, self.clock, self.public)
+        if "turn_timer" in changes:
+            self.turn_timer = changes["turn_timer"]
+            self.clock = None
+        if "public" in changes:
+            self.public = changes["public"]
+        after = (self.turn_timer, self.public)
+
+        def undo() -> None:  # the database kept the old settings: so does memory
+            if (self.turn_timer, self.public) == after:
+                self.turn_timer, self.clock, self.public = before
+
+        fut = self.last_write = self.store.update_table(self.table_id, **changes)
+        self._when_saved(fut, self._broadcast_table, undo)
+        self._wake.set()
 
     def remove_player(self, seat: object) -> None:
         """Host: a person leaves the table; the table's takeover bot takes the seat.
@@ -706,32 +718,42 @@ class Room:
             raise ApiError(409, "not_a_person", f"seat {seat} has no person to remove")
         self.writable()
         spec = self.takeover_bot
+        before = (info.token_hash, info.bot, info.name)
         info.token_hash = None
         info.bot = spec
         info.name = bot_name(seat, spec)
-        self.last_write = self.store.update_seat(
+        after = (info.bot, info.name)
+        fut = self.last_write = self.store.update_seat(
             self.table_id, seat, token_hash=None, bot=spec, name=info.name, connected=False
         )
-        run = self.run
-        if run is not None:
-            run.taken.pop(seat, None)
-            run.bots[seat] = make_bot(spec)
-            if thinks(spec):
-                run.slow.add(seat)
-        if self.clock is not None and self.clock[0] == seat:
-            self.clock = None
-        for c in list(self.conns):
-            if c.seat == seat:
-                c.send_json(ProtocolError(
-                    "removed", "the host gave your seat to a bot: you are watching now"
-                ).to_json())
-                self.detach(c)
-                self.hello(c, None)
-        info.conns = 0
-        if self.breather is not None:
-            self._check_ready()
-        self._broadcast_table()
-        self._wake.set()
+
+        def undo() -> None:  # not stored: the person keeps the seat and the token
+            if (info.bot, info.name) == after and info.token_hash is None:
+                info.token_hash, info.bot, info.name = before
+
+        def ok() -> None:  # stored: the bot takes over and the person watches
+            run = self.run
+            if run is not None:
+                run.taken.pop(seat, None)
+                run.bots[seat] = make_bot(spec)
+                if thinks(spec):
+                    run.slow.add(seat)
+            if self.clock is not None and self.clock[0] == seat:
+                self.clock = None
+            for c in list(self.conns):
+                if c.seat == seat:
+                    c.send_json(ProtocolError(
+                        "removed", "the host gave your seat to a bot: you are watching now"
+                    ).to_json())
+                    self.detach(c)
+                    self.hello(c, None)
+            info.conns = 0
+            if self.breather is not None:
+                self._check_ready()
+            self._broadcast_table()
+            self._wake.set()
+
+        self._when_saved(fut, ok, undo)
 
     def set_bot_delay(self, delay: float) -> None:
         """Change how long bots wait before they move (at any time)."""

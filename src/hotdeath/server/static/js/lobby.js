@@ -51,6 +51,7 @@ function renderVariants() {
 
 function onVariant() {
   const v = currentVariant();
+  $("rules-link").href = `/rules/${encodeURIComponent(v.name)}`;
   $("variant-desc").textContent = v.description || "";
   const presets = Object.entries(v.presets);
   $("preset").replaceChildren(

@@ -514,7 +514,7 @@ function seatTags(seat, sv) {
   if (seat === nextPlayer() && seat !== S.view.current_player) tags.push(el("span", { class: "tag next", title: "plays next" }, "next"));
   if (S.clock && S.clock.seat === seat) tags.push(clockRing());
   if (S.view.dealer === seat) tags.push(el("span", { class: "tag dealer", title: "dealer" }, "dealer"));
-  if (info && info.kind === "bot") tags.push(el("span", { class: "tag bot", title: `bot: ${info.bot}` }, "bot"));
+  if (info && info.kind === "bot") tags.push(el("span", { class: "tag bot", title: info.bot_label || "a bot" }, "bot"));
   if (info && info.kind === "human" && !info.connected) tags.push(el("span", { class: "tag away" }, "away"));
   if (info && info.played_by_bot) tags.push(el("span", { class: "tag bot" }, "bot plays"));
   if (S.host && info && info.kind === "human" && seat !== S.seat) tags.push(kickButton(info));
@@ -947,7 +947,7 @@ function reasonSpans(result, row, words) {
     title: S.results && S.results.rule_titles && S.results.rule_titles[line.rule]
       ? `${line.rule} — ${S.results.rule_titles[line.rule]}` : line.rule,
     "data-rule": line.rule,
-  }, (words && words.reasons[i]) || line.words.replaceAll("_", " ")));
+  }, (words && words.reasons[i]) || (S.results && S.results.rule_titles && S.results.rule_titles[line.rule]) || line.rule));
 }
 
 /** The seats' points of a scored hand: who, why, points, total. */
