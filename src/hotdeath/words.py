@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from hotdeath import actions as A
 from hotdeath.actions import Action
-from hotdeath.cards import COLOR_NAMES, card_name
+from hotdeath.cards import COLOR_LETTERS, COLOR_NAMES, card_name
 from hotdeath.results import END_CODES, GameResult, HandResult, ResultExtra, ScoreLine
 
 REASONS: Final[dict[str, str]] = {
@@ -83,7 +83,7 @@ def describe_action(action: Action, names: Sequence[str] | None = None,
     a = action
     k = a.kind
     if a.cards:
-        cards = ", ".join(card_name(c, theme) for c in a.cards)
+        cards = " + ".join(card_name(c, theme) for c in a.cards)  # a throw: cards together
         words = ("jump in with " if k == A.JUMP else "play ") + cards
         if a.color >= 0:
             words += f", naming {COLOR_NAMES[a.color]}"
@@ -101,8 +101,9 @@ def describe_action(action: Action, names: Sequence[str] | None = None,
     if k == A.CATCH:
         return f"catch {_who(a.target, names)}: no Uno call"
     if k == A.CHALLENGE:
-        if a.target >= 0:
-            return f"challenge {_who(a.target, names)}'s 6/9 play"
+        if a.target >= 0:  # Hot Death: a 6 on a 9 (or 9 on 6) that only a 69 allows
+            return (f"challenge {_who(a.target, names)}'s 6/9 play (only the 69 allows "
+                    "it: shown, the challenger draws, HD-3.11.1)")
         return "challenge the Wild Draw Four"
     if k == A.QUESTION:
         return "question the Wild Draw Four"
@@ -110,8 +111,8 @@ def describe_action(action: Action, names: Sequence[str] | None = None,
         return f"call Uno on {_who(a.target, names)}" if a.target >= 0 else "call Uno"
     if k == A.DEAL:
         return f"deal {plural(a.n, 'card')} to each player"
-    if k == A.COLOR:
-        return f"name {COLOR_NAMES[a.color]}"
+    if k == A.COLOR:  # with its letter: readable without colour vision
+        return f"name {COLOR_NAMES[a.color]} ({COLOR_LETTERS[a.color]})"
     if k == A.VICTIM:
         return f"choose {_who(a.target, names)}"
     if k == A.DIRECTION:

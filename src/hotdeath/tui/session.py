@@ -41,7 +41,7 @@ from hotdeath.rulebook import get_rule
 from hotdeath.state import GameState
 from hotdeath.variants import DEFAULT_VARIANT, get_variant
 from hotdeath.view import View
-from hotdeath.words import describe_game, describe_hand
+from hotdeath.words import describe_action, describe_game, describe_hand
 
 CARD_ACTIONS: Final = (A.PLAY, A.JUMP)
 """Action kinds that put cards from the hand on the pile."""
@@ -231,47 +231,8 @@ class Session:
         return " + ".join(card_name(f, self.theme) for f in faces)
 
     def action_words(self, a: Action) -> str:
-        """An action in words (with the seat names of this table)."""
-        k = a.kind
-        if k in CARD_ACTIONS:
-            words = ("jump in with " if k == A.JUMP else "play ") + self.cards(a.cards)
-            if a.color >= 0:
-                words += f", naming {COLOR_NAMES[a.color]}"
-            if a.target >= 0:
-                words += f", at {self.names[a.target]}"
-            if a.uno:
-                words += ", calling Uno"
-            return words
-        if k == A.DRAW:
-            return "draw a card"
-        if k == A.PASS:
-            return "pass (end the turn)"
-        if k == A.ACCEPT:
-            return "accept the attack (take the cards)"
-        if k == A.CATCH:
-            return f"catch {self.names[a.target]}: no Uno call"
-        if k == A.CHALLENGE:
-            if a.target >= 0:  # Hot Death: a 6 on a 9 (or 9 on 6) that only a 69 allows
-                return (f"challenge {self.names[a.target]}'s 6/9 play (only the 69 allows "
-                        "it: shown, the challenger draws, HD-3.11.1)")
-            return "challenge the Wild Draw Four"
-        if k == A.QUESTION:
-            return "question the Wild Draw Four"
-        if k == A.UNO:
-            return f"call Uno on {self.names[a.target]}" if a.target >= 0 else "call Uno"
-        if k == A.DEAL:
-            return f"deal {a.n} cards to each player"
-        if k == A.COLOR:
-            return f"name {colour_word(a.color)}"
-        if k == A.VICTIM:
-            return f"choose {self.names[a.target]}"
-        if k == A.DIRECTION:
-            return "play clockwise" if a.n == 1 else "play counter-clockwise"
-        if k == A.DECLINE:
-            return "refuse to be called back"
-        if k == A.LEAVE:
-            return "leave the table"
-        return str(a)
+        """An action in words (with the seat names of this table; ``hotdeath.words``)."""
+        return describe_action(a, self.names, self.theme)
 
     def legal(self) -> list[Action]:
         """The person's legal actions now (their turn and their windows); none to watch."""
