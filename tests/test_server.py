@@ -913,12 +913,15 @@ def test_actions_are_told_in_words_with_card_and_seat_names() -> None:
     from hotdeath.actions import Action
     from hotdeath.server.room import action_words
 
-    assert action_words(Action.parse("play WD4 green"), "family") == "play Wild Draw Four green"
-    assert action_words(Action.parse("catch 1"), "family", ["Ann", "Bo"]) == "catch Bo"
+    assert action_words(Action.parse("play WD4 green"), "family") == (
+        "play Wild Draw Four, naming green")
+    assert action_words(Action.parse("catch 1"), "family", ["Ann", "Bo"]) == (
+        "catch Bo: no Uno call")
     assert action_words(Action.parse("play GLAS @1"), "family", ["Ann", "Bo"]) == (
-        "play Glasnost Bo"
+        "play Glasnost, at Bo"
     )
-    assert action_words(Action.parse("draw"), "original") == "draw"
+    assert action_words(Action.parse("play RET"), "original") == "play Fuck You"
+    assert action_words(Action.parse("draw"), "original") == "draw a card"
 
 
 def test_the_schema_compiles_for_postgresql() -> None:

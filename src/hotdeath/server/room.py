@@ -40,7 +40,7 @@ import hotdeath
 from hotdeath.actions import Action
 from hotdeath.bots import Bot, BotInfo, make_bot, parse_spec
 from hotdeath.bots.arena import next_bot_move
-from hotdeath.cards import THEMES, card_name
+from hotdeath.cards import THEMES
 from hotdeath.errors import HotDeathError, TextError
 from hotdeath.events import Event, describe
 from hotdeath.options import as_dict
@@ -59,7 +59,7 @@ from hotdeath.server.store import CHAT_KEPT, DealRow, GameRows, RoomRows, Store
 from hotdeath.state import GameState
 from hotdeath.text import clean_text
 from hotdeath.variants import get_variant
-from hotdeath.words import describe_game, describe_hand
+from hotdeath.words import describe_action, describe_game, describe_hand
 
 log = logging.getLogger("hotdeath.server")
 
@@ -286,20 +286,16 @@ def event_json(
 
 
 def action_words(action: Action, theme: str, names: list[str] | None = None) -> str:
-    """An action for people: the notation with card names from ``theme`` and seat names.
+    """An action for people, with card names from ``theme`` and seat names.
+
+    The one renderer of actions, :func:`hotdeath.words.describe_action`.
 
     >>> action_words(Action.parse("play WD4 green"), "family")
-    'play Wild Draw Four green'
+    'play Wild Draw Four, naming green'
     >>> action_words(Action.parse("catch 1"), "family", ["Ann", "Bo"])
-    'catch Bo'
+    'catch Bo: no Uno call'
     """
-    parts = str(action).split()
-    if names is not None and 0 <= action.target < len(names) and parts[-1].lstrip("@").isdigit():
-        parts[-1] = names[action.target]
-    if not action.cards:
-        return " ".join(parts)
-    cards = ", ".join(card_name(c, theme) for c in action.cards)
-    return " ".join([parts[0], cards, *parts[1 + len(action.cards):]])
+    return describe_action(action, names, theme)
 
 
 def results_json(state: GameState, names: list[str], theme: str) -> dict[str, Any] | None:
