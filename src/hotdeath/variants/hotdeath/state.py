@@ -518,7 +518,17 @@ class HotDeathState(VariantState):
             had_play = self._lc[0].kind == _PLAY_KIND  # step checked the action against _lc
             hand = self.hands[seat]
             before = len(hand)
-            self._turn_draw(seat)
+            self.drew = True  # a turn draw (HD-3.4): one card, or until a playable one
+            if self._draw_one:
+                got = self.draw_cards(seat, 1, "HD-3.4")
+                self.drawn = self.hands[seat][-1] if got else -1
+            else:  # draw_until_playable
+                self.drawn = -1
+                while self.draw_cards(seat, 1, "HD-3.4"):
+                    f = self.hands[seat][-1]
+                    if self.is_legal_card(seat, f):
+                        self.drawn = f
+                        break
             if not self._can_play_after_draw(seat, hand):
                 # nothing to play after the draw: the turn ends at once (HD-3.4)
                 if self._events is not None:
@@ -636,20 +646,6 @@ class HotDeathState(VariantState):
         elif proof == "reveal_on_use":
             self._make_public(p, SN)
             self.emit("sixty_nine", p, "HD-3.11.1", (SN,))
-
-    def _turn_draw(self, p: int) -> None:
-        """A turn draw (HD-3.4): one card, or until a playable one with draw_until_playable."""
-        self.drew = True
-        if self.opts.draw_rule == "draw_one":
-            got = self.draw_cards(p, 1, "HD-3.4")
-            self.drawn = self.hands[p][-1] if got else -1
-            return
-        self.drawn = -1
-        while self.draw_cards(p, 1, "HD-3.4"):
-            f = self.hands[p][-1]
-            if self.is_legal_card(p, f):
-                self.drawn = f
-                break
 
     def _spreader(self, p: int) -> None:
         """Every other active player draws 2; the Blue Shield sends them back (HD-2.3.7)."""
