@@ -303,8 +303,9 @@ class StandardState(VariantState):
         with an Uno call); otherwise :meth:`_expand` builds them.
         """
         hand = self.hands[seat]
-        plain = self._plain and len(hand) > 1
-        plays = _PLAYS if len(hand) > 2 else _PLAYS_BOTH
+        nh = len(hand)
+        plain = self._plain and nh > 1
+        plays = _PLAYS if nh > 2 else _PLAYS_BOTH
         acts: list[Action]
         if self.drew:
             f = self.drawn
@@ -483,7 +484,7 @@ class StandardState(VariantState):
             self.drawn = -1
             if self._draw_one:  # one card (STD-4)
                 if self.draw_cards(seat, 1, self.r("4") if self._events is not None else ""):
-                    self.drawn = self.hands[seat][-1]
+                    self.drawn = hand[-1]  # draw_cards added to this hand
             else:  # until a playable one (STD-12.4)
                 rule = self.r("12.4")
                 while self.draw_cards(seat, 1, rule):
