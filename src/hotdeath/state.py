@@ -196,17 +196,14 @@ class GameState:
             return self._lc
         ph = self.phase
         acts: list[Action]
-        if ph == GAME_OVER or not 0 <= seat < self.n:
-            acts = []
+        if seat == self.turn and ph == TURN:  # the common case, tested first
+            acts = self._turn_actions(seat)
+        elif ph == GAME_OVER or not 0 <= seat < self.n:
+            return []
         else:
-            if seat != self.turn:
-                acts = []
-            elif ph == TURN:
-                acts = self._turn_actions(seat)
-            else:
-                acts = self._main_actions(seat)
-            if self.uno_open or (self._windows and self._has_windows()):
-                acts = acts + self._window_actions(seat)
+            acts = [] if seat != self.turn else self._main_actions(seat)
+        if self.uno_open or (self._windows and self._has_windows()):
+            acts = acts + self._window_actions(seat)
         self._lc_ver = self._ver
         self._lc_seat = seat
         self._lc = acts
