@@ -188,7 +188,8 @@ def test_a_failing_table_backs_off_tells_once_and_logs_once(
     assert notes == ["not_saved"] * len(started) and 1 <= len(started) <= 2, notes
     assert len(ended) == len(started)
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-    assert len(errors) == 2 * len(started), errors
+    # the room's line once per episode, the store's at most once per episode
+    assert len(started) + 1 <= len(errors) <= 2 * len(started), errors
     assert record == history  # no gap, nothing unsaved kept
 
 
