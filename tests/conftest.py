@@ -37,7 +37,7 @@ from typing import Any
 import pytest
 
 from tests import support
-from tests.pgcluster import Cluster, find_bindir
+from tests.pgcluster import Cluster, find_bindir, stop_orphans
 
 
 def _codes(code: CodeType) -> Iterator[CodeType]:
@@ -109,6 +109,7 @@ def pg_cluster() -> Iterator[Cluster]:
     except ImportError:
         _unavailable("the driver is not installed", "psycopg")
     assert bindir is not None
+    stop_orphans(bindir)  # clusters left by test runs that were killed
     cluster = Cluster(bindir)
     try:
         cluster.start()

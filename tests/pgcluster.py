@@ -43,6 +43,35 @@ def find_bindir() -> Path | None:
     return None
 
 
+def stop_orphans(bindir: Path) -> list[Path]:
+    """Stop the clusters of test processes that died without stopping them (killed runs).
+
+    Each cluster's folder names the test process that owns it (``owner``); a folder whose
+    owner is gone is stopped and removed.  Returns the folders removed.
+    """
+    gone = []
+    for folder in Path(tempfile.gettempdir()).glob("hotdeath-pg-*"):
+        try:
+            owner = int((folder / "owner").read_text())
+        except (OSError, ValueError):
+            continue
+        try:
+            os.kill(owner, 0)
+            continue  # its test process still runs
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue
+        data = folder / "data"
+        if data.is_dir():
+            user = "postgres" if os.geteuid() == 0 else None
+            subprocess.run([str(bindir / "pg_ctl"), "stop", "-D", str(data), "-m", "immediate"],
+                           capture_output=True, user=user, check=False)
+        shutil.rmtree(folder, ignore_errors=True)
+        gone.append(folder)
+    return gone
+
+
 def free_port() -> int:
     """A loopback port nobody listens on now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -74,6 +103,7 @@ class Cluster:
 
     def start(self) -> None:
         """initdb, then pg_ctl start on a free port (a few tries if a port is taken)."""
+        (self.folder / "owner").write_text(str(os.getpid()))
         pwfile = self.folder / "pw"
         pwfile.write_text(self.password + "\n")
         if self._user is not None:
