@@ -705,7 +705,10 @@ def create_app(
         game_id: str, x_token: str | None, start: int, count: int
     ) -> Response:
         # the record is read in a thread (a long game's actions are many rows), not
-        # through the store's queue: records only grow, and a page shows saved steps only
+        # through the store's queue: records only grow, and a page shows saved steps only.
+        # It waits for the writes queued before it (a database server's writer thread may
+        # not have stored the game's last actions or its end yet when the table says so)
+        await asyncio.wrap_future(store.barrier())
         loaded = await asyncio.to_thread(replay_cache.read, store, game_id) if (
             len(game_id) <= 32) else None
         if loaded is None:

@@ -253,9 +253,7 @@ class StandardState(VariantState):
 
     def is_playable(self, seat: int, f: int) -> bool:
         """Whether ``seat`` may play ``f`` now in a normal turn (STD-4, STD-6.1)."""
-        top = self.discard[-1]
-        key = NUM_FACES + self.color if IS_WILD[top] else top  # _key(), inlined
-        return MATCH[key][f] and not (f == WD4 and self._wd4_refused(seat))
+        return MATCH[self._key()][f] and not (f == WD4 and self._wd4_refused(seat))
 
     def _wd4_refused(self, seat: int) -> bool:
         """STD-6.2 ``strict``: ``seat`` may not play a Wild Draw Four now (STD-6.1)."""
@@ -644,10 +642,7 @@ class StandardState(VariantState):
         if self.out_order:
             self._hand_over(self.out_order[0])
             return
-        self.phase = TURN  # _give_turn, inlined
-        self.turn = seat
-        self.drew = False
-        self.drawn = -1
+        self._give_turn(seat)
 
     # ------------------------------------------------------------------ scoring
 
