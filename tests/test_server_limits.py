@@ -12,13 +12,16 @@ import asyncio
 import json
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hotdeath.server import create_app
 from hotdeath.server.app import CSP, Guard
-from hotdeath.server.protocol import Limits
+from hotdeath.server.protocol import CLIENT_TYPES, Limits
 
 with warnings.catch_warnings():  # starlette warns about its httpx transport on import
     warnings.simplefilter("ignore")
@@ -179,3 +182,55 @@ def test_a_deeply_nested_message_is_a_coded_error(client: TestClient) -> None:
         assert ws.receive_json()["code"] == "too_deep"
         ws.send_json({"type": "ping", "id": "still"})
         assert ws.receive_json() == {"type": "pong", "id": "still"}
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                  max_size=4),
+    max_leaves=12,
+)
+_MESSAGES = st.one_of(
+    _JSON,
+    st.fixed_dictionaries(
+        {"type": st.sampled_from([*CLIENT_TYPES, "nope", ""])},
+        optional={key: st.one_of(_JSON, st.sampled_from(["draw", "pass", "play R5", "1"]))
+                  for key in ("id", "action", "token", "version", "text", "reaction",
+                              "seat", "log")},
+    ),
+)
+
+
+def test_any_json_on_the_socket_gets_coded_answers_and_the_socket_lives(
+    tmp_path: Path,
+) -> None:
+    """Arbitrary JSON values as client messages (greeted, at a running table): every
+    refusal is one of our coded errors, and the connection still answers a ping."""
+    app = create_app(f"sqlite:///{tmp_path / 'fuzz.sqlite3'}", bot_delay=0, rate_limit=FAST)
+    with TestClient(app) as client:
+        t = _table(client)
+        me = client.post(f"/api/tables/{t['table_id']}/join", json={"name": "Ann"}).json()
+        client.post(f"/api/tables/{t['table_id']}/bots", json={"seat": 1, "bot": "basic"},
+                    headers={"X-Token": t["host_token"]})
+        client.post(f"/api/tables/{t['table_id']}/start", headers={"X-Token": t["host_token"]})
+        with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+            ws.send_json({"type": "hello", "token": me["token"]})
+            pings = iter(range(10**6))
+
+            @settings(max_examples=150, deadline=None,
+                      suppress_health_check=[HealthCheck.too_slow])
+            @given(message=_MESSAGES)
+            def send(message: Any) -> None:
+                ws.send_text(json.dumps(message))
+                mark = f"ping-{next(pings)}"
+                ws.send_json({"type": "ping", "id": mark})
+                while True:
+                    reply = ws.receive_json()
+                    if reply["type"] == "error":
+                        assert set(reply) >= {"code", "message", "id"}, reply
+                        assert isinstance(reply["code"], str) and reply["code"] != "server_error"
+                    if reply == {"type": "pong", "id": mark}:
+                        return
+
+            send()

@@ -807,6 +807,11 @@ def create_app(
                     room.handle(conn, msg)
                 except ProtocolError as e:
                     conn.send_json(e.to_json())
+                except Exception:  # a defect of ours: say so in our shape, keep the socket
+                    log.exception("table %s: a message could not be handled", table_id)
+                    conn.send_json(ProtocolError(
+                        "server_error", "the server could not handle this message",
+                        message_id(data)).to_json())
         except WebSocketDisconnect:
             pass
         finally:
