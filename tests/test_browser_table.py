@@ -22,6 +22,7 @@ from tests.test_browser import (
     _player,
     _until_my_turn,
     _wait_for,
+    _wait_js,
     browser,
 )
 
@@ -153,7 +154,7 @@ def test_card_help_for_a_card_in_hand_on_the_pile_and_the_rules_page(
     _sit(ann, server, table, token)
     server.api(f"/api/tables/{table}/start", {}, token=host)
     page = ann.page
-    page.wait_for_function("document.querySelectorAll('#hand .card').length > 0")
+    _wait_js(page, "document.querySelectorAll('#hand .card').length > 0")
     helps = server.api("/api/rules/hotdeath?theme=original")["cards"]
     # hover a card of the hand (playable or not): its rule, from the server, original names
     card = page.locator("#hand .card").first
