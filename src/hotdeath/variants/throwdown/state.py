@@ -300,6 +300,35 @@ def _group_plays(
             seqs.append(_ordered(first, cards, last))
 
 
+_Routes = list[tuple[int, list[tuple[int, tuple[int, ...], tuple[int, ...]]]]]
+"""For each end value of a chain, its feasible starts (start, visits, value sequence)."""
+
+
+def _chain_routes(t: tuple[int, ...]) -> tuple[list[int], int, _Routes] | None:
+    """The values of ``t`` present, their total and the chain routes (TD-2.3), or None.
+
+    A route is an end value with its feasible starts along 9 — 6 — 33 — 8; None when ``t``
+    has no card or values without what links them (such as 9 and 8 alone).
+    """
+    present = [i for i in range(4) if t[i]]
+    if not present:
+        return None
+    lo, hi = present[0], present[-1]
+    if hi - lo + 1 != len(present):
+        return None
+    feas: _Routes = []
+    for e in present:
+        starts: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+        for s in present:
+            for visits, seq in _ROUTES[(lo, hi, s, e)]:
+                if all(t[i] >= _WEIGHT[i] * visits[i] for i in present):
+                    starts.append((s, visits, seq))
+                    break
+        if starts:
+            feas.append((e, starts))
+    return (present, sum(t), feas) if feas else None
+
+
 def _chain_plays(
     groups: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], link_top: tuple[bool, ...],
     cc: int, sink: _Sink, mode: int,
@@ -330,25 +359,10 @@ def _chain_plays(
     for t in t_iter:
         if t[2] == 1:
             continue  # a single 3 is not a threes-unit (handled as a lone 3)
-        present = [i for i in range(4) if t[i]]
-        if not present:
+        routes = _chain_routes(t)
+        if routes is None:
             continue
-        lo, hi = present[0], present[-1]
-        if hi - lo + 1 != len(present):
-            continue  # 9 and 8, or 9 and 33, without what links them
-        size = sum(t)
-        feas: list[tuple[int, list[tuple[int, tuple[int, ...], tuple[int, ...]]]]] = []
-        for e in present:
-            starts: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
-            for s in present:
-                for visits, seq in _ROUTES[(lo, hi, s, e)]:
-                    if all(t[i] >= _WEIGHT[i] * visits[i] for i in present):
-                        starts.append((s, visits, seq))
-                        break
-            if starts:
-                feas.append((e, starts))
-        if not feas:
-            continue
+        present, size, feas = routes
         for combo in product(*(totals[i][t[i]] for i in present)):
             sel = dict(zip(present, combo, strict=True))
             for e, starts in feas:
@@ -415,25 +429,10 @@ def _chain_cands(groups: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
     for t in product(*(range(h + 1) for h in tops)):
         if t[2] == 1:
             continue
-        present = [i for i in range(4) if t[i]]
-        if not present:
+        routes = _chain_routes(t)
+        if routes is None:
             continue
-        lo, hi = present[0], present[-1]
-        if hi - lo + 1 != len(present):
-            continue
-        size = sum(t)
-        feas: list[tuple[int, list[tuple[int, tuple[int, ...], tuple[int, ...]]]]] = []
-        for e in present:
-            starts: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
-            for s in present:
-                for visits, seq in _ROUTES[(lo, hi, s, e)]:
-                    if all(t[i] >= _WEIGHT[i] * visits[i] for i in present):
-                        starts.append((s, visits, seq))
-                        break
-            if starts:
-                feas.append((e, starts))
-        if not feas:
-            continue
+        present, size, feas = routes
         for combo in product(*(totals[i][t[i]] for i in present)):
             sel = dict(zip(present, combo, strict=True))
             for e, starts in feas:
