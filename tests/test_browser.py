@@ -308,11 +308,12 @@ def _start(p: Player) -> None:
     p.page.wait_for_selector("body[data-version]")
 
 
-def _until_my_turn(p: Player, timeout: float = 20) -> None:
+def _until_my_turn(p: Player, timeout: float = 20, cards: bool = False) -> None:
     """Play (clicking legal things) until it is this seat's turn with a card or a button.
 
     Only the seat's own turn counts: a window (a catch, a jump-in) offers buttons out of
-    turn too, but it closes when the bots move on.
+    turn too, but it closes when the bots move on. With ``cards`` only a turn with a playable
+    card in the hand counts (an attack the seat cannot answer offers only a button).
     """
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -322,9 +323,9 @@ def _until_my_turn(p: Player, timeout: float = 20) -> None:
             continue
         has_choice = p.page.locator('[data-dialog="chooser"] [data-choice]').count()
         mine = p.page.evaluate("document.body.dataset.turn === document.body.dataset.seat")
+        playable = p.page.locator("#hand .card.legal").count()
         if mine and not has_choice and (
-            p.page.locator("#hand .card.legal").count()
-            or p.page.locator("#actions [data-action]").count()
+            playable or (not cards and p.page.locator("#actions [data-action]").count())
         ):
             return
         if not p.step():
@@ -587,7 +588,7 @@ def test_a_fanned_hand_shows_its_playable_cards_and_plays_them(
     ann.page.goto(f"{server.base}/t/{table}?token={joined['token']}")
     ann.page.wait_for_selector("#waiting:not(.hidden)")
     server.api(f"/api/tables/{table}/start", {}, token=host)
-    _until_my_turn(ann)
+    _until_my_turn(ann, cards=True)
     page = ann.page
     assert "fanned" in (page.get_attribute("#hand", "class") or "")
     # at the centre of every playable card lies a playable card, never a dim one above it

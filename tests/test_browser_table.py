@@ -154,7 +154,12 @@ def test_card_help_for_a_card_in_hand_on_the_pile_and_the_rules_page(
     _sit(ann, server, table, token)
     server.api(f"/api/tables/{table}/start", {}, token=host)
     page = ann.page
-    _wait_js(page, "document.querySelectorAll('#hand .card').length > 0")
+    # when Ann deals she first chooses how many cards (HD-3.2): the deal dialog, then a hand
+    deadline = time.monotonic() + 30
+    while not page.evaluate("document.querySelectorAll('#hand .card').length > 0"):
+        assert time.monotonic() < deadline, "no hand was dealt"
+        if not ann.step():
+            time.sleep(0.05)
     helps = server.api("/api/rules/hotdeath?theme=original")["cards"]
     # hover a card of the hand (playable or not): its rule, from the server, original names
     card = page.locator("#hand .card").first
