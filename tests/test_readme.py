@@ -100,11 +100,16 @@ def _fresh_copy(dest: Path) -> Path:
 
 
 def _env(root: Path, bin_dir: Path) -> dict[str, str]:
-    """An empty HOME and only python3 on the PATH; the machine's pip settings are kept."""
+    """An empty HOME and only python3 on the PATH; the machine's pip settings are kept.
+
+    All but ``PIP_REQUIRE_VIRTUALENV``: a machine that sets it would have pip refuse the
+    system Python for that rule before the PEP 668 one this test looks for.
+    """
     home = root / "home"
     home.mkdir()
     keep = {k: v for k, v in os.environ.items()
-            if k.startswith("PIP_") or k in ("LANG", "LC_ALL", "TMPDIR", "SSL_CERT_FILE")}
+            if (k.startswith("PIP_") and k != "PIP_REQUIRE_VIRTUALENV")
+            or k in ("LANG", "LC_ALL", "TMPDIR", "SSL_CERT_FILE")}
     return {**keep, "HOME": str(home), "PATH": str(bin_dir)}
 
 
