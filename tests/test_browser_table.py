@@ -22,7 +22,6 @@ from tests.test_browser import (
     _player,
     _until_my_turn,
     _wait_for,
-    _wait_js,
     browser,
 )
 

@@ -719,6 +719,95 @@ def replay_cmd(
         console.print(Text(f"result: {done} of {len(actions)} actions replayed; hand "
                            f"{state.hand_no}, {PHASE_NAMES[state.phase]}, "
                            f"{_seat(state.turn)} to act; scores: {scores}", style="bold"))
+    used = _hints_of(rec, state.n)
+    if used:
+        from hotdeath.coach import hints_line
+
+        console.print(Text(hints_line(used, state.n, _names_of(rec, state.n)), style="bold"))
+
+
+def _names_of(rec: Mapping[str, Any], players: int) -> list[str] | None:
+    """The seats' names a record carries (None: it has none; seats are P0, P1 …)."""
+    from hotdeath.text import shown
+
+    names = rec.get("names")
+    if (isinstance(names, list) and len(names) == players
+            and all(isinstance(n, str) and n for n in names)):
+        return [shown(n, 40) for n in names]
+    return None
+
+
+def _hints_of(rec: Mapping[str, Any], players: int) -> list[list[int]]:
+    """The hints a record says were used: ``[seat, action index]`` pairs (bad ones dropped)."""
+    raw = rec.get("hints")
+    if not isinstance(raw, list):
+        return []
+    return [
+        [h[0], h[1]] for h in raw
+        if isinstance(h, list) and len(h) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in h)
+        and 0 <= h[0] < players
+    ]
+
+
+@app.command("review")
+def review_cmd(
+    record_file: Annotated[str, typer.Argument(help="Record JSON file ('-': standard input).",
+                                               metavar="RECORD")],
+    hand: Annotated[
+        int | None, typer.Option("--hand", min=1, help="The hand to review (default: the last).")
+    ] = None,
+    seat: Annotated[
+        int | None,
+        typer.Option("--seat", "-s", min=0, help="The seat to review (default: the record's "
+                     "people, else every seat)."),
+    ] = None,
+    seconds: Annotated[
+        float, typer.Option("--seconds", min=0.01, max=10.0,
+                            help="Thinking time per decision.")
+    ] = 0.3,
+    budget: Annotated[
+        float, typer.Option("--budget", min=0.1, max=3600.0,
+                            help="Most seconds for the whole review.")
+    ] = 60.0,
+    theme: Annotated[Theme, typer.Option("--theme", help="Card-name theme.")] = Theme.family,
+) -> None:
+    """Review a hand of a record: the coach's move for each decision, and the mistakes.
+
+    For each decision of a person: what the coach (the ismcts search, from that seat's
+    view at that moment) thought best and what the move played cost in chance to win the
+    hand; then the hand's biggest mistakes with the rule behind them.
+    """
+    from hotdeath.coach import CoachError, hand_ranges, review
+
+    console = _console()
+    rec = unwrap_record(_read_json(record_file, "record"))
+    try:
+        ranges = hand_ranges(rec)
+    except HotDeathError as e:
+        _fail("bad_record", e.message)
+    except (AttributeError, KeyError, TypeError, ValueError) as e:
+        _fail("bad_record", f"malformed record: {e}")
+    if not ranges:
+        _fail("no_hand", "the record holds no action to review")
+    players = rec.get("players")
+    n = players if isinstance(players, int) and players > 0 else 1 + max(
+        int(a[0]) for a in rec["actions"])
+    people = rec.get("people")
+    seats = [seat] if seat is not None else (
+        [s for s in people if isinstance(s, int) and 0 <= s < n]
+        if isinstance(people, list) and people else list(range(n)))
+    bad = [s for s in seats if not 0 <= s < n]
+    if bad:
+        _fail("bad_seat", f"this game has seats 0 to {n - 1}, not {bad[0]}")
+    which = hand if hand is not None else max(ranges)
+    try:
+        done = review(rec, which, seats, seconds=seconds, budget=budget,
+                      names=_names_of(rec, n), theme=theme.value)
+    except CoachError as e:
+        _fail(e.code, e.message)
+    for i, line in enumerate(done.lines(_names_of(rec, n))):
+        console.print(Text(line, style="bold" if i == 0 or line.endswith(":") else ""))
 
 
 @app.command()

@@ -385,6 +385,9 @@ class IsmctsBot:
         self.helper = HeuristicBot("expert")
         self.last_iterations = 0
         """Iterations the last search ran (for measurements)."""
+        self.last_stats: list[tuple[Action, int, float]] = []
+        """The last search's root moves: (action, visits, mean reward of the seat), most
+        visited first (what :mod:`hotdeath.coach` reports)."""
 
     def __repr__(self) -> str:
         budget = f"iterations={self.iterations}" if self.iterations else f"seconds={self.seconds}"
@@ -411,6 +414,22 @@ class IsmctsBot:
         except (HotDeathError, ValueError):
             return self.helper.choose(view, rng)
         return self._search(view, sampler, acts, rng)
+
+    def analyse(
+        self, view: View, acts: Sequence[Action], rng: random.Random
+    ) -> list[tuple[Action, int, float]]:
+        """Search ``view`` over ``acts`` only; each root move with its visits and value.
+
+        The value is the mean reward of the seat over the iterations through the move (its
+        estimated chance to win the hand).  Raises ``ValueError`` when the view cannot be
+        sampled (a spectator's, or one that shows more cards than the deck holds).
+        """
+        try:
+            sampler = Sampler(view)
+        except HotDeathError as e:
+            raise ValueError(e.message) from None
+        self._search(view, sampler, list(acts), rng)
+        return list(self.last_stats)
 
     def _search(
         self, view: View, sampler: Sampler, acts: list[Action], rng: random.Random
@@ -439,6 +458,7 @@ class IsmctsBot:
             key=lambda t: (t[0], t[1]),
             reverse=True,
         )
+        self.last_stats = [(a, v, t / v if v else 0.0) for v, t, a in ranked]
         if not ranked:
             choice = self.helper.choose(view, rng)
             return choice if choice is not None else acts[0]
