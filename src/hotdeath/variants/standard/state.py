@@ -412,16 +412,19 @@ class StandardState(VariantState):
         helpers of their own: they are most of the decisions, and a call less each counts.
         """
         k = action.kind
-        if k <= ACCEPT or k in (CHALLENGE, JUMP, QUESTION):  # a turn action (STD-8.3)
-            if self.uno_open:
+        if k <= ACCEPT or k in (CHALLENGE, JUMP, QUESTION):  # a turn action
+            if self.uno_open:  # closes the others' Uno windows (STD-8.3)
                 self.uno_open = [h for h in self.uno_open if h == seat]
             self.turns += 1
         if k in (PLAY, JUMP):
             p = seat
             f = action.cards[0]
             hand = self.hands[p]
-            c = self.color
-            honest = f != WD4 or self._wd4_honest(p)  # STD-6.1, on the hand that played it
+            if f == WD4:  # STD-6.1, judged on the hand that played it, before the play
+                honest = self._wd4_honest(p)
+                wd4_legal = honest or self.color < 0
+            else:
+                honest = wd4_legal = True
             hand.remove(f)
             self.discard.append(f)
             self.top_player = p
@@ -447,7 +450,11 @@ class StandardState(VariantState):
                 if left:
                     if self._sevens and FACE_NUMBER[f] in (0, 7):
                         self._seven_o(p, f, action.target)
-                    self._give_turn(nxt[p])  # nobody is out: the hand goes on
+                    # nobody is out: the hand goes on (_give_turn; the phase is TURN already)
+                    self.turn = nxt[p]
+                    if self.drew:
+                        self.drew = False
+                        self.drawn = -1
                 else:
                     self._next(nxt[p])
             elif kf == SKIP:
@@ -470,7 +477,7 @@ class StandardState(VariantState):
                 self._draw_attack(p, f, 2, not left)
             elif f == WD4:
                 self.wd4_player = p
-                self.wd4_legal = honest or c < 0
+                self.wd4_legal = wd4_legal
                 self._draw_attack(p, f, 4, not left)
             else:
                 self._next(nxt[p])
