@@ -878,9 +878,10 @@ def test_migrations_create_the_schema(db_url: str) -> None:
     store = Store(db_url)
     Store(store.url).close()  # a second start finds the schema current
     names = set(sa.inspect(store.engine).get_table_names())
-    assert {"tables", "seats", "games", "actions", "deals", "chat", "alembic_version"} <= names
+    assert {"tables", "seats", "games", "actions", "deals", "chat", "servers", "leases",
+            "alembic_version"} <= names
     with store.engine.connect() as c:
-        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0002"
+        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0003"
         if db_url.startswith("sqlite"):
             assert c.execute(sa.text("pragma journal_mode")).scalar() == "wal"
         else:
@@ -932,6 +933,6 @@ def test_the_schema_compiles_for_postgresql() -> None:
 
     dialect: sa.Dialect = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]
     ddl = [str(sa.schema.CreateTable(t).compile(dialect=dialect)) for t in metadata.sorted_tables]
-    assert len(ddl) == 6
+    assert len(ddl) == 8
     assert any("seed BIGINT NOT NULL" in d for d in ddl)
     assert any("options JSON NOT NULL" in d for d in ddl)

@@ -1370,6 +1370,22 @@ def serve(
         float, typer.Option("--seat-rate", min=0.1,
                             help="Messages per second a seat may keep sending.")
     ] = 10.0,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url", envvar="HOTDEATH_PUBLIC_URL", show_envvar=True,
+            help="PostgreSQL: where the other server processes on the same database reach "
+            "this one (default: http://HOST:PORT); each process needs its own.",
+        ),
+    ] = None,
+    lease_seconds: Annotated[
+        float,
+        typer.Option(
+            "--lease-seconds", min=0.1, max=600.0,
+            help="PostgreSQL: seconds after which another process takes over the tables of "
+            "a process that stopped answering.",
+        ),
+    ] = 10.0,
 ) -> None:
     """Serve the browser game: tables with friends and bots (see docs/protocol.md)."""
     import logging.config
@@ -1392,6 +1408,16 @@ def serve(
     RedactingFormatter.register(url_password(url))
     logging_setup = log_config()
     logging.config.dictConfig(logging_setup)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    sqlite = url.startswith("sqlite")
+    held = None
+    if sqlite:
+        held = _hold_sqlite(url)  # kept open (locked) while this process serves
+    else:
+        import socket
+
+        here = socket.gethostname() if host in ("0.0.0.0", "::") else host
+        public_url = (public_url or "").strip() or f"http://{here}:{port}"
     try:
         application = create_app(
             url, bot_delay=bot_delay, max_bot_seconds=max_bot_seconds,
@@ -1401,11 +1427,11 @@ def serve(
                 connections_per_address=connections_per_address,
                 seat_rate=(seat_burst, seat_rate),
             ),
+            public_url=None if sqlite else public_url, lease_seconds=lease_seconds,
         )
     except Exception as e:  # a bad URL, a refused password, a failed migration
         _fail("database_error",
               redact(f"cannot open the database {mask_url(url)}: {e}".splitlines()[0]))
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"hotdeath: open http://{shown}:{port}/ in your browser "
                f"(database: {mask_url(url)})")
     # No permessage-deflate: state messages are small (about 3 KB) and compressing them
@@ -1414,6 +1440,39 @@ def serve(
         application, host=host, port=port, log_level="warning", ws_per_message_deflate=False,
         log_config=logging_setup,
     )
+    if sqlite and held is not None:
+        held.close()
+
+
+def _hold_sqlite(url: str) -> Any:
+    """Lock ``<file>.serve-lock`` beside an SQLite database; refuse if another process has.
+
+    SQLite is for one server process: two would each play the same tables from their own
+    memory.  Returns the open lock file (None where locking is not available).
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on Windows
+        return None
+    from sqlalchemy.engine import make_url
+
+    database = make_url(url).database
+    if not database or database == ":memory:":
+        return None
+    lock = Path(database).expanduser()
+    lock = lock.with_name(lock.name + ".serve-lock")
+    try:
+        handle = lock.open("a+")
+    except OSError:
+        return None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        _fail("database_in_use",
+              f"another 'hotdeath serve' serves the SQLite database {database}; SQLite is "
+              "for one server process (several need PostgreSQL: docs/deploy.md)")
+    return handle
 
 
 def main() -> None:

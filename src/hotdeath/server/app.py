@@ -44,6 +44,8 @@ from hotdeath.cards import (
 )
 from hotdeath.events import SCORE_LABELS
 from hotdeath.options import OPTION_GROUPS
+from hotdeath.server.forward import Forwarder, Forwarding
+from hotdeath.server.leases import LEASE_SECONDS, Leases
 from hotdeath.server.protocol import (
     DEFAULT_LIMITS,
     RATE_BURST,
@@ -339,6 +341,8 @@ def create_app(
     finished_unload: float | None = FINISHED_UNLOAD,
     db_thread: bool | None = None,
     limits: Limits = DEFAULT_LIMITS,
+    public_url: str | None = None,
+    lease_seconds: float = LEASE_SECONDS,
 ) -> FastAPI:
     """The server application on the database at ``database_url`` (migrated now).
 
@@ -350,12 +354,22 @@ def create_app(
     their own (None: for a database server, not for SQLite; see :class:`Store`);
     ``limits`` the abuse limits (:class:`~hotdeath.server.protocol.Limits`).  On shutdown
     every queued database write is made.
+
+    ``public_url`` (PostgreSQL only): where the other server processes on the same
+    database reach this one; given, the process shares the tables with them, each table
+    played by one process at a time under a lease of ``lease_seconds``, and a request for
+    a table another process plays is forwarded there (docs/architecture.md, "Several
+    server processes").
     """
     if not max_bot_seconds > 0:
         raise ValueError(f"max_bot_seconds must be more than 0 (got {max_bot_seconds})")
     store = Store(database_url, db_thread)
+    leases = None
+    if public_url is not None and store.engine.dialect.name != "sqlite":
+        leases = Leases(store.engine, public_url, lease_seconds)
     hub = Hub(store, bot_delay, max_bot_seconds, idle_unload, finished_unload,
-              seat_rate=limits.seat_rate or rate_limit)
+              seat_rate=limits.seat_rate or rate_limit, leases=leases)
+    forwarder = Forwarder(hub) if leases is not None else None
     per_address = AddressLimits(limits)
 
     async def committed(room: Room) -> None:
@@ -381,6 +395,8 @@ def create_app(
             log.info("restored %d unfinished game(s)", restored)
         yield
         await hub.close()
+        if forwarder is not None:
+            await forwarder.close()
         await asyncio.to_thread(store.close)  # writes what is queued, then stops
 
     app = FastAPI(
@@ -394,6 +410,8 @@ def create_app(
     )
     app.state.hub = hub
     app.state.limits = per_address
+    if forwarder is not None:  # inside the guard: its limits and headers hold for both
+        app.add_middleware(Forwarding, forwarder=forwarder)
     app.add_middleware(Guard, max_body=limits.max_body_bytes)
 
     @app.exception_handler(ApiError)
@@ -768,7 +786,13 @@ def create_app(
             per_address.disconnect(address)
 
     async def connection(ws: WebSocket, table_id: str) -> None:
-        room = await hub.load(table_id)
+        try:
+            room = await hub.load(table_id)
+        except ApiError as e:  # another process is taking the table: the client retries
+            await ws.send_text(json.dumps({"type": "error", "code": e.code,
+                                           "message": e.message, "id": None}))
+            await ws.close(code=1013)
+            return
         if room is None:
             await ws.send_text(json.dumps(
                 {"type": "error", "code": "unknown_table",
@@ -782,6 +806,8 @@ def create_app(
             while True:
                 text = await conn.outbox.get()
                 if text is None:
+                    if conn.close_code is not None:  # served elsewhere now: the client
+                        await ws.close(code=conn.close_code)  # reconnects and finds it
                     return
                 await ws.send_text(text)
 

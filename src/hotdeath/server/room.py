@@ -54,6 +54,7 @@ from hotdeath.server.commitment import (
     seed_digest,
     take_deal_shuffle,
 )
+from hotdeath.server.leases import Claim, Leases
 from hotdeath.server.protocol import RATE_BURST, RATE_PER_SECOND, ProtocolError, TokenBucket
 from hotdeath.server.store import CHAT_KEPT, DealRow, GameRows, RoomRows, Store
 from hotdeath.state import GameState
@@ -78,6 +79,10 @@ LEVEL_SECONDS = (0.2, 0.5, 1.0)
 THINKERS = 2
 """Worker threads for thinking bots, shared by every table.  Bots are pure Python, so more
 threads add no speed under the GIL, only delay for the event loop (docs/performance.md)."""
+ADOPT_BATCH = 50
+"""Tables of a stopped process one process takes over per round of its heartbeat."""
+LEASE_TRIES = 40
+"""Tries (50 ms apart) to take a table another process is taking at the same moment."""
 IDLE_UNLOAD = 900.0
 """Default seconds a table nobody is connected to stays in memory after its last event."""
 FINISHED_UNLOAD = 120.0
@@ -171,6 +176,8 @@ class Conn:
         """A spectator's number at its table (its chat name is "Watcher N")."""
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
+        self.close_code: int | None = None
+        """The WebSocket close code to send when the server closes it (None: keep it)."""
 
     def send(self, text: str) -> None:
         """Queue ``text``; a connection that falls too far behind is closed."""
@@ -185,10 +192,14 @@ class Conn:
         """Queue a JSON message."""
         self.send(_dumps(obj))
 
-    def close(self) -> None:
-        """Stop sending (the sender task ends at the ``None`` mark)."""
+    def close(self, code: int | None = None) -> None:
+        """Stop sending (the sender task ends at the ``None`` mark).
+
+        ``code``: close the socket too, with this close code (1012: served elsewhere now).
+        """
         if not self.closed:
             self.closed = True
+            self.close_code = code
             self.outbox.put_nowait(None)
 
 
@@ -1592,8 +1603,14 @@ class Hub:
         self, store: Store, bot_delay: float = 0.6, max_bot_seconds: float = MAX_BOT_SECONDS,
         idle_unload: float | None = IDLE_UNLOAD, finished_unload: float | None = FINISHED_UNLOAD,
         seat_rate: tuple[float, float] = (RATE_BURST, RATE_PER_SECOND),
+        leases: Leases | None = None,
     ) -> None:
         self.store = store
+        self.leases = leases
+        """Shared with other processes (PostgreSQL): the tables' leases; None: alone."""
+        self.held: set[str] = set()
+        """The tables whose lease this process holds (with :attr:`leases`)."""
+        self._keeper: asyncio.Task[None] | None = None
         self.seat_rate = seat_rate
         """Each seat's token bucket (burst, per second), shared by its connections."""
         self.bot_delay = bot_delay
@@ -1677,6 +1694,8 @@ class Hub:
         def done() -> None:
             if fut.exception() is None:
                 self.create_backoff = 0.0
+                if self.leases is not None:  # its lease was stored with it
+                    self.held.add(table_id)
                 return
             if self.rooms.get(table_id) is room:  # never stored: it never existed
                 del self.rooms[table_id]
@@ -1708,6 +1727,10 @@ class Hub:
         room = self.rooms.get(table_id)
         if room is not None or len(table_id) > 32:
             return room
+        if (self.leases is not None and table_id not in self.held
+                and await self.owner(table_id) is not None):
+            raise ApiError(503, "elsewhere", "another server process plays this table at "
+                           "the moment; try again in a few seconds")
         async with self._loading:
             room = self.rooms.get(table_id)
             if room is not None:
@@ -1722,6 +1745,29 @@ class Hub:
             log.info("table %s loaded from the database", table_id)
             return room
 
+    async def owner(self, table_id: str) -> str | None:
+        """Where ``table_id`` is played: None here (or nowhere), else the owner's address.
+
+        Without leases always None.  With them the table is taken here unless a live
+        other process holds it (docs/architecture.md, "Several server processes").
+        """
+        if self.leases is None or len(table_id) > 32 or table_id in self.held:
+            return None
+        for _ in range(LEASE_TRIES):
+            got = await asyncio.to_thread(self.leases.claim, table_id)
+            if got is Claim.BUSY:
+                await asyncio.sleep(0.05)
+                continue
+            if got is Claim.HERE:
+                self.held.add(table_id)
+                return None
+            if got is Claim.NO_TABLE:
+                return None
+            assert isinstance(got, str)
+            return got
+        raise ApiError(503, "elsewhere", "another server process is taking this table at "
+                       "the moment; try again in a few seconds")
+
     async def room(self, table_id: str) -> Room:
         """Like :meth:`load`, but ``unknown_table`` (404) if there is no such table."""
         room = await self.load(table_id)
@@ -1732,10 +1778,21 @@ class Hub:
     def restore(self) -> int:
         """Load every table with a running game and start its bots; returns how many.
 
-        Also starts the task that unloads idle tables.
+        With leases: register this process and load only the running tables nobody
+        (alive) holds, and start the task that keeps the leases.  Also starts the task
+        that unloads idle tables.
         """
-        self.store.reset_connected()
-        ids = self.store.playing_tables()
+        if self.leases is not None:
+            self.leases.register()
+            self.store.server_id = self.leases.server_id
+            ids = []
+            while batch := self.leases.adopt(ADOPT_BATCH, unleased=True):
+                ids += batch
+                self.held.update(batch)
+            self._keeper = asyncio.get_running_loop().create_task(self._keep_leases())
+        else:
+            self.store.reset_connected()
+            ids = self.store.playing_tables()
         for table_id in ids:
             room = self.get(table_id)
             if room is not None and room.run is not None and not room.run.state.is_terminal():
@@ -1749,6 +1806,63 @@ class Hub:
         if limits and (self._sweeper is None or self._sweeper.done()):
             every = max(0.02, min(30.0, min(limits) / 4))
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep(every))
+
+    async def _keep_leases(self) -> None:
+        """Renew the heartbeat, drop the tables taken over, adopt those of dead processes.
+
+        A process that could not renew for a whole lease time drops every table (another
+        process may have taken them over meanwhile).
+        """
+        leases = self.leases
+        assert leases is not None
+        last_ok = time.monotonic()
+        failing = False
+        while True:
+            await asyncio.sleep(leases.seconds / 3)
+            known = set(self.held)
+            try:
+                held = await asyncio.to_thread(leases.heartbeat)
+            except Exception as e:
+                if not failing:
+                    log.error("the leases could not be renewed: %s", type(e).__name__)
+                failing = True
+                if time.monotonic() - last_ok > leases.seconds:
+                    for table_id in list(self.rooms):
+                        await self.drop(table_id)
+                    self.held.clear()
+                continue
+            if failing:
+                log.info("the leases are renewed again")
+            failing, last_ok = False, time.monotonic()
+            for table_id in known - held:
+                await self.drop(table_id)
+            self.held -= known - held
+            try:
+                adopted = await asyncio.to_thread(leases.adopt, ADOPT_BATCH)
+                for table_id in adopted:
+                    self.held.add(table_id)
+                    room = self.rooms.get(table_id) or await self.load(table_id)
+                    if room is not None and room.run is not None and (
+                            not room.run.state.is_terminal()):
+                        room.start_driver()
+                if adopted:
+                    log.info("took over %d table(s) of a stopped server process", len(adopted))
+            except Exception:  # the next round tries again
+                log.exception("adopting the tables of a stopped server process failed")
+
+    async def drop(self, table_id: str) -> None:
+        """Forget a table another process has taken over: its bots stop, its sockets close.
+
+        The clients reconnect (close code 1012) and reach the process that plays it now.
+        """
+        self.held.discard(table_id)
+        room = self.rooms.pop(table_id, None)
+        if room is None:
+            return
+        await room.stop_driver()
+        for c in list(room.conns):
+            c.close(code=1012)
+        log.info("table %s is played by another server process now", table_id)
 
     async def _sweep(self, every: float) -> None:
         while True:
@@ -1772,22 +1886,37 @@ class Hub:
                     room.start_driver()  # someone came back meanwhile
                 continue
             del self.rooms[table_id]
+            if self.leases is not None and table_id in self.held:
+                self.held.discard(table_id)
+                with contextlib.suppress(Exception):  # a lease kept runs out by itself
+                    await asyncio.to_thread(self.leases.release, table_id)
             self.unloaded += 1
             gone.append(table_id)
             log.info("table %s unloaded (idle %.0f s)", table_id, now - room.used)
         return gone
 
     async def close(self) -> None:
-        """Stop every bot task, the bots' threads and close every connection."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        """Stop every bot task, the bots' threads and close every connection.
+
+        With leases: once the queued writes are made, this process resigns (its running
+        tables are free for the other processes at once).
+        """
+        for task in (self._sweeper, self._keeper):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for room in list(self.rooms.values()):
             await room.stop_driver()
             for c in list(room.conns):
-                c.close()
+                c.close(code=1012 if self.leases is not None else None)
         self.thinkers.shutdown(wait=False, cancel_futures=True)
+        if self.leases is not None and self.store.server_id is not None:
+            await asyncio.to_thread(self.store.flush)
+            try:
+                await asyncio.to_thread(self.leases.resign)
+            except Exception as e:  # the leases run out by themselves
+                log.error("could not hand the tables over: %s", type(e).__name__)
 
 
 def checked_text(text: object, kind: str) -> str:

@@ -122,6 +122,25 @@ chat_t = sa.Table(
     sa.Column("at", sa.DateTime, nullable=False),
 )
 
+servers_t = sa.Table(
+    "servers",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("url", sa.String(300), nullable=False),
+    sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("heartbeat_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""The server processes sharing the database (:mod:`hotdeath.server.leases`)."""
+
+leases_t = sa.Table(
+    "leases",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("server_id", sa.String(32), nullable=False, index=True),
+    sa.Column("since", sa.DateTime(timezone=True), nullable=False),
+)
+"""Which process plays each table while that process's heartbeat is fresh."""
+
 CHAT_KEPT = 100
 """Chat lines of a table loaded with it (the newest)."""
 
@@ -130,6 +149,10 @@ _INSERT_ACTION = actions_t.insert()
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 """The Alembic script directory shipped inside the package."""
+
+
+MIGRATION_LOCK = 0x686F7464  # "hotd"
+"""The PostgreSQL advisory lock (transaction-scoped) a process holds while it migrates."""
 
 
 def _now() -> dt.datetime:
@@ -174,6 +197,8 @@ def migrate(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":  # processes starting at once migrate in turn
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 
@@ -303,6 +328,8 @@ class Store:
         """Tables whose last write failed: their next failures are not logged again."""
         self.failures = 0
         """Writes the database refused (a count, for tests and the log)."""
+        self.server_id: str | None = None
+        """This process's id when it shares the database (a new table's lease is its)."""
 
     def close(self) -> None:
         """Write everything queued, then release the connections."""
@@ -364,9 +391,14 @@ class Store:
         row, rows = dict(row), [{"table_id": row["id"], **s} for s in seats]
         created = _now()
 
+        server_id = self.server_id
+
         def job(c: sa.Connection) -> None:
             c.execute(tables_t.insert().values(created_at=created, **row))
             c.execute(seats_t.insert(), rows)
+            if server_id is not None:  # the process that creates a table plays it
+                c.execute(leases_t.insert().values(table_id=row["id"], server_id=server_id,
+                                                   since=sa.func.now()))
 
         return self._write(row["id"], "create the table", job, chain=True)
 

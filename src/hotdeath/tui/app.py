@@ -9,6 +9,7 @@ the bots move now (or lets an open window go); ``+``/``-`` change the bots' dela
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import threading
@@ -387,25 +388,39 @@ class HotDeathApp(App[None]):
     async def _connection(self, session: RemoteSession) -> None:
         """Keep the table's WebSocket: take in the server's messages, send the outbox."""
         from websockets.asyncio.client import connect
-        from websockets.exceptions import WebSocketException
+        from websockets.exceptions import ConnectionClosed, WebSocketException
 
-        try:
-            async with connect(session.ws_url, compression=None) as ws:
-                self._ws = ws
-                await ws.send(json.dumps(session.hello()))
-                async for raw in ws:
-                    session.handle(json.loads(raw))
-                    self._from_server(session)
-                    await self._send_outbox()
-        except (OSError, WebSocketException) as e:
-            self._ws = None
-            self._say(f"connect_failed: the table's connection closed ({e})", error=True)
-        finally:
-            # quitting cancels this task, maybe inside the closing handshake: make sure
-            # the socket is closed, not left for the garbage collector
-            ws_left, self._ws = self._ws, None
-            if ws_left is not None:
-                ws_left.transport.abort()
+        retry = 0
+        while True:
+            try:
+                async with connect(session.ws_url, compression=None) as ws:
+                    self._ws = ws
+                    await ws.send(json.dumps(session.hello()))
+                    async for raw in ws:
+                        retry = 0
+                        session.handle(json.loads(raw))
+                        self._from_server(session)
+                        await self._send_outbox()
+                    closed: Exception = ws.close_exc
+            except (OSError, WebSocketException) as e:
+                closed = e
+            finally:
+                # quitting cancels this task, maybe inside the closing handshake: make sure
+                # the socket is closed, not left for the garbage collector
+                ws_left, self._ws = self._ws, None
+                if ws_left is not None:
+                    ws_left.transport.abort()
+            code = closed.rcvd.code if isinstance(closed, ConnectionClosed) and (
+                closed.rcvd is not None) else None
+            if code is not None and 4000 <= code < 5000:  # refused: no table, too many…
+                self._say(f"connect_failed: the table's connection closed ({closed})",
+                          error=True)
+                return
+            # dropped (the server restarted, another server process plays the table
+            # now): come back as the page does, after a wait that grows to 5 s
+            retry += 1
+            self._say("connection lost: reconnecting…", error=True)
+            await asyncio.sleep(min(5.0, 0.3 * 2 ** min(retry, 5)))
 
     async def _send_outbox(self) -> None:
         """Send what the person did (the answer comes back as a state message)."""

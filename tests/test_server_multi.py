@@ -1,0 +1,408 @@
+"""Several ``hotdeath serve`` processes on one PostgreSQL database (docs/architecture.md).
+
+Real subprocesses on free loopback ports, each with its own ``--public-url`` and a lease
+of one second (``--lease-seconds``) so that a takeover takes about a second, not ten.
+A table created through one process is played through another's address; the owner is
+killed (SIGKILL) mid-hand and the other serves the table within the lease time with every
+acknowledged action and the bots' moves of an undisturbed game; processes racing for the
+same tables never both apply actions to one.  Without PostgreSQL these skip (and fail in
+CI, like every PostgreSQL test: tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+import hotdeath
+from hotdeath.actions import Action
+from hotdeath.bots import make_bot
+from hotdeath.bots.arena import next_bot_move
+from hotdeath.server.commitment import install
+from hotdeath.server.leases import Claim, Leases
+from hotdeath.server.room import decision_rngs
+from hotdeath.server.store import Store
+from tests.pgcluster import free_port
+from tests.test_browser import browser  # noqa: F401 (the Chromium fixture)
+
+ROOT = Path(__file__).resolve().parent.parent
+LEASE = 1.0
+"""The lease time of the processes here (seconds)."""
+
+
+class Proc:
+    """A ``hotdeath serve`` process sharing the database ``url``."""
+
+    def __init__(self, url: str, folder: Path, name: str) -> None:
+        self.url = url
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = folder / f"{name}.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Proc:
+        cmd = [sys.executable, "-m", "hotdeath.cli", "serve", "--port", str(self.port),
+               "--public-url", self.base, "--lease-seconds", str(LEASE),
+               "--bot-delay", "0.02"]
+        env = {**__import__("os").environ, "HOTDEATH_DATABASE_URL": self.url}
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
+                                         env=env)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.base}/api/tables", timeout=2):
+                    return self
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError(f"the server did not start: {self.log.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+    def api(self, path: str, body: dict[str, Any] | None = None,
+            token: str | None = None) -> Any:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["X-Token"] = token
+        req = urllib.request.Request(
+            self.base + path, data=None if body is None else json.dumps(body).encode(),
+            headers=headers, method="GET" if body is None else "POST")
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    def errors(self) -> list[str]:
+        """Logged errors (a failed write, a traceback): none may appear.
+
+        A relay to a killed process is a warning, expected until the lease runs out.
+        """
+        return [line for line in self.log.read_text().splitlines()
+                if "ERROR" in line or "Traceback" in line or "could not be saved" in line]
+
+
+@pytest.fixture
+def procs(pg_url: str, tmp_path: Path) -> Any:
+    started: list[Proc] = []
+
+    def start(name: str) -> Proc:
+        p = Proc(pg_url, tmp_path, name).start()
+        started.append(p)
+        return p
+
+    yield start
+    for p in started:
+        p.stop()
+
+
+def _owner_url(url: str, table_id: str) -> str | None:
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as c:
+            return c.execute(sa.text(
+                "SELECT s.url FROM leases l JOIN servers s ON s.id = l.server_id "
+                "WHERE l.table_id = :t"), {"t": table_id}).scalar()
+    finally:
+        engine.dispose()
+
+
+def _table(p: Proc, bots: dict[int, str], seats: int = 4) -> dict[str, Any]:
+    made: dict[str, Any] = p.api("/api/tables", {
+        "variant": "hotdeath", "seats": seats, "bots": {str(k): v for k, v in bots.items()},
+        "bot_delay": 0.02, "takeover_timeout": None})
+    return made
+
+
+def _check_identical(url: str, game_id: str, people: set[int]) -> int:
+    """Replay the stored record: every bot's move is the one an undisturbed server makes.
+
+    The bots' generators are a function of (seed, version); a game that changed process
+    continues exactly when each stored bot action is what :func:`next_bot_move` gives
+    on the record before it.  Returns the number of stored actions.
+    """
+    store = Store(url)
+    try:
+        found = store.load_game(game_id)
+    finally:
+        store.close()
+    assert found is not None
+    row, actions, _deals = found
+    seed = int(row["seed"])
+    state = hotdeath.new_game(row["variant"], row["players"], seed, row["preset"],
+                              row["options"])
+    install(state)
+    bots = {int(s): make_bot(spec) for s, spec in dict(row["bots"]).items()}
+    for version, (seat, text) in enumerate(actions):
+        action = Action.parse(text)
+        if seat not in people:
+            expected = next_bot_move(state, bots, decision_rngs(seed, version, row["players"]))
+            assert expected == (seat, action), (version, expected, seat, text)
+        state.apply_action(action, seat)
+    return len(actions)
+
+
+class Client:
+    """A person's WebSocket at a table (sync client), playing the first legal action."""
+
+    def __init__(self, base: str, table_id: str, token: str) -> None:
+        self.ws_url = base.replace("http", "ws", 1) + f"/ws/{table_id}"
+        self.token = token
+        self.states: list[dict[str, Any]] = []
+        self.ws: Any = None
+
+    def connect(self) -> None:
+        from websockets.sync.client import connect
+
+        self.ws = connect(self.ws_url, open_timeout=5).__enter__()  # closed by close()
+        self.ws.send(json.dumps({"type": "hello", "token": self.token}))
+
+    def version(self) -> int:
+        return int(self.states[-1]["version"]) if self.states else -1
+
+    def play_until(self, version: int, timeout: float = 20) -> None:
+        """Read the states (acting on our turns) until the game reaches ``version``."""
+        deadline = time.monotonic() + timeout
+        n = 0
+        while self.version() < version:
+            assert time.monotonic() < deadline, f"stuck at version {self.version()}"
+            msg = json.loads(self.ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+            if msg["type"] != "state":
+                continue
+            self.states.append(msg)
+            view = msg["view"]
+            if msg["results"] and view.get("phase") == "game_over":
+                return
+            if view["legal_actions"] and view["current_player"] == 0:
+                n += 1
+                self.ws.send(json.dumps({"type": "action", "action": view["legal_actions"][0],
+                                         "version": msg["version"], "id": f"m{version}-{n}"}))
+
+    def close(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):  # already closed by the server
+                self.ws.close()
+            self.ws = None
+
+
+def test_a_table_created_through_one_process_is_played_through_another(
+    procs: Any, pg_url: str
+) -> None:
+    a, b = procs("a"), procs("b")
+    made = _table(a, {1: "basic", 2: "basic", 3: "basic"})
+    table_id, host = made["table_id"], made["host_token"]
+    joined = b.api(f"/api/tables/{table_id}/join", {"name": "Ann", "seat": 0})
+    b.api(f"/api/tables/{table_id}/start", {}, token=host)
+    assert _owner_url(pg_url, table_id) == a.base  # the creator plays it; B forwarded
+    assert b.api(f"/api/tables/{table_id}")["status"] == "playing"
+    ann = Client(b.base, table_id, joined["token"])
+    ann.connect()
+    ann.play_until(12)
+    ann.close()
+    # the lobby's list reads the database in any process
+    assert a.api("/api/tables") == b.api("/api/tables")
+    assert not a.errors() and not b.errors()
+    _check_identical(pg_url, ann.states[-1]["game_id"], {0})
+
+
+def test_the_owner_killed_mid_hand_another_process_plays_on_identically(
+    procs: Any, pg_url: str
+) -> None:
+    a, b = procs("a"), procs("b")
+    made = _table(a, {1: "basic", 2: "basic", 3: "basic"})
+    table_id = made["table_id"]
+    joined = a.api(f"/api/tables/{table_id}/join", {"name": "Ann", "seat": 0})
+    a.api(f"/api/tables/{table_id}/start", {}, token=made["host_token"])
+    ann = Client(b.base, table_id, joined["token"])  # through B, relayed to A
+    ann.connect()
+    ann.play_until(10)
+    acknowledged = ann.version()
+    seen = {s["version"]: s["last_action"] for s in ann.states if s["last_action"]}
+    game_id = ann.states[-1]["game_id"]
+
+    a.kill()
+    killed = time.monotonic()
+    back = None
+    while back is None:  # the relay closed: reconnect as the page does
+        assert time.monotonic() - killed < LEASE + 10, "nobody took the table over"
+        try:
+            ann.play_until(acknowledged + 1, timeout=0.5)
+            back = time.monotonic() - killed
+        except Exception:
+            ann.close()
+            time.sleep(0.1)
+            with contextlib.suppress(Exception):  # nobody serves it yet: try again
+                ann.connect()
+    # B plays it now, taken over once A's lease ran out (not before)
+    assert _owner_url(pg_url, table_id) == b.base
+    assert back < LEASE + 8, back
+    ann.play_until(acknowledged + 15)
+    ann.close()
+    # every acknowledged action is in the record, in its place
+    store = Store(pg_url)
+    try:
+        found = store.load_game(game_id)
+    finally:
+        store.close()
+    assert found is not None
+    actions = found[1]
+    assert len(actions) >= ann.version() > acknowledged
+    for version, last in seen.items():
+        assert (last["seat"], last["action"]) == tuple(actions[version - 1])
+    _check_identical(pg_url, game_id, {0})
+    assert not b.errors()
+
+
+def test_processes_racing_for_tables_never_both_play_one(procs: Any, pg_url: str) -> None:
+    """Two survivors take over the bots' games of a killed third at the same moment."""
+    a, b, c = procs("a"), procs("b"), procs("c")
+    tables = []
+    for _ in range(6):
+        made = _table(c, {0: "basic", 1: "random", 2: "basic", 3: "random"})
+        c.api(f"/api/tables/{made['table_id']}/start", {}, token=made["host_token"])
+        tables.append(made["table_id"])
+    time.sleep(0.3)
+    c.kill()
+    stop = threading.Event()
+
+    def ask(p: Proc) -> None:  # each survivor is asked for every table, over and over
+        while not stop.is_set():
+            for t in tables:
+                with contextlib.suppress(urllib.error.HTTPError, OSError):
+                    p.api(f"/api/tables/{t}")
+
+    askers = [threading.Thread(target=ask, args=(p,)) for p in (a, b, a, b)]
+    for t in askers:
+        t.start()
+    time.sleep(LEASE + 2.5)
+    stop.set()
+    for t in askers:
+        t.join()
+    owners = {t: _owner_url(pg_url, t) for t in tables}
+    assert set(owners.values()) <= {a.base, b.base} and None not in owners.values()
+    time.sleep(0.5)  # the bots played on where they were taken over
+    a.stop()
+    b.stop()
+    # two processes applying actions to one table would both write its next action's
+    # (game, index) key: the second write fails, and its process logs it
+    assert not a.errors() and not b.errors(), a.errors() + b.errors()
+    moved = 0
+    for t in tables:
+        summary_games = _games_of(pg_url, t)
+        moved += _check_identical(pg_url, summary_games[-1], set())
+    assert moved > 6 * 10
+
+
+def _games_of(url: str, table_id: str) -> list[str]:
+    store = Store(url)
+    try:
+        return store.table_games(table_id)
+    finally:
+        store.close()
+
+
+def test_claims_race_one_winner_per_table_and_takeover_only_after_the_lease(
+    pg_url: str,
+) -> None:
+    """Leases in threads: many claims at once give each table exactly one holder."""
+    store = Store(pg_url)
+    try:
+        ids = []
+        for i in range(8):
+            tid = f"race{i}"
+            ids.append(tid)
+            store.create_table(
+                {"id": tid, "name": "t", "variant": "hotdeath", "preset": "standard",
+                 "options": {}, "players": 2, "theme": "family", "bot_delay": 0.0,
+                 "takeover_timeout": None, "takeover_bot": "basic",
+                 "host_token_hash": "x", "status": "playing", "game_id": None},
+                [{"seat": 0}, {"seat": 1}]).result()
+        sides = [Leases(store.engine, f"http://side{n}", seconds=2.0) for n in range(4)]
+        for side in sides:
+            side.register()
+        won: dict[str, list[int]] = {t: [] for t in ids}
+        barrier = threading.Barrier(len(sides))
+
+        def claim(n: int) -> None:
+            barrier.wait()
+            for t in ids:
+                got = sides[n].claim(t)
+                while got is Claim.BUSY:
+                    got = sides[n].claim(t)
+                if got is Claim.HERE:
+                    won[t].append(n)
+
+        threads = [threading.Thread(target=claim, args=(n,)) for n in range(len(sides))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert all(len(w) == 1 for w in won.values()), won
+        first = {t: w[0] for t, w in won.items()}
+        # the holders stay alive: nobody else may take a table
+        for side in sides:
+            side.heartbeat()
+        for n, side in enumerate(sides):
+            for t in ids:
+                got = side.claim(t)
+                assert (got is Claim.HERE) == (first[t] == n), (t, n, got)
+        # side 0 stops renewing: after the lease time its tables go, once each
+        time.sleep(2.3)
+        for side in sides[1:]:
+            side.heartbeat()
+        lost = [t for t in ids if first[t] == 0]
+        taken = [x for side in sides[1:] for x in side.adopt(50)]
+        assert sorted(taken) == sorted(lost)
+        assert set(sides[0].heartbeat()) == set()  # back: it holds nothing now
+    finally:
+        store.close()
+
+
+def test_the_page_comes_back_by_itself_when_the_owner_is_killed(
+    procs: Any, pg_url: str, browser: Any  # noqa: F811 (the fixture imported above)
+) -> None:
+    """Chromium at B's address plays a table A owns; A is killed; the page reconnects."""
+    from tests.test_browser import _diagnose, _play_moves, _player, _until_my_turn
+
+    a, b = procs("a"), procs("b")
+    made = _table(a, {1: "basic", 2: "basic", 3: "basic"})
+    table_id = made["table_id"]
+    joined = a.api(f"/api/tables/{table_id}/join", {"name": "Ann", "seat": 0})
+    a.api(f"/api/tables/{table_id}/start", {}, token=made["host_token"])
+    ann = _player(browser)
+    ann.page.goto(f"{b.base}/t/{table_id}?token={joined['token']}")
+    ann.page.wait_for_selector("body[data-connected='1']")
+    _play_moves(ann, 1)
+    _until_my_turn(ann)  # the game waits for Ann: the version stays put
+    version = ann.version()
+    a.kill()
+    ann.page.wait_for_selector("#conn.offline")
+    ann.page.wait_for_selector("body[data-connected='1']", timeout=20_000)
+    ann.page.wait_for_selector(f"body[data-version='{version}']")
+    assert _owner_url(pg_url, table_id) == b.base, _diagnose(ann)
+    _play_moves(ann, 1)
+    assert ann.version() > version
+    ann.close()
