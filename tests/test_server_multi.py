@@ -356,10 +356,10 @@ def test_claims_race_one_winner_per_table_and_takeover_only_after_the_lease(
                     won[t].append(n)
 
         threads = [threading.Thread(target=claim, args=(n,)) for n in range(len(sides))]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
         assert all(len(w) == 1 for w in won.values()), won
         first = {t: w[0] for t, w in won.items()}
         # the holders stay alive: nobody else may take a table
