@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from alembic.script import ScriptDirectory
 
 import hotdeath
 from hotdeath.bots import BotParam, make_bot, register_bot
@@ -34,7 +35,7 @@ from hotdeath.server import room as room_module
 from hotdeath.server.commitment import deck_digest, seed_digest, verify
 from hotdeath.server.protocol import MAX_MESSAGE_BYTES
 from hotdeath.server.room import Hub, Room
-from hotdeath.server.store import Store
+from hotdeath.server.store import MIGRATIONS, Store
 from hotdeath.view import View
 
 with warnings.catch_warnings():  # starlette warns about its httpx transport on import
@@ -881,7 +882,8 @@ def test_migrations_create_the_schema(db_url: str) -> None:
     assert {"tables", "seats", "games", "actions", "deals", "chat", "servers", "leases",
             "alembic_version"} <= names
     with store.engine.connect() as c:
-        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0003"
+        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0004"
+        assert ScriptDirectory(str(MIGRATIONS)).get_heads() == ["0004"]  # one line of them
         if db_url.startswith("sqlite"):
             assert c.execute(sa.text("pragma journal_mode")).scalar() == "wal"
         else:

@@ -42,6 +42,7 @@ from hotdeath.cards import (
     THEMES,
     card_name,
 )
+from hotdeath.coach import hints_line
 from hotdeath.events import SCORE_LABELS
 from hotdeath.options import OPTION_GROUPS
 from hotdeath.server.forward import Forwarder, Forwarding
@@ -113,6 +114,9 @@ class CreateTable(BaseModel):
         0, ge=0, le=120,
         description="seconds of pause after a hand until every person is ready (0: none)",
     )
+    hints: bool | None = Field(
+        None, description="people may ask the coach for hints (null: on when a seat is a bot)"
+    )
 
 
 class JoinTable(BaseModel):
@@ -131,6 +135,9 @@ class TableSettings(BaseModel):
         None, description="seconds a person has for a move, 15–120 (null: no timer)"
     )
     public: bool | None = Field(None, description="list the table in the lobby")
+    hints: bool | None = Field(
+        None, description="people may ask the coach for hints (null: on when a seat is a bot)"
+    )
 
 
 class SetBot(BaseModel):
@@ -589,7 +596,7 @@ def create_app(
         room, host = hub.create_table(
             req.variant, req.preset, req.options, req.seats, req.bots, req.theme,
             req.bot_delay, req.takeover_timeout, req.takeover_bot, req.name,
-            req.turn_timer, req.public, req.breather,
+            req.turn_timer, req.public, req.breather, req.hints,
         )
         await committed(room)
         return {"table_id": room.table_id, "host_token": host, "table": room.summary(),
@@ -616,6 +623,7 @@ def create_app(
         room.set_settings(
             turn_timer=req.turn_timer if "turn_timer" in given else ...,
             public=req.public if "public" in given and req.public is not None else ...,
+            hints=req.hints if "hints" in given else ...,
         )
         await committed(room)
         return room.summary()
@@ -757,11 +765,18 @@ def create_app(
             "players": row["players"], "names": row["names"], "theme": table["theme"],
             "seat": seat, "start": start, "total_steps": len(actions) + 1, "next": nxt,
         }
+        if full:  # the hints people used, told once the game is over
+            used = [[int(h[0]), int(h[1])] for h in row.get("hints") or []]
+            out["hints"] = used
+            out["hints_line"] = hints_line(used, int(row["players"]), list(row["names"]))
         if full:
             out.update(seed=int(row["seed"]), seed_salt=row["seed_salt"],
                        commitments=[reveal_json(deals[h]) for h in sorted(deals)])
             if start == 0 and final is not None:
-                out["record"] = {**final, "preset": row["preset"]}
+                people = [s for s in range(int(row["players"]))
+                          if str(s) not in dict(row["bots"])]
+                out["record"] = {**final, "preset": row["preset"], "names": row["names"],
+                                 "people": people, "hints": out["hints"]}
         head = json.dumps(out, separators=(",", ":"), ensure_ascii=False)
         body = f'{head[:-1]},"steps":[{",".join(texts)}]}}'
         return Response(body, media_type="application/json")

@@ -24,7 +24,9 @@ MAX_ID_LENGTH: Final = 64
 """Longest client message id."""
 MAX_ACTION_LENGTH: Final = 200
 """Longest action text."""
-CLIENT_TYPES: Final = ("hello", "action", "rematch", "ping", "chat", "react", "ready")
+CLIENT_TYPES: Final = (
+    "hello", "action", "rematch", "ping", "chat", "react", "ready", "hint",
+)
 """The message types a client may send."""
 
 

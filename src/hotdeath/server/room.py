@@ -41,6 +41,7 @@ from hotdeath.actions import Action
 from hotdeath.bots import Bot, BotInfo, make_bot, parse_spec
 from hotdeath.bots.arena import next_bot_move
 from hotdeath.cards import THEMES
+from hotdeath.coach import HINT_SECONDS, CoachError, hint, hints_line, hints_used
 from hotdeath.errors import HotDeathError, TextError
 from hotdeath.events import Event, describe
 from hotdeath.options import as_dict
@@ -249,6 +250,10 @@ class GameRun:
     """Seats whose table bot thinks (is asked off the event loop)."""
     auto_now: bool = False
     """Whether the newest action was the turn timer's move for a person."""
+    hints: list[list[int]] = field(default_factory=list)
+    """The hints given: ``[seat, index of the action they were for]`` (1 for the first)."""
+    hinting: set[int] = field(default_factory=set)
+    """Seats whose hint is being computed (one at a time per seat)."""
 
     def id_seen(self, seat: int, msg_id: str) -> bool:
         """Whether ``seat`` already used ``msg_id``."""
@@ -423,6 +428,8 @@ class Room:
         self.turn_timer: float | None = row.get("turn_timer")
         self.public: bool = bool(row.get("public", False))
         self.breather_seconds: float = float(row.get("breather") or 0.0)
+        self.hints_setting: bool | None = row.get("hints")
+        """Hints from the coach: on, off, or None (on when the table has a bot)."""
         self.seats = seats
         self.chat: list[dict[str, Any]] = []
         """The newest chat lines (the store keeps them all)."""
@@ -471,6 +478,7 @@ class Room:
         self.takeover_timeout, self.status = row["takeover_timeout"], row["status"]
         self.turn_timer, self.public = row.get("turn_timer"), bool(row.get("public", False))
         self.breather_seconds = float(row.get("breather") or 0.0)
+        self.hints_setting = row.get("hints")
         self.chat = list(rows.chat)
         for info, s in zip(self.seats, rows.seats, strict=True):
             info.name, info.token_hash, info.bot = s["name"], s["token_hash"], s["bot"]
@@ -506,6 +514,8 @@ class Room:
             "turn_timer": self.turn_timer,
             "breather": self.breather_seconds,
             "public": self.public,
+            "hints": self.hints_on,
+            "hints_setting": self.hints_setting,
             "status": self.status,
             "goal": self.goal,
             "game_id": run.game_id if run is not None else None,
@@ -523,6 +533,16 @@ class Room:
                 for s in self.seats
             ],
         }
+
+    @property
+    def hints_on(self) -> bool:
+        """Whether people at this table may ask the coach for hints.
+
+        The host's setting; without one, on for a table with a bot and off for people only.
+        """
+        if self.hints_setting is not None:
+            return self.hints_setting
+        return any(s.bot for s in self.seats)
 
     def seat_bucket(self, seat: int | None) -> bool:
         """Spend one message of ``seat``'s budget (all its connections together).
@@ -685,9 +705,17 @@ class Room:
         )
         self._when_saved(fut, self._broadcast_table, undo)
 
-    def set_settings(self, turn_timer: object = ..., public: object = ...) -> None:
-        """Change the turn timer (None: off) or whether the lobby lists the table."""
+    def set_settings(self, turn_timer: object = ..., public: object = ...,
+                     hints: object = ...) -> None:
+        """Change the turn timer (None: off), whether the lobby lists the table, or hints.
+
+        ``hints``: true, false, or None for the default (on when the table has a bot).
+        """
         changes: dict[str, Any] = {}
+        if hints is not ...:
+            if hints is not None and not isinstance(hints, bool):
+                raise ApiError(400, "bad_request", "hints is true, false or null")
+            changes["hints"] = hints
         if turn_timer is not ...:
             changes["turn_timer"] = check_turn_timer(turn_timer)
         if public is not ...:
@@ -697,17 +725,19 @@ class Room:
         if not changes:
             return
         self.writable()  # everything is checked before anything changes
-        before = (self.turn_timer, self.clock, self.public)
+        before = (self.turn_timer, self.clock, self.public, self.hints_setting)
         if "turn_timer" in changes:
             self.turn_timer = changes["turn_timer"]
             self.clock = None
         if "public" in changes:
             self.public = changes["public"]
-        after = (self.turn_timer, self.public)
+        if "hints" in changes:
+            self.hints_setting = changes["hints"]
+        after = (self.turn_timer, self.public, self.hints_setting)
 
         def undo() -> None:  # the database kept the old settings: so does memory
-            if (self.turn_timer, self.public) == after:
-                self.turn_timer, self.clock, self.public = before
+            if (self.turn_timer, self.public, self.hints_setting) == after:
+                self.turn_timer, self.clock, self.public, self.hints_setting = before
 
         fut = self.last_write = self.store.update_table(self.table_id, **changes)
         self._when_saved(fut, self._broadcast_table, undo)
@@ -845,6 +875,7 @@ class Room:
             bots={int(s): make_bot(spec) for s, spec in dict(row["bots"]).items()},
             deals=dict(deals),
             slow={int(s) for s, spec in dict(row["bots"]).items() if thinks(spec)},
+            hints=[[int(h[0]), int(h[1])] for h in row.get("hints") or []],
         )
         run.events_now = list(state.opening_events)
         run.log = [(0, e) for e in state.opening_events]
@@ -1189,6 +1220,11 @@ class Room:
             ),
             "clock": self.clock_json(),
             "auto": run.auto_now,
+            "hints_used": (
+                hints_used(run.hints, state.n) if state.is_terminal()
+                else hints_used([h for h in run.hints if h[0] == seat], state.n)
+            ),
+            "hints_line": hints_line(run.hints, state.n, names) if state.is_terminal() else "",
         }
         if with_log:
             msg["log"] = [
@@ -1241,6 +1277,66 @@ class Room:
             self.chat_line(conn, "reaction", words)
         elif kind == "ready":
             self.ready(conn)
+        elif kind == "hint":
+            self.ask_hint(conn, msg)
+
+    # ------------------------------------------------------------------ the coach
+
+    def ask_hint(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """A person asks the coach for a hint: computed off the event loop, then sent.
+
+        The coach is given the seat's view only (computed here, on the loop); the search
+        runs in the hub's coach thread for :attr:`Hub.hint_seconds`.  The answer is a
+        ``hint`` message to the asking connection, and the hint is recorded with the game.
+        """
+        msg_id = msg.get("id")
+        seat = conn.seat
+        if seat is None:
+            raise ProtocolError("spectator", "spectators get no hints", msg_id)
+        if not self.hints_on:
+            raise ProtocolError("hints_off", "hints from the coach are off at this table",
+                                msg_id)
+        run = self.run
+        if run is None or run.state.is_terminal():
+            raise ProtocolError("not_started", "no game is running at this table", msg_id)
+        if run.state.current_player() != seat or not run.state.legal_actions(seat):
+            raise ProtocolError("not_your_turn", "a hint is for your own turn", msg_id)
+        if seat in run.hinting:
+            raise ProtocolError("hint_busy", "the coach is still thinking about your hint",
+                                msg_id)
+        view = run.state.view(seat)
+        version = run.version
+        run.hinting.add(seat)
+        fut = self.hub.coach.submit(
+            hint, view, self.hub.hint_seconds, 0, None, list(run.names), self.theme
+        )
+
+        def answered() -> None:
+            run.hinting.discard(seat)
+            if fut.cancelled():  # the server is closing
+                return
+            try:
+                given = fut.result()
+            except CoachError as e:
+                conn.send_json(ProtocolError(e.code, e.message, msg_id).to_json())
+                return
+            except Exception:  # a defect of the coach: the table plays on
+                log.exception("a hint failed at table %s", self.table_id)
+                conn.send_json(ProtocolError("server_error", "the coach could not answer",
+                                             msg_id).to_json())
+                return
+            index = len(run.state.history) + 1 if run.version == version else -1
+            if index > 0 and [seat, index] not in run.hints:
+                run.hints.append([seat, index])
+                self.store.record_hints(self.table_id, run.game_id, list(run.hints))
+            conn.send_json({
+                "type": "hint", "id": msg_id, "version": version,
+                "fresh": run.version == version and self.run is run,
+                "hint": given.to_json(), "lines": given.lines(),
+                "used": sum(1 for h in run.hints if h[0] == seat),
+            })
+
+        on_loop(fut, answered)
 
     def hello(self, conn: Conn, token: str | None) -> None:
         """Attach ``conn`` to a seat (or as a spectator); send welcome and the state."""
@@ -1617,6 +1713,10 @@ class Hub:
         self.max_bot_seconds = max_bot_seconds
         """The cap on a thinking bot's time per decision (seconds)."""
         self.thinkers = ThreadPoolExecutor(THINKERS, thread_name_prefix="hotdeath-bot")
+        self.coach = ThreadPoolExecutor(1, thread_name_prefix="hotdeath-coach")
+        """Where hints and reviews are computed, one at a time for every table."""
+        self.hint_seconds = min(HINT_SECONDS, max_bot_seconds)
+        """The coach's thinking time per hint (the bots' cap, at most a second)."""
         """Where thinking bots are asked (tables wait their turn when all are busy)."""
         self.rooms: dict[str, Room] = {}
         self.idle_unload = idle_unload
@@ -1645,6 +1745,7 @@ class Hub:
         turn_timer: float | None = None,
         public: bool = False,
         breather: float = 0.0,
+        hints: bool | None = None,
     ) -> tuple[Room, str]:
         """Validate and create a table; returns the room and the host token."""
         try:
@@ -1674,7 +1775,7 @@ class Hub:
             "takeover_bot": check_bot(takeover_bot or DEFAULT_BOT, self.max_bot_seconds),
             "host_token_hash": token_hash(host), "status": "waiting", "game_id": None,
             "turn_timer": check_turn_timer(turn_timer), "public": bool(public),
-            "breather": float(breather),
+            "breather": float(breather), "hints": hints,
         }
         seat_rows: list[dict[str, Any]] = [
             {"seat": s, "bot": specs.get(s),
@@ -1911,6 +2012,7 @@ class Hub:
             for c in list(room.conns):
                 c.close(code=1012 if self.leases is not None else None)
         self.thinkers.shutdown(wait=False, cancel_futures=True)
+        self.coach.shutdown(wait=False, cancel_futures=True)
         if self.leases is not None and self.store.server_id is not None:
             await asyncio.to_thread(self.store.flush)
             try:

@@ -57,6 +57,7 @@ tables_t = sa.Table(
     sa.Column("turn_timer", sa.Float, nullable=True),
     sa.Column("breather", sa.Float, nullable=False, server_default="0", default=0.0),
     sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false(), default=False),
+    sa.Column("hints", sa.Boolean, nullable=True),
 )
 
 seats_t = sa.Table(
@@ -88,6 +89,7 @@ games_t = sa.Table(
     sa.Column("winners", sa.JSON, nullable=True),
     sa.Column("created_at", sa.DateTime, nullable=False),
     sa.Column("finished_at", sa.DateTime, nullable=True),
+    sa.Column("hints", sa.JSON, nullable=True),
 )
 
 actions_t = sa.Table(
@@ -645,6 +647,16 @@ class Store:
                 .values(status="finished", scores=scores, winners=winners, finished_at=at)
             )
             c.execute(tables_t.update().where(tables_t.c.id == table_id).values(status="finished"))
+
+    def record_hints(self, table_id: str, game_id: str, hints: Sequence[Sequence[int]]
+                     ) -> Future[None]:
+        """Queue the write of a game's hints so far (``[seat, action index]`` pairs)."""
+        value = [[int(s), int(i)] for s, i in hints]
+
+        def job(c: sa.Connection) -> None:
+            c.execute(games_t.update().where(games_t.c.id == game_id).values(hints=value))
+
+        return self._write(table_id, f"hints of game {game_id}", job)
 
     def load_game(self, game_id: str) -> GameRows | None:
         """A game row, its actions ``(seat, text)`` in order and its deals, or None."""

@@ -1,0 +1,127 @@
+"""The coach at a server table: the hints setting, a hint over the WebSocket, the record."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from collections.abc import Iterator
+
+import pytest
+
+from hotdeath.server import create_app
+from tests.test_server import FAST, Msg, full_replay, hello, join, new_table, recv, start
+
+with warnings.catch_warnings():  # starlette warns about its httpx transport on import
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+    from starlette.testclient import WebSocketTestSession
+
+
+@pytest.fixture
+def quick(db_url: str) -> Iterator[TestClient]:
+    """A server whose coach thinks 0.05 s a hint (the bots' cap)."""
+    with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST,
+                               max_bot_seconds=0.05)) as c:
+        yield c
+
+
+def _next(ws: WebSocketTestSession, *kinds: str) -> Msg:
+    for _ in range(5000):
+        m: Msg = ws.receive_json()
+        if m["type"] in kinds:
+            return m
+    raise AssertionError(f"no {kinds} message")  # pragma: no cover
+
+
+def _my_turn(ws: WebSocketTestSession, seat: int, m: Msg | None = None) -> Msg:
+    """The first state where ``seat`` is to act with more than one move."""
+    m = m or _next(ws, "state")
+    while not (m["view"]["current_player"] == seat and len(m["view"]["legal_actions"]) > 1):
+        m = _next(ws, "state")
+    return m
+
+
+def test_hints_are_on_with_bots_off_for_people_only_and_the_host_changes_it(
+        quick: TestClient) -> None:
+    with_bot = new_table(quick, variant="standard", seats=2, bots={"1": "basic"})
+    people = new_table(quick, variant="standard", seats=2)
+    assert with_bot["table"]["hints"] is True and with_bot["table"]["hints_setting"] is None
+    assert people["table"]["hints"] is False
+    tid = people["table_id"]
+    host = {"X-Token": people["host_token"]}
+    r = quick.patch(f"/api/tables/{tid}", json={"hints": True}, headers=host)
+    assert r.status_code == 200 and r.json()["hints"] is True
+    assert quick.get(f"/api/tables/{tid}").json()["hints_setting"] is True
+    r = quick.patch(f"/api/tables/{tid}", json={"hints": None}, headers=host)
+    assert r.json()["hints"] is False and r.json()["hints_setting"] is None
+    off = new_table(quick, variant="standard", seats=2, bots={"1": "basic"}, hints=False)
+    assert off["table"]["hints"] is False
+    assert quick.patch(f"/api/tables/{tid}", json={"hints": True}).status_code == 403
+
+
+def test_a_hint_over_the_websocket_is_the_seats_own_and_recorded(quick: TestClient) -> None:
+    table = new_table(quick, variant="standard", seats=2, bots={"1": "basic"},
+                      options={"target_score": 1})
+    tid = table["table_id"]
+    ann = join(quick, tid, "Ann", 0)
+    room = quick.app.state.hub.rooms[tid]  # type: ignore[attr-defined]
+    with quick.websocket_connect(f"/ws/{tid}") as a, \
+            quick.websocket_connect(f"/ws/{tid}") as watcher:
+        hello(a, ann["token"])
+        hello(watcher, None)
+        start(quick, table)
+        m = _my_turn(a, 0)
+        watcher.send_json({"type": "hint", "id": "w1"})
+        assert _next(watcher, "error")["code"] == "spectator"
+        a.send_json({"type": "hint", "id": "h1"})
+        got = _next(a, "hint")
+        assert got["id"] == "h1" and got["version"] == m["version"] and got["fresh"] is True
+        moves = got["hint"]["moves"]
+        assert 1 <= len(moves) <= 3
+        assert all(mv["action"] in m["view"]["legal_actions"] for mv in moves)
+        assert got["lines"][0].startswith("Best: ") and got["used"] == 1
+        index = len(room.run.state.history) + 1
+        assert room.run.hints == [[0, index]]
+        # the hint is stored with the game
+        quick.app.state.hub.store.barrier().result()  # type: ignore[attr-defined]
+        row = quick.app.state.hub.store.load_game(room.run.game_id)  # type: ignore[attr-defined]
+        assert row is not None and row[0]["hints"] == [[0, index]]
+        # play the game out: Ann takes the coach's move, then at random
+        rng = random.Random(3)
+        sent = 0
+        while m["view"]["phase"] != "game_over":
+            view = m["view"]
+            if view["current_player"] == 0 and view["legal_actions"]:
+                move = moves[0]["action"] if sent == 0 else rng.choice(view["legal_actions"])
+                sent += 1
+                a.send_json({"type": "action", "action": move, "version": m["version"],
+                             "id": f"a{sent}"})
+            m = _next(a, "state")
+        assert m["hints_used"] == [1, 0]
+        assert m["hints_line"] == "Ann used 1 hint."
+        a.send_json({"type": "hint", "id": "late"})
+        assert _next(a, "error")["code"] == "not_started"
+    replay = full_replay(quick, m["game_id"])
+    assert replay["hints"] == [[0, index]] and replay["hints_line"] == "Ann used 1 hint."
+    assert replay["record"]["hints"] == [[0, index]]
+    assert replay["record"]["names"][0] == "Ann" and replay["record"]["people"] == [0]
+
+
+def test_no_hint_out_of_turn_nor_at_a_table_with_hints_off(quick: TestClient) -> None:
+    table = new_table(quick, variant="standard", seats=2)
+    tid = table["table_id"]
+    ann, bob = join(quick, tid, "Ann", 0), join(quick, tid, "Bob", 1)
+    with quick.websocket_connect(f"/ws/{tid}") as a, quick.websocket_connect(f"/ws/{tid}") as b:
+        hello(a, ann["token"])
+        hello(b, bob["token"])
+        start(quick, table)
+        m = recv(a, "state")
+        recv(b, "state")
+        a.send_json({"type": "hint", "id": "x"})
+        assert _next(a, "error")["code"] == "hints_off"
+        r = quick.patch(f"/api/tables/{tid}", json={"hints": True},
+                        headers={"X-Token": table["host_token"]})
+        assert r.json()["hints"] is True
+        waiting = b if m["view"]["current_player"] == 0 else a
+        waiting.send_json({"type": "hint", "id": "y"})
+        assert _next(waiting, "error")["code"] == "not_your_turn"
