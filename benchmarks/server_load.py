@@ -13,6 +13,17 @@ Reports accepted actions per second and the p50/p99 latency, for each N::
 
     python benchmarks/server_load.py                     # N = 50, 200, 500
     python benchmarks/server_load.py --tables 20 --seconds 10
+
+``--servers K`` runs K server processes sharing one PostgreSQL database instead (a
+throwaway cluster of ``tests/pgcluster.py`` on loopback, or ``--database-url``): table i
+is created through process i mod K, which then plays it (its lease), and its clients
+connect to that process, as behind a proxy that hashes the table id; ``--via-other``
+connects them through another process instead (every message relayed: the worst case of
+a proxy that routes at random).  The server CPU is that of the K processes together;
+``db_cpu_ms_per_action`` that of the PostgreSQL server, and ``commits_per_action`` its
+committed transactions per accepted action::
+
+    python benchmarks/server_load.py --servers 1 2 --tables 200 500 --seconds 15
 """
 
 from __future__ import annotations
@@ -38,11 +49,12 @@ from websockets.asyncio.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parent.parent
 
 SERVER = """
-import sys, uvicorn
+import os, sys, uvicorn
 from hotdeath.server import create_app
-app = create_app(sys.argv[1], bot_delay=0)
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
-            ws_per_message_deflate=sys.argv[3] == "deflate", ws=sys.argv[4])
+app = create_app(os.environ["HOTDEATH_DATABASE_URL"], bot_delay=0,
+                 public_url=sys.argv[4] or None)
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
+            ws_per_message_deflate=sys.argv[2] == "deflate", ws=sys.argv[3])
 """
 
 
@@ -158,14 +170,57 @@ async def loop_lag(seconds: float = 3.0, stop: asyncio.Event | None = None) -> f
     return round(1000 * lags[int(0.99 * len(lags))], 2)
 
 
+def children(pid: int) -> list[int]:
+    """``pid`` and its child processes (Linux ``/proc``; the PostgreSQL backends)."""
+    out = [pid]
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+class Database:
+    """The PostgreSQL server of a ``--servers`` run: its CPU and its commits."""
+
+    def __init__(self, url: str, postmaster: int | None) -> None:
+        self.url = url
+        self.postmaster = postmaster
+
+    def cpu(self) -> float:
+        if self.postmaster is None:
+            return 0.0
+        return sum(cpu_seconds(p) for p in children(self.postmaster))
+
+    def commits(self) -> int:
+        import sqlalchemy as sa
+
+        engine = sa.create_engine(self.url)
+        try:
+            with engine.connect() as c:
+                return int(c.execute(sa.text(
+                    "SELECT sum(xact_commit) FROM pg_stat_database")).scalar() or 0)
+        finally:
+            engine.dispose()
+
+
 async def run_one(
-    base: str, ws_base: str, n: int, args: argparse.Namespace, server_pid: int
+    bases: list[str], n: int, args: argparse.Namespace, server_pids: list[int],
+    db: Database | None = None,
 ) -> dict[str, Any]:
     lag = await loop_lag()
     t0 = time.perf_counter()
-    tables = await make_tables(base, n, args.variant)
+    k = len(bases)
+    per = [await make_tables(base, len(range(i, n, k)), args.variant)
+           for i, base in enumerate(bases)]
+    tables = [per[i % k][i // k] for i in range(n)]
     conns: list[tuple[ClientConnection, int]] = []
-    for table_id, _host, tokens in tables:
+    for i, (table_id, _host, tokens) in enumerate(tables):
+        via = bases[(i + 1) % k] if args.via_other and k > 1 else bases[i % k]
+        ws_base = "ws" + via[len("http"):]
         for seat, token in enumerate(tokens):
             ws = await connect(f"{ws_base}/ws/{table_id}", max_size=2**22)
             await ws.send(json.dumps({"type": "hello", "token": token}))
@@ -174,7 +229,9 @@ async def run_one(
     stats = Stats()
     rng = random.Random(n)
     start = time.perf_counter()
-    server_cpu, client_cpu = cpu_seconds(server_pid), time.process_time()
+    server_cpu = sum(cpu_seconds(p) for p in server_pids)
+    client_cpu = time.process_time()
+    db_cpu, commits = (db.cpu(), db.commits()) if db is not None else (0.0, 0)
     deadline = start + args.seconds
     tasks = [
         asyncio.create_task(
@@ -185,15 +242,18 @@ async def run_one(
     ]
     stop = asyncio.Event()
     monitor = asyncio.create_task(loop_lag(stop=stop))
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-        for table_id, host, _tokens in tables:
-            await http.post(f"/api/tables/{table_id}/start", headers={"X-Token": host})
+    async with httpx.AsyncClient(timeout=60) as http:
+        for i, (table_id, host, _tokens) in enumerate(tables):
+            await http.post(f"{bases[i % k]}/api/tables/{table_id}/start",
+                            headers={"X-Token": host})
     # One deadline for the whole run: at --seconds every client stops, whether or not its
     # seat is to act (a client that waits for its turn never sees a deadline of its own).
     await asyncio.wait(tasks, timeout=max(0.0, deadline - time.perf_counter()))
     elapsed = time.perf_counter() - start
-    server_cpu = cpu_seconds(server_pid) - server_cpu
+    server_cpu = sum(cpu_seconds(p) for p in server_pids) - server_cpu
     client_cpu = time.process_time() - client_cpu
+    if db is not None:
+        db_cpu, commits = db.cpu() - db_cpu, db.commits() - commits
     measured = len(stats.latencies)
     for t in tasks:
         t.cancel()
@@ -208,7 +268,12 @@ async def run_one(
     def q(p: float) -> float:
         return 1000 * lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
 
+    extra: dict[str, Any] = {}
+    if db is not None and lat:
+        extra = {"db_cpu_ms_per_action": round(1000 * db_cpu / len(lat), 2),
+                 "commits_per_action": round(commits / len(lat), 2)}
     return {
+        "servers": k if db is not None else 0, "via_other": bool(args.via_other and k > 1),
         "tables": n, "clients": 4 * n, "actions": len(lat), "seconds": round(elapsed, 2),
         "actions_per_s": round(len(lat) / elapsed, 1),
         "p50_ms": round(q(0.50), 2), "p99_ms": round(q(0.99), 2),
@@ -217,29 +282,74 @@ async def run_one(
         "idle_lag_p99_ms": lag, "run_lag_p99_ms": run_lag,
         "server_cpu_ms_per_action": round(1000 * server_cpu / len(lat), 2) if lat else None,
         "client_cpu_ms_per_action": round(1000 * client_cpu / len(lat), 2) if lat else None,
+        **extra,
     }
+
+
+def start_servers(url: str, k: int, args: argparse.Namespace
+                  ) -> tuple[list[subprocess.Popen[bytes]], list[str]]:
+    """``k`` server processes on ``url`` (with leases when ``k`` > 0 and not SQLite)."""
+    procs, bases = [], []
+    for _ in range(max(k, 1)):
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), HOTDEATH_DATABASE_URL=url)
+        procs.append(subprocess.Popen(
+            [sys.executable, "-c", SERVER, str(port), "deflate" if args.deflate else "plain",
+             args.ws, base if k > 0 else ""], env=env))
+        bases.append(base)
+    return procs, bases
+
+
+async def one_setup(url: str, k: int, n: int, args: argparse.Namespace,
+                    db: Database | None) -> dict[str, Any]:
+    procs, bases = start_servers(url, k, args)
+    try:
+        for base, proc in zip(bases, procs, strict=True):
+            await wait_up(base, proc)
+        return await run_one(bases, n, args, [p.pid for p in procs], db)
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(timeout=30)
 
 
 async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
     results = []
-    for n in args.tables:
-        with tempfile.TemporaryDirectory() as tmp:
-            port = free_port()
-            url = f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
-            env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-            proc = subprocess.Popen(
-                [sys.executable, "-c", SERVER, url, str(port),
-                 "deflate" if args.deflate else "plain", args.ws], env=env,
-            )
-            try:
-                base = f"http://127.0.0.1:{port}"
-                await wait_up(base, proc)
-                result = await run_one(base, f"ws://127.0.0.1:{port}", n, args, proc.pid)
-            finally:
-                proc.terminate()
-                proc.wait(timeout=30)
-        results.append(result)
-        print(json.dumps(result), flush=True)
+    if not args.servers:
+        for n in args.tables:
+            with tempfile.TemporaryDirectory() as tmp:
+                url = f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
+                result = await one_setup(url, 0, n, args, None)
+            results.append(result)
+            print(json.dumps(result), flush=True)
+        return results
+    cluster = None
+    if args.database_url is None:
+        sys.path.insert(0, str(ROOT))
+        from tests.pgcluster import Cluster, find_bindir
+
+        bindir = find_bindir()
+        if bindir is None:
+            raise SystemExit("--servers needs PostgreSQL (initdb, pg_ctl) or --database-url")
+        cluster = Cluster(bindir)
+        cluster.start()
+    try:
+        for k in args.servers:
+            for n in args.tables:
+                if cluster is not None:
+                    url = cluster.new_database()
+                    pid = int((cluster.data / "postmaster.pid").read_text().split()[0])
+                    db = Database(url, pid)
+                else:
+                    url, db = args.database_url, Database(args.database_url, None)
+                result = await one_setup(url, k, n, args, db)
+                results.append(result)
+                print(json.dumps(result), flush=True)
+    finally:
+        if cluster is not None:
+            cluster.stop()
     return results
 
 
@@ -256,16 +366,30 @@ def main() -> None:
                         "wsproto)")
     p.add_argument("--deflate", action="store_true",
                    help="let the server compress messages (permessage-deflate)")
+    p.add_argument("--servers", type=int, nargs="+", default=[],
+                   help="numbers of server processes sharing one PostgreSQL database "
+                        "(default: one process on SQLite)")
+    p.add_argument("--via-other", action="store_true",
+                   help="with --servers: clients connect through a process that does not "
+                        "play their table (every message relayed)")
+    p.add_argument("--database-url", default=None,
+                   help="with --servers: this PostgreSQL database instead of a throwaway "
+                        "cluster (its tables are kept)")
     args = p.parse_args()
     results = asyncio.run(main_async(args))
-    print("| tables | clients | actions | actions/s | p50 ms | p99 ms | server CPU ms/action "
-          "| client CPU ms/action | idle lag p99 ms | lag p99 ms in the run | errors |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("| servers | tables | clients | actions | actions/s | p50 ms | p99 ms | "
+          "server CPU ms/action | client CPU ms/action | idle lag p99 ms | "
+          "lag p99 ms in the run | DB CPU ms/action | commits/action | errors |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in results:
-        print(f"| {r['tables']} | {r['clients']} | {r['actions']} | {r['actions_per_s']} | "
+        servers = f"{r['servers']}{' via other' if r['via_other'] else ''}" if r[
+            "servers"] else "1 (SQLite)"
+        print(f"| {servers} | {r['tables']} | {r['clients']} | {r['actions']} | "
+              f"{r['actions_per_s']} | "
               f"{r['p50_ms']} | {r['p99_ms']} | {r['server_cpu_ms_per_action']} | "
               f"{r['client_cpu_ms_per_action']} | {r['idle_lag_p99_ms']} | "
-              f"{r['run_lag_p99_ms']} | "
+              f"{r['run_lag_p99_ms']} | {r.get('db_cpu_ms_per_action', '-')} | "
+              f"{r.get('commits_per_action', '-')} | "
               f"{r['errors'] or '-'} |")
 
 
