@@ -154,14 +154,37 @@ RULE_MODULES = frozenset({
 """The modules of the rules: their tests, and every test citing a rule, are ``rules``."""
 
 
+LONG_FIRST = (
+    "tests/test_properties.py::test_many_random_games",
+    "tests/test_lint.py::test_mypy",
+    "tests/test_readme.py",
+    "tests/test_tui.py::test_a_person_plays_a_hand",
+    "tests/test_doc_examples.py",
+    "tests/test_throwdown.py::test_random_games",
+    "tests/test_benchmarks.py",
+    "tests/test_browser",
+    "tests/test_tui.py",
+)
+"""Node-id prefixes of the longest tests (``--durations``), run first: with ``-n 2`` a long
+test started last keeps one worker busy while the other waits (a minute on this suite)."""
+
+
+def _long_rank(item: pytest.Item) -> int:
+    for rank, prefix in enumerate(LONG_FIRST):
+        if item.nodeid.startswith(prefix):
+            return rank
+    return len(LONG_FIRST)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the rules tests (``-m rules``, the fast loop); leave ``slow`` ones out of a
-    local run unless asked for (CI runs them)."""
+    local run unless asked for (CI runs them); put the longest tests first."""
     for item in items:
         module = item.nodeid.split("::")[0].rsplit("/", 1)[-1].removesuffix(".py")
         if module in RULE_MODULES or item.get_closest_marker("rule") is not None:
             item.add_marker(pytest.mark.rules)
+    items.sort(key=_long_rank)  # stable: the order within a group stays the file's
     if _run_slow(config):
         return
     slow = [item for item in items if item.get_closest_marker("slow") is not None]
