@@ -489,6 +489,7 @@ def test_spectator_sees_no_hand_and_cannot_act(client: TestClient) -> None:
             m = recv(spec, "state")
             states.append(m)
             assert m["view"]["hand"] is None and m["view"]["legal_actions"] == []
+            assert m["actions"] == []
             for e in m["events"]:
                 if e["kind"] == "draw":
                     assert "cards" not in e
@@ -925,6 +926,43 @@ def test_actions_are_told_in_words_with_card_and_seat_names() -> None:
     )
     assert action_words(Action.parse("play RET"), "original") == "play Fuck You"
     assert action_words(Action.parse("draw"), "original") == "draw a card"
+
+
+@pytest.mark.parametrize("variant", ["hotdeath", "throwdown", "standard"])
+def test_the_page_gets_each_action_in_parts_and_words(variant: str) -> None:
+    """docs/protocol.md `actions`: the page needs no parser of the notation."""
+    from hotdeath.actions import Action
+    from hotdeath.server.room import actions_json
+
+    names = ["Ann", "Bo", "Cy"]
+    rng = random.Random(3)
+    g = hotdeath.new_game(variant, players=3, seed=4)
+    seen_kinds: set[str] = set()
+    for _ in range(300):
+        if g.is_terminal():
+            break
+        for seat in range(3):
+            legal = g.legal_actions(seat)
+            got = actions_json(g, seat, names, "original")
+            assert [a["text"] for a in got] == [str(a) for a in legal]
+            for a, d in zip(legal, got, strict=True):
+                seen_kinds.add(d["kind"])
+                assert Action.parse(d["text"]) == a
+                assert d["text"].split()[0] == d["kind"]
+                assert d["cards"] == [card_code(c) for c in a.cards]
+                assert d["color"] == (COLOR_NAMES[a.color] if a.color >= 0 else None)
+                assert d["target"] == (a.target if a.target >= 0 else None)
+                assert d["uno"] == a.uno
+                assert d["words"] and "_" not in d["words"]
+                if d["kind"] in ("catch", "uno"):  # only a call that can be right (TD-5.5)
+                    assert d["offer"] == (
+                        (a.target if d["kind"] == "catch" else seat) in g.uno_open)
+                else:
+                    assert d["offer"] is True
+        actor = g.current_player()
+        g.step(rng.choice(g.legal_actions(actor)), actor)
+    assert "play" in seen_kinds and len(seen_kinds) > 2
+    assert actions_json(g, None, names, "family") == []
 
 
 def test_the_schema_compiles_for_postgresql() -> None:

@@ -37,10 +37,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import hotdeath
-from hotdeath.actions import Action
+from hotdeath.actions import DEAL, DIRECTION, KIND_WORDS, LEAVE, Action
 from hotdeath.bots import Bot, BotInfo, make_bot, parse_spec
-from hotdeath.bots.arena import next_bot_move
-from hotdeath.cards import THEMES
+from hotdeath.bots.arena import next_bot_move, worth_offering
+from hotdeath.cards import COLOR_NAMES, THEMES, card_code
 from hotdeath.coach import HINT_SECONDS, CoachError, hint, hints_line, hints_used
 from hotdeath.errors import HotDeathError, TextError
 from hotdeath.events import Event, describe
@@ -129,19 +129,23 @@ def decision_rngs(seed: int, version: int, players: int) -> list[random.Random]:
 
 
 def on_loop(fut: Future[Any], fn: Callable[[], None]) -> None:
-    """Call ``fn`` on the running event loop once ``fut`` is done (at once if it is).
+    """Call ``fn`` on the running event loop once ``fut`` is done.
 
     Outside an event loop, wait for ``fut`` here and call ``fn``.  Callbacks of one
-    future run in the order they were added, before anything awaiting it resumes.
+    future run in the order they were added, before anything awaiting it resumes.  A
+    future already done is queued on the loop too, never called at once: the store's
+    thread finishes writes in order and queues their callbacks as each one commits, so a
+    later write that is done already must wait behind an earlier one's queued callback
+    (called at once, version 15 went out before version 0 on a busy machine).
     """
-    if fut.done():
-        fn()
-        return
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
         fut.exception()
         fn()
+        return
+    if fut.done():
+        loop.call_soon(fn)
         return
 
     def committed(_f: Future[Any]) -> None:
@@ -312,6 +316,40 @@ def action_words(action: Action, theme: str, names: list[str] | None = None) -> 
     'catch Bo: no Uno call'
     """
     return describe_action(action, names, theme)
+
+
+def actions_json(state: GameState, seat: int | None, names: list[str],
+                 theme: str) -> list[dict[str, Any]]:
+    """``seat``'s legal actions for the page: each in parts, in words, and whether to offer it.
+
+    The page reads these parts (it parses no notation of its own): ``text`` is the action
+    as the socket takes it back; ``cards`` are card codes, ``color`` a colour name, ``n`` a
+    deal size or ``cw``/``ccw`` for a direction; ``words`` come from
+    :func:`hotdeath.words.describe_action`; ``offer`` is false for a call that is sure to be
+    wrong (Throwdown lists those; they only cost cards, TD-5.5), so the page gives it no
+    button (leaving is offered: the page asks before it sends it).
+
+    >>> g = hotdeath.new_game("standard", players=2, seed=1)
+    >>> [a["words"] for a in actions_json(g, g.current_player(), ["Ann", "Bo"], "family")]
+    ['play Green 6', 'draw a card']
+    """
+    if seat is None:
+        return []
+    out = []
+    for a in state.legal_actions(seat):
+        out.append({
+            "text": str(a),
+            "kind": KIND_WORDS[a.kind],
+            "cards": [card_code(c) for c in a.cards],
+            "color": COLOR_NAMES[a.color] if a.color >= 0 else None,
+            "target": a.target if a.target >= 0 else None,
+            "n": ("cw" if a.n == 1 else "ccw") if a.kind == DIRECTION
+            else a.n if a.kind == DEAL else None,
+            "uno": a.uno,
+            "words": describe_action(a, names, theme),
+            "offer": a.kind == LEAVE or worth_offering(state, seat, a),
+        })
+    return out
 
 
 def results_json(state: GameState, names: list[str], theme: str) -> dict[str, Any] | None:
@@ -1204,6 +1242,7 @@ class Room:
             "game_id": run.game_id,
             "version": v,
             "view": state.view(seat).to_json(),
+            "actions": actions_json(state, seat, names, theme),
             "names": names,
             "theme": theme,
             "last_action": last,

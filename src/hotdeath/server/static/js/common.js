@@ -1,9 +1,9 @@
 // Shared helpers of the lobby, the table and the replay: card names (from the server), card images,
-// the action notation, REST calls and small DOM helpers.
+// REST calls and small DOM helpers. Actions come from the server in parts and words (the page
+// parses no notation).
 
 // Colours, card names and score words come from the server (GET /api/cards, built from
 // hotdeath.cards and hotdeath.events): call loadCards() once before drawing anything.
-export const COLORS = [];
 export const COLOR_LETTER = {};
 export const SCORE_LABELS = {};
 const CARDS = new Map();
@@ -13,7 +13,6 @@ export async function loadCards() {
   if (CARDS.size) return;
   const data = await api("/api/cards");
   for (const c of data.colors) {
-    COLORS.push(c.name);
     COLOR_LETTER[c.name] = c.letter;
   }
   for (const card of data.cards) CARDS.set(card.code, card);
@@ -70,29 +69,6 @@ export function colorShape(color, size = 26) {
     `<g fill="${fill}" stroke="${stroke}" stroke-width="1.5">${shapes[color] || ""}</g>` +
     `<text x="13" y="${dy}" font-size="${color === "green" ? 10 : 12}" font-weight="800" ` +
     `text-anchor="middle" fill="${stroke}">${letter}</text></svg>`;
-}
-
-/**
- * Parse an action in the notation of docs/notation.md into its parts:
- * {text, kind, cards, color, target, n, uno}.
- */
-export function parseAction(text) {
-  const tokens = text.trim().split(/\s+/);
-  const kind = tokens[0].toLowerCase();
-  const a = { text, kind, cards: [], color: null, target: null, n: null, uno: false };
-  for (const tok of tokens.slice(1)) {
-    const low = tok.toLowerCase();
-    if (kind === "play" || kind === "jump") {
-      if (low === "uno") a.uno = true;
-      else if (tok.startsWith("@")) a.target = Number(tok.slice(1));
-      else if (COLORS.includes(low)) a.color = low;
-      else a.cards.push(tok);
-    } else if (kind === "deal") a.n = Number(tok);
-    else if (kind === "direction") a.n = low;
-    else if (kind === "color" || kind === "colour") a.color = low;
-    else a.target = Number(tok.replace("@", ""));
-  }
-  return a;
 }
 
 /** Call the REST API; throws an Error with .code and .message on a 4xx/5xx answer. */

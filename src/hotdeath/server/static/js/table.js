@@ -3,7 +3,7 @@
 
 import {
   COLOR_LETTER, TROPHY_SVG, api, cardImg, cardName, cardSortKey, colorShape, el, loadCards,
-  parseAction, plainText, plural, seatColor, sha256Hex, toast,
+  plainText, plural, seatColor, sha256Hex, toast,
 } from "./common.js";
 import { cardHelpOpen, helpKey, hideCardHelp, initCardHelp, loadCardHelp } from "./cardhelp.js";
 import { chatLine, chatShown, chatWelcome, initChat } from "./chat.js";
@@ -59,8 +59,9 @@ function youOr(seat) {
   return seat === S.seat ? "You" : nameOf(seat);
 }
 
+/** This seat's legal actions, in parts and words, as the server sent them. */
 function legal() {
-  return S.view && S.view.legal_actions ? S.view.legal_actions.map(parseAction) : [];
+  return S.actions || [];
 }
 
 function isMyTurn() {
@@ -194,6 +195,7 @@ function onState(msg) {
   const before = S.view;
   const moved = before && !newGame && !msg.log ? motionSources(before, msg) : null;
   S.view = msg.view;
+  S.actions = msg.actions || [];
   S.clock = msg.clock ? { ...msg.clock, at: Date.now() } : null;
   S.results = msg.results || null;
   const said = (msg.events && msg.events.length ? msg.events : (msg.log || []).slice(-1))
@@ -670,7 +672,7 @@ function actionLabel(a) {
     case "question": return [`Question the ${cardName("WD4", S.theme)}`, "Q"];
     case "leave": return ["Leave the table…", ""];
     case "decline": return ["Stay out", ""];
-    default: return [a.text, ""];
+    default: return [a.words.charAt(0).toUpperCase() + a.words.slice(1), ""];
   }
 }
 
@@ -682,10 +684,7 @@ const CARD_KINDS = new Set(["play", "jump"]);
  * only with one card left (a wrong call or catch costs cards: never offered for nothing).
  */
 function makesSense(a) {
-  const v = S.view;
-  if (a.kind === "catch") return a.target !== null && v.seats[a.target] && v.seats[a.target].hand_size === 1;
-  if (a.kind === "uno") return Boolean(v.hand) && v.hand.length === 1;
-  return true;
+  return a.offer;
 }
 
 function renderActions() {
