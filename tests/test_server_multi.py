@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -53,13 +54,19 @@ class Proc:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Proc:
+        """Start the process (:meth:`wait` waits until it answers)."""
         cmd = [sys.executable, "-m", "hotdeath.cli", "serve", "--port", str(self.port),
                "--public-url", self.base, "--lease-seconds", str(LEASE),
                "--bot-delay", "0.02"]
-        env = {**__import__("os").environ, "HOTDEATH_DATABASE_URL": self.url}
+        env = {**os.environ, "HOTDEATH_DATABASE_URL": self.url}
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
                                          env=env)
+        return self
+
+    def wait(self) -> Proc:
+        """Wait until the process answers."""
+        assert self.proc is not None
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -107,12 +114,13 @@ class Proc:
 
 @pytest.fixture
 def procs(pg_url: str, tmp_path: Path) -> Any:
+    """``procs("a", "b")``: processes of that name on the test's database, started at once."""
     started: list[Proc] = []
 
-    def start(name: str) -> Proc:
-        p = Proc(pg_url, tmp_path, name).start()
-        started.append(p)
-        return p
+    def start(*names: str) -> list[Proc]:
+        ps = [Proc(pg_url, tmp_path, name).start() for name in names]
+        started.extend(ps)
+        return [p.wait() for p in ps]
 
     yield start
     for p in started:
@@ -208,37 +216,21 @@ class Client:
             self.ws = None
 
 
-def test_a_table_created_through_one_process_is_played_through_another(
-    procs: Any, pg_url: str
-) -> None:
-    a, b = procs("a"), procs("b")
-    made = _table(a, {1: "basic", 2: "basic", 3: "basic"})
-    table_id, host = made["table_id"], made["host_token"]
-    joined = b.api(f"/api/tables/{table_id}/join", {"name": "Ann", "seat": 0})
-    b.api(f"/api/tables/{table_id}/start", {}, token=host)
-    assert _owner_url(pg_url, table_id) == a.base  # the creator plays it; B forwarded
-    assert b.api(f"/api/tables/{table_id}")["status"] == "playing"
-    ann = Client(b.base, table_id, joined["token"])
-    ann.connect()
-    ann.play_until(12)
-    ann.close()
-    # the lobby's list reads the database in any process
-    assert a.api("/api/tables") == b.api("/api/tables")
-    assert not a.errors() and not b.errors()
-    _check_identical(pg_url, ann.states[-1]["game_id"], {0})
-
-
 def test_the_owner_killed_mid_hand_another_process_plays_on_identically(
     procs: Any, pg_url: str
 ) -> None:
-    a, b = procs("a"), procs("b")
+    """Created through A, joined, started and played through B; A killed mid-hand."""
+    a, b = procs("a", "b")
     made = _table(a, {1: "basic", 2: "basic", 3: "basic"})
     table_id = made["table_id"]
-    joined = a.api(f"/api/tables/{table_id}/join", {"name": "Ann", "seat": 0})
-    a.api(f"/api/tables/{table_id}/start", {}, token=made["host_token"])
+    joined = b.api(f"/api/tables/{table_id}/join", {"name": "Ann", "seat": 0})
+    b.api(f"/api/tables/{table_id}/start", {}, token=made["host_token"])
+    assert _owner_url(pg_url, table_id) == a.base  # the creator plays it; B forwarded
+    assert b.api(f"/api/tables/{table_id}")["status"] == "playing"
+    assert a.api("/api/tables") == b.api("/api/tables")  # the lobby reads the database
     ann = Client(b.base, table_id, joined["token"])  # through B, relayed to A
     ann.connect()
-    ann.play_until(10)
+    ann.play_until(8)
     acknowledged = ann.version()
     seen = {s["version"]: s["last_action"] for s in ann.states if s["last_action"]}
     game_id = ann.states[-1]["game_id"]
@@ -259,7 +251,7 @@ def test_the_owner_killed_mid_hand_another_process_plays_on_identically(
     # B plays it now, taken over once A's lease ran out (not before)
     assert _owner_url(pg_url, table_id) == b.base
     assert back < LEASE + 8, back
-    ann.play_until(acknowledged + 15)
+    ann.play_until(acknowledged + 8)
     ann.close()
     # every acknowledged action is in the record, in its place
     store = Store(pg_url)
@@ -278,9 +270,9 @@ def test_the_owner_killed_mid_hand_another_process_plays_on_identically(
 
 def test_processes_racing_for_tables_never_both_play_one(procs: Any, pg_url: str) -> None:
     """Two survivors take over the bots' games of a killed third at the same moment."""
-    a, b, c = procs("a"), procs("b"), procs("c")
+    a, b, c = procs("a", "b", "c")
     tables = []
-    for _ in range(6):
+    for _ in range(4):
         made = _table(c, {0: "basic", 1: "random", 2: "basic", 3: "random"})
         c.api(f"/api/tables/{made['table_id']}/start", {}, token=made["host_token"])
         tables.append(made["table_id"])
@@ -294,26 +286,30 @@ def test_processes_racing_for_tables_never_both_play_one(procs: Any, pg_url: str
                 with contextlib.suppress(urllib.error.HTTPError, OSError):
                     p.api(f"/api/tables/{t}")
 
+    before = {t: _check_identical(pg_url, _games_of(pg_url, t)[-1], set()) for t in tables}
     askers = [threading.Thread(target=ask, args=(p,)) for p in (a, b, a, b)]
-    for t in askers:
-        t.start()
-    time.sleep(LEASE + 2.5)
+    for th in askers:
+        th.start()
+    deadline = time.monotonic() + LEASE + 15
+    owners: dict[str, str | None] = {}
+    while time.monotonic() < deadline:  # until the survivors hold every table
+        owners = {t: _owner_url(pg_url, t) for t in tables}
+        if set(owners.values()) <= {a.base, b.base}:
+            break
+        time.sleep(0.1)
+    time.sleep(0.5)  # both keep being asked after the takeover
     stop.set()
-    for t in askers:
-        t.join()
-    owners = {t: _owner_url(pg_url, t) for t in tables}
-    assert set(owners.values()) <= {a.base, b.base} and None not in owners.values()
+    for th in askers:
+        th.join()
+    assert set(owners.values()) <= {a.base, b.base}, owners
     time.sleep(0.5)  # the bots played on where they were taken over
     a.stop()
     b.stop()
     # two processes applying actions to one table would both write its next action's
     # (game, index) key: the second write fails, and its process logs it
     assert not a.errors() and not b.errors(), a.errors() + b.errors()
-    moved = 0
-    for t in tables:
-        summary_games = _games_of(pg_url, t)
-        moved += _check_identical(pg_url, summary_games[-1], set())
-    assert moved > 6 * 10
+    for t in tables:  # each game went on (bots play on) exactly as it would have
+        assert _check_identical(pg_url, _games_of(pg_url, t)[-1], set()) > before[t]
 
 
 def _games_of(url: str, table_id: str) -> list[str]:
@@ -381,13 +377,60 @@ def test_claims_race_one_winner_per_table_and_takeover_only_after_the_lease(
         store.close()
 
 
+@pytest.mark.asyncio
+async def test_the_terminal_client_comes_back_by_itself_when_the_owner_is_killed(
+    procs: Any, pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``hotdeath play --connect`` at B's address: A killed, the game goes on in it."""
+    from hotdeath import actions as A
+    from hotdeath.tui.app import ChoiceScreen, HotDeathApp, ScoreScreen
+    from hotdeath.tui.remote import RemoteSession
+    from tests.test_tui import SIZE, check_hand_marks
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    a, b = procs("a", "b")
+    made = _table(a, {1: "basic", 2: "basic", 3: "basic"})
+    table_id = made["table_id"]
+    session = RemoteSession.connect(f"{b.base}/t/{table_id}", "Ann")
+    a.api(f"/api/tables/{table_id}/start", {}, token=made["host_token"])
+    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+
+        async def play_to(version: int, timeout: float) -> None:
+            deadline = time.monotonic() + timeout
+            while session.version < version and not session.over():
+                assert time.monotonic() < deadline, f"stuck at version {session.version}"
+                await pilot.pause(0.02)
+                if isinstance(app.screen, ScoreScreen | ChoiceScreen):
+                    await pilot.press("enter")
+                elif session.my_turn() and not session.waiting:
+                    first = check_hand_marks(app)
+                    kinds = {x.kind for x in session.legal()}
+                    if first >= 0:
+                        await pilot.press("home", *["down"] * first, "enter")
+                    else:
+                        await pilot.press("d" if A.DRAW in kinds else "o", "enter")
+
+        await play_to(4, 30)
+        acknowledged = session.version
+        a.kill()
+        await play_to(acknowledged + 4, LEASE + 25)
+        assert session.version >= acknowledged + 4 or session.over()
+    assert _owner_url(pg_url, table_id) == b.base
+    _check_identical(pg_url, str(session.game_id), {0})
+
+
 def test_the_page_comes_back_by_itself_when_the_owner_is_killed(
     procs: Any, pg_url: str, browser: Any  # noqa: F811 (the fixture imported above)
 ) -> None:
-    """Chromium at B's address plays a table A owns; A is killed; the page reconnects."""
+    """Chromium at B's address plays a table A owns; A is killed; the page reconnects.
+
+    The last test of the module: Playwright's synchronous API holds an event loop until
+    its module-scoped fixture closes, and the terminal client's test needs its own.
+    """
     from tests.test_browser import _diagnose, _play_moves, _player, _until_my_turn
 
-    a, b = procs("a"), procs("b")
+    a, b = procs("a", "b")
     made = _table(a, {1: "basic", 2: "basic", 3: "basic"})
     table_id = made["table_id"]
     joined = a.api(f"/api/tables/{table_id}/join", {"name": "Ann", "seat": 0})

@@ -9,6 +9,7 @@ back from its record exactly as it was (the bots included).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import random
@@ -301,3 +302,25 @@ def test_an_inline_job_may_queue_another(tmp_path: Path) -> None:
         assert outer.result(1) == 7
     finally:
         store.close()
+
+
+def test_a_cancelled_wait_neither_cancels_a_write_nor_stops_the_writer(tmp_path: Path) -> None:
+    """A request whose client went away is cancelled; the write it awaited is still made."""
+    store = Store(f"sqlite:///{tmp_path / 'cancel.sqlite3'}", threaded=True)
+    gate = threading.Event()
+    store.writer.submit(gate.wait, "hold the writer")
+    fut = store.writer.submit(lambda: 42, "a write")
+
+    async def main() -> None:
+        waiting = asyncio.ensure_future(asyncio.wrap_future(fut))
+        await asyncio.sleep(0)
+        waiting.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await waiting
+
+    asyncio.run(main())
+    assert not fut.cancelled() and not fut.cancel()
+    gate.set()
+    assert fut.result(10) == 42
+    assert store.writer.submit(lambda: 7, "the next write").result(10) == 7  # still alive
+    store.close()

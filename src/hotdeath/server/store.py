@@ -238,8 +238,14 @@ class Writer:
             self._thread.start()
 
     def submit(self, job: Callable[[], T], what: str) -> Future[T]:
-        """Queue ``job`` (``what`` names it in the log); its future holds the outcome."""
+        """Queue ``job`` (``what`` names it in the log); its future holds the outcome.
+
+        The future cannot be cancelled (it is marked running at once): a task awaiting
+        it that is cancelled (a client went away) must not cancel a queued write, nor
+        leave the writer a cancelled future to set (which would stop its thread).
+        """
         fut: Future[T] = Future()
+        fut.set_running_or_notify_cancel()
         with self._lock:
             if self._closed:
                 fut.set_exception(RuntimeError(f"the store is closed ({what})"))
