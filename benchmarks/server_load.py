@@ -51,8 +51,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SERVER = """
 import os, sys, uvicorn
 from hotdeath.server import create_app
+from hotdeath.server.protocol import Limits
+# every client is on one loopback address: no per-address limit of tables or sockets
+limits = Limits(tables_per_minute=10**9, connections_per_address=10**9)
 app = create_app(os.environ["HOTDEATH_DATABASE_URL"], bot_delay=0,
-                 public_url=sys.argv[4] or None)
+                 public_url=sys.argv[4] or None, limits=limits)
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
             ws_per_message_deflate=sys.argv[2] == "deflate", ws=sys.argv[3])
 """
