@@ -11,6 +11,7 @@ CI, like every PostgreSQL test: tests/conftest.py).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -33,7 +34,7 @@ from hotdeath.bots import make_bot
 from hotdeath.bots.arena import next_bot_move
 from hotdeath.server.commitment import install
 from hotdeath.server.leases import Claim, Leases
-from hotdeath.server.room import decision_rngs
+from hotdeath.server.room import Hub, decision_rngs
 from hotdeath.server.store import Store
 from tests.pgcluster import free_port
 from tests.test_browser import browser  # noqa: F401 (the Chromium fixture)
@@ -375,6 +376,66 @@ def test_claims_race_one_winner_per_table_and_takeover_only_after_the_lease(
         assert set(sides[0].heartbeat()) == set()  # back: it holds nothing now
     finally:
         store.close()
+
+
+
+@pytest.mark.asyncio
+async def test_two_processes_holding_one_table_by_mistake_never_fork_its_game(
+    pg_url: str,
+) -> None:
+    """The action log fences what the lease misses (a stalled owner that plays on).
+
+    Hub A plays a table of bots; its heartbeat stops and is made to look run out while A
+    plays on (as a process stalled past its lease); hub B takes the table over.  Both
+    then write the next actions under the same keys, and the second write of a key fails
+    (a failed write of B's reloads B from the record: it still holds the table).  When
+    A's heartbeat comes back it finds the table held by B and drops it.  The record is
+    one game, every bot's move the one an undisturbed server makes.
+    """
+    stores = [Store(pg_url), Store(pg_url)]
+    hubs = [Hub(st, bot_delay=0.02, leases=Leases(st.engine, f"http://hub{i}", LEASE))
+            for i, st in enumerate(stores)]
+    a, b = hubs
+    try:
+        a.restore()
+        b.restore()
+        room, _host = a.create_table("hotdeath", None, {}, 4, dict.fromkeys(range(4), "basic"),
+                                     "family", 0.02, None, None, None)
+        await asyncio.wrap_future(room.last_write or stores[0].barrier())
+        await asyncio.sleep(0)
+        room.start()
+        table_id = room.table_id
+        assert room.run is not None
+        game_id = room.run.game_id
+        while room.run.version < 5:
+            await asyncio.sleep(0.02)
+        assert a._keeper is not None
+        a._keeper.cancel()  # A stops renewing, and plays on
+        assert a.leases is not None
+        with stores[0].engine.begin() as c:
+            c.execute(sa.text("UPDATE servers SET heartbeat_at = '1970-01-01' WHERE id = :i"),
+                      {"i": a.leases.server_id})
+        taken = await b.load(table_id)  # B takes it over: A's lease looks run out
+        assert taken is not None and table_id in b.held
+        deadline = time.monotonic() + 20
+        while stores[0].failures + stores[1].failures == 0:  # both play: a key refused
+            assert time.monotonic() < deadline, "no write was refused"
+            await asyncio.sleep(0.02)
+        a._keeper = asyncio.get_running_loop().create_task(a._keep_leases())  # A is back
+        while table_id in a.rooms:  # A's next heartbeat: the table is B's
+            assert time.monotonic() < deadline, "A never noticed"
+            await asyncio.sleep(0.05)
+        assert table_id in b.rooms and table_id not in a.held
+        version = taken.run.version if taken.run is not None else 0
+        while taken.run is not None and taken.run.version < version + 5:
+            assert time.monotonic() < deadline, "B does not play on"
+            await asyncio.sleep(0.05)
+    finally:
+        for hub in hubs:
+            await hub.close()
+        for st in stores:
+            st.close()
+    _check_identical(pg_url, game_id, set())
 
 
 @pytest.mark.asyncio

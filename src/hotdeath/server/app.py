@@ -830,8 +830,8 @@ def create_app(
         try:
             while not conn.closed:
                 message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
+                if message["type"] == "websocket.disconnect" or conn.closed:
+                    break  # closed meanwhile (another process plays the table now)
                 data = message.get("text")
                 if data is None:
                     data = message.get("bytes") or b""

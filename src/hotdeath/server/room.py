@@ -1193,8 +1193,16 @@ class Room:
         self._recovery = loop.create_task(self._recover())
 
     async def _recover(self) -> None:
-        """Reload what the database holds: at once, then after each wait of the backoff."""
+        """Reload what the database holds: at once, then after each wait of the backoff.
+
+        With leases, first make sure this process still holds the table: a write that
+        failed may be the sign that another process took it over (both wrote the same
+        action's key); then the table is dropped here, not reloaded.
+        """
         await self.stop_driver()
+        if self.hub.leases is not None and not await self.hub.still_held(self.table_id):
+            self.recovering = False
+            return
         while True:
             try:
                 rows = await asyncio.wrap_future(self.store.load_room(self.table_id))
@@ -1989,6 +1997,24 @@ class Hub:
                     log.info("took over %d table(s) of a stopped server process", len(adopted))
             except Exception:  # the next round tries again
                 log.exception("adopting the tables of a stopped server process failed")
+
+    async def still_held(self, table_id: str) -> bool:
+        """Ask the database whether this process holds ``table_id``; drop it if not.
+
+        True also when the database cannot say (the heartbeat decides then).
+        """
+        if self.leases is None:
+            return True
+        self.held.discard(table_id)
+        try:
+            where = await self.owner(table_id)
+        except Exception:  # the database fails: keep it, the heartbeat decides
+            self.held.add(table_id)
+            return True
+        if where is None:
+            return True
+        await self.drop(table_id)
+        return False
 
     async def drop(self, table_id: str) -> None:
         """Forget a table another process has taken over: its bots stop, its sockets close.
