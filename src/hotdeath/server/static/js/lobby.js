@@ -206,6 +206,7 @@ async function onCreate(event) {
     takeover_timeout: takeover === "never" ? null : Number(takeover),
     turn_timer: $("turn-timer").value === "off" ? null : Number($("turn-timer").value),
     public: $("public").checked,
+    hints: { auto: null, on: true, off: false }[$("hints").value] ?? null,
     breather: (catalog.defaults && catalog.defaults.breather) || 20,
   };
   const tableName = $("table-name").value.trim();

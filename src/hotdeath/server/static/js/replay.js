@@ -45,7 +45,8 @@ function render() {
   const first = (step.events || [])[0];
   $("step-title").textContent = step.action === null
     ? "The opening: the dealer deals and turns up the first card"
-    : `Step ${R.index}: ${first && first.text ? plainText(first.text) : `${nameOf(step.seat)}: ${step.action}`}`;
+    : `Step ${R.index}: ${first && first.text ? plainText(first.text) : `${nameOf(step.seat)}: ${step.action}`}`
+      + ((R.data.hints || []).some((h) => h[1] === R.index) ? ` (${nameOf(step.seat)} asked the coach for a hint first)` : "");
   $("step-events").replaceChildren(...(step.events || []).map((ev) => el("li", {},
     plainText(ev.text || ev.kind), ev.rule ? el("span", { class: "rule-id", title: ev.rule_text || ev.rule }, ev.rule) : null)));
   const shown = (v.discard || []).slice(-3);
@@ -147,6 +148,11 @@ async function main() {
   R.pageSize = Math.max(1, (R.data.steps || []).length);
   keep(R.data);
   $("title").textContent = `${R.data.variant} · ${(R.data.names || []).join(", ")}`;
+  if (R.data.hints_line) {
+    const told = $("hints-line");
+    told.textContent = R.data.hints_line;
+    told.classList.remove("hidden");
+  }
   if (R.data.status !== "finished") {
     const note = $("view-note");
     note.textContent = R.data.seat === null || R.data.seat === undefined

@@ -43,6 +43,9 @@ const S = {
   lastTop: null,
   msgCounter: 0,
   handHistory: [],
+  hint: null,
+  hintAsked: null,
+  hintsLine: "",
 };
 
 // ------------------------------------------------------------------ names and helpers
@@ -152,6 +155,9 @@ function onMessage(msg) {
     case "state":
       onState(msg);
       break;
+    case "hint":
+      onHint(msg);
+      break;
     case "error":
       onError(msg);
       break;
@@ -161,6 +167,10 @@ function onMessage(msg) {
 }
 
 function onError(msg) {
+  if (msg.id && msg.id === S.hintAsked) {
+    S.hintAsked = null;
+    renderCoach();
+  }
   if (msg.id && msg.id === S.pending) {
     S.pending = null;
     document.body.dataset.pending = "0";
@@ -198,6 +208,8 @@ function onState(msg) {
   S.actions = msg.actions || [];
   S.clock = msg.clock ? { ...msg.clock, at: Date.now() } : null;
   S.results = msg.results || null;
+  S.hintsLine = msg.hints_line || "";
+  if (S.hint && S.hint.version !== msg.version) S.hint = null; // the game moved on
   const said = (msg.events && msg.events.length ? msg.events : (msg.log || []).slice(-1))
     .slice(0, 2).map((ev) => plainText(ev.text || ev.kind));
   if (said.length) S.lastAction = said.join(" · ");
@@ -360,6 +372,7 @@ function showWaiting() {
     changed.length ? `house rules: ${changed.map((h) => h.text).join("; ")}` : "no house rules changed",
     `${t.theme === "original" ? "original" : "family"} card names`,
     `bots wait ${Number(t.bot_delay ?? 0).toFixed(1)} s`,
+    t.hints ? "hints from the coach on" : "hints from the coach off",
   ].filter(Boolean).join(" · ");
   $("waiting-hint").textContent = isHost
     ? "Send the links below to your friends, or put bots in the open seats, then start."
@@ -571,8 +584,68 @@ function renderGame() {
   $("opponents").replaceChildren(...others.map(renderSeat));
   renderCenter();
   renderActions();
+  renderCoach();
   renderMe();
   renderScores();
+}
+
+// ------------------------------------------------------------------ the coach
+
+/** Whether this seat may ask the coach now: hints on at the table, and its own turn. */
+function canAskHint() {
+  return Boolean(S.table && S.table.hints) && S.seat !== null && isMyTurn() && legal().length > 0;
+}
+
+function askHint() {
+  if (!canAskHint() || S.hintAsked) return;
+  S.msgCounter += 1;
+  const id = `h-${Date.now().toString(36)}-${S.msgCounter}`;
+  if (send({ type: "hint", id })) {
+    S.hintAsked = id;
+    S.hint = null;
+    renderCoach();
+  }
+}
+
+function onHint(msg) {
+  if (msg.id !== S.hintAsked) return;
+  S.hintAsked = null;
+  S.hint = msg.version === S.version ? msg : null;
+  if (!S.hint) toast("The game moved on while the coach was thinking.", "info");
+  renderCoach();
+}
+
+/** The coach's panel: the Hint button, "thinking…", or the hint's moves with reasons. */
+function renderCoach() {
+  const box = $("coach");
+  if (!box) return;
+  const on = Boolean(S.table && S.table.hints) && S.seat !== null && S.view && S.view.phase !== "game_over";
+  box.classList.toggle("hidden", !on);
+  if (!on) { box.replaceChildren(); return; }
+  const button = el("button", {
+    class: "btn ghost small", type: "button", id: "hint-btn", disabled: !canAskHint() || Boolean(S.hintAsked),
+    title: "Ask the coach what a strong player would do, from what you can see",
+    onclick: askHint,
+  }, S.hintAsked ? "The coach is thinking…" : "Hint", el("kbd", {}, "T"));
+  const children = [button];
+  const h = S.hint;
+  if (h && h.version === S.version) {
+    const still = new Set(S.view.legal_actions || []);
+    const rows = h.hint.moves.map((m, i) => el("li", { class: i === 0 ? "best" : "", "data-move": m.action },
+      el("span", { class: "move" }, m.words),
+      m.value === null ? null : el("span", { class: "value", title: "estimated chance to win the hand" },
+        ` ${Math.round(100 * m.value)}%${i === 0 ? " to win the hand" : ""}`),
+      el("span", { class: "reason" }, ` — ${m.reason}`),
+      still.has(m.action) && !S.pending ? el("button", {
+        class: "btn small", type: "button", "data-play-hint": m.action,
+        onclick: () => act(m.action),
+      }, "Play it") : null));
+    children.push(el("div", { class: "coach-body", id: "hint-box" },
+      el("strong", {}, "The coach would play:"),
+      el("ol", { class: "coach-moves" }, ...rows),
+      el("small", { class: "muted" }, `From what you can see only · ${h.used === 1 ? "1 hint" : `${h.used} hints`} used this game`)));
+  }
+  box.replaceChildren(...children);
 }
 
 function renderCenter() {
@@ -1101,6 +1174,7 @@ function showGameOver() {
     children.push(el("h3", {}, `Last hand (hand ${last.hand})`), ...handBody(last, words.hand), verify);
   }
   children.push(el("h3", {}, "Final standings"), standingsTable(game));
+  if (S.hintsLine) children.push(el("p", { class: "muted", id: "hints-line" }, S.hintsLine));
   const buttons = [el("a", { class: "btn ghost", href: `/replay/${S.gameId}`, id: "replay-link" }, "Watch the replay")];
   if (S.seat !== null) {
     buttons.push(el("button", {
@@ -1220,6 +1294,7 @@ function onKey(e) {
     if (catches.length === 1) click('#actions [data-action^="catch"]');
   }
   else if (key === "x") click('[data-action^="challenge"]');
+  else if (key === "t") click("#hint-btn");
   else if (key === "l") { $("tab-log").click(); $("tab-log").focus(); }
 }
 

@@ -1,0 +1,109 @@
+"""The coach in the browser: the lobby's hints setting, the Hint button and key, the hint's
+moves with reasons, playing the coach's move (Chromium against a real server subprocess).
+
+Screenshots go to ``artifacts/screenshots/coach/``.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from hotdeath.cards import FACE_CODE
+from tests.test_browser import (
+    SHOTS,
+    Server,
+    _create_in_lobby,
+    _diagnose,
+    _player,
+    _start,
+    _until_my_turn,
+    _wait_for,
+    browser,
+)
+
+__all__ = ["browser"]  # the module's browser fixture, shared with test_browser's helpers
+
+COACH_SHOTS = SHOTS / "coach"
+CODES = re.compile(r"\b(" + "|".join(re.escape(c) for c in set(FACE_CODE) if len(c) > 1)
+                   + r")\b")
+
+try:
+    from playwright.sync_api import Browser
+except ImportError:  # pragma: no cover - the test extra installs it
+    Browser = Any  # type: ignore[misc,assignment]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, browser: Browser) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("coach") / "games.sqlite3")
+    srv.start()
+    COACH_SHOTS.mkdir(parents=True, exist_ok=True)
+    yield srv
+    srv.stop()
+
+
+def test_a_person_asks_for_a_hint_reads_it_and_plays_the_coachs_move(
+        browser: Browser, server: Server) -> None:
+    p = _player(browser)
+    page = p.page
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    labels = page.eval_on_selector_all("#hints option", "os => os.map(o => o.textContent)")
+    assert labels == ["on when a seat is a bot", "on for everyone", "off"]
+    tid = _create_in_lobby(p, server, "hotdeath", 4, goto=False)
+    assert "hints from the coach on" in (page.text_content("#waiting-rules") or "")
+    assert server.api(f"/api/tables/{tid}")["hints"] is True
+    _start(p)
+    _until_my_turn(p, cards=True)
+    page.wait_for_selector("#hint-btn:not([disabled])")
+    before = p.version()
+    page.keyboard.press("t")  # the key, as the button says
+    try:
+        page.wait_for_selector("#hint-box", timeout=20000)
+    except Exception as e:  # pragma: no cover - a failure message with the page's state
+        raise AssertionError(f"no hint shown: {_diagnose(p)}") from e
+    assert p.version() == before  # asking changes nothing at the table
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(COACH_SHOTS / "hint.png"), full_page=True)
+    rows = page.locator("#hint-box li")
+    assert 1 <= rows.count() <= 3
+    text = page.text_content("#hint-box") or ""
+    assert "The coach would play:" in text and "1 hint used this game" in text
+    assert "%" in text and " — " in text
+    assert not CODES.search(text), CODES.search(text)  # card names, never codes
+    hint = next(f for f in p.frames if f.get("type") == "hint")
+    legal = set(p.legal())
+    moves = [m["action"] for m in hint["hint"]["moves"]]
+    assert moves and set(moves) <= legal
+    assert page.get_attribute("#hint-box li.best", "data-move") == moves[0]
+    # playing the coach's move from the hint
+    page.click(f'#hint-box li.best [data-play-hint="{moves[0]}"]')
+    _wait_for(lambda: p.version() > before, "the coach's move to be played")
+    deadline = time.monotonic() + 10
+    while True:
+        done = [s for s in p.states() if s["version"] == before + 1]
+        if done or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert done and done[0]["last_action"]["action"] == moves[0]
+    assert done[0]["last_action"]["seat"] == 0
+    page.wait_for_selector("#hint-box", state="detached")  # the game moved on: it is gone
+    p.close()
+
+
+def test_no_hint_button_at_a_table_of_people_only(browser: Browser, server: Server) -> None:
+    created = server.api("/api/tables", {"variant": "standard", "seats": 2})
+    assert created["table"]["hints"] is False
+    p = _player(browser)
+    p.page.goto(server.base + f"/t/{created['table_id']}")
+    p.page.fill("#join-name", "Ann")
+    p.page.click("#join-btn")
+    p.page.wait_for_selector("#waiting:not(.hidden)")
+    assert "hints from the coach off" in (p.page.text_content("#waiting-rules") or "")
+    assert p.page.locator("#hint-btn").count() == 0
+    p.close()
