@@ -158,9 +158,9 @@ class Hint:
         """The hint in words, one line per move (best first)."""
         out = []
         for i, m in enumerate(self.moves):
-            lead = "Best" if i == 0 else f"{i + 1}."
+            lead = "Best:" if i == 0 else f"{i + 1}."
             chance = "" if m.value is None else f" (wins the hand {percent(m.value)})"
-            out.append(f"{lead}: {m.words}{chance} — {m.reason}")
+            out.append(f"{lead} {m.words}{chance} — {m.reason}")
         return out
 
 

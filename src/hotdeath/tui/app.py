@@ -34,6 +34,8 @@ from textual.widgets.option_list import Option
 from hotdeath import actions as A
 from hotdeath.actions import Action
 from hotdeath.cards import COLOR_LETTERS, COLOR_NAMES, FACE_COLOR, card_name
+from hotdeath.coach import HINT_SECONDS, Hint, hints_line
+from hotdeath.coach import hint as coach_hint
 from hotdeath.errors import HotDeathError
 from hotdeath.pending import Ejection, Pending, Pot, Reveal
 from hotdeath.tui.remote import RemoteSession
@@ -100,6 +102,16 @@ class BotMoveReady(Message):
 
 
 # ---------------------------------------------------------------------------- modal screens
+
+
+class HintReady(Message):
+    """The coach's hint, computed in a thread, for the table's token."""
+
+    def __init__(self, token: int, hint: Hint | None, error: str = "") -> None:
+        super().__init__()
+        self.token = token
+        self.hint = hint
+        self.error = error
 
 
 class ChoiceScreen(ModalScreen[int | None]):
@@ -295,6 +307,7 @@ class HotDeathApp(App[None]):
         Binding("c", "challenge", "Challenge"),
         Binding("o", "moves", "Other moves"),
         Binding("w", "why", "Why? (rules)"),
+        Binding("t", "hint", "Hint"),
         Binding("slash", "type_move", "Type"),
         Binding("space", "skip", "Skip wait"),
         Binding("plus", "slower", "Slower bots", show=False),
@@ -339,6 +352,10 @@ class HotDeathApp(App[None]):
         self._prompting = False
         self._shown_results = 0
         self._started = False
+        self._hinting: int | None = None
+        """The token of the table the coach is thinking about, if any."""
+        self.hint_seconds = HINT_SECONDS
+        """The coach's thinking time per hint."""
 
     # ------------------------------------------------------------------ layout
 
@@ -895,6 +912,10 @@ class HotDeathApp(App[None]):
             for i, (name, total) in enumerate(result.standings, 1):
                 standings.add_row(str(i), name, *((total,) if scored else ()))
             parts.append(standings)
+            used = hints_line(self.session.hints, self.session.players,
+                              [self.session.short_name(x) for x in range(self.session.players)])
+            if used:
+                parts.append(Text(used, style="dim"))
         return Group(*parts)
 
     def _after_result(self, choice: str | None) -> None:
@@ -1210,12 +1231,66 @@ class HotDeathApp(App[None]):
             return any(a.kind not in CARD_ACTIONS for a in s.legal())
         if action == "type_move":
             return s.human is not None and not s.over()
+        if action == "hint":
+            return self.can_hint()
         if action in ("slower", "faster"):
             return s.local
         if action == "skip":
             return s.local and (self._pending is not None or s.window_open()
                                 or (self._thinking is not None and self.delay > 0))
         return True
+
+    # ------------------------------------------------------------------ the coach
+
+    def can_hint(self) -> bool:
+        """Whether the person may ask the coach now: a local game, on their own turn."""
+        s = self.session
+        return (s.local and s.human is not None and not s.over() and s.my_turn()
+                and self._hinting is None and not self._modal_open())
+
+    def action_hint(self) -> None:
+        """Ask the coach what a strong player would do (from your view only)."""
+        if not self.can_hint():
+            return
+        s = self.session
+        token = self._token
+        self._hinting = token
+        view = s.view()
+        names, theme, seconds = list(s.names), s.theme, self.hint_seconds
+
+        def think() -> None:
+            try:
+                given: Hint | None = coach_hint(view, seconds, names=names, theme=theme)
+                error = ""
+            except HotDeathError as e:
+                given, error = None, e.message
+            with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
+                self.post_message(HintReady(token, given, error))
+
+        threading.Thread(target=think, name="hotdeath-coach", daemon=True).start()
+        self._say("The coach is thinking…")
+
+    @on(HintReady)
+    def _hinted(self, message: HintReady) -> None:
+        self._hinting = None
+        if message.token != self._token or message.hint is None or not self.screen_stack:
+            if message.error:
+                self._say(message.error, error=True)
+            return
+        s = self.session
+        given = message.hint
+        if s.human is not None:
+            s.hints.append([s.human, len(s.state.history) + 1])
+        moves = list(given.moves)
+        labels = [Text(line) for line in given.lines()]
+        self.message = Text("")
+        self._refresh()
+        self._push_choice(
+            "The coach would play", labels,
+            lambda i: self._chosen_move([m.action for m in moves], i),
+            hint=f"From what you can see only · Enter plays the move, Escape closes · "
+                 f"{len(s.hints)} hint{'s' if len(s.hints) != 1 else ''} used",
+        )
 
     def action_draw(self) -> None:
         """Draw a card."""
@@ -1337,6 +1412,7 @@ class HotDeathApp(App[None]):
             "d draw · p pass · a accept an attack · o other moves · w why (the rules of the "
             "latest events)\n"
             "u Uno (with your next card, or a call) · k catch · c challenge: only when open\n"
+            "t hint: the coach's best moves from what you can see, with reasons (your turn)\n"
             "space: the bot moves now / let a window go · + and -: the bots' delay\n"
             "ctrl+s: save the record so far · ctrl+n: abandon the game for a new one\n"
             "F1 or ?: this help · ctrl+q: quit (mid-game it asks first and can save the record)"

@@ -185,6 +185,8 @@ class Session:
         self.results: list[ScoreSheet] = []
         self.saved_to: Path | None = None
         self.declined: frozenset[Action] = frozenset()
+        self.hints: list[list[int]] = []
+        """The hints the person asked the coach for: ``[seat, index of the next action]``."""
         self._add_events(self.state.opening_events)
 
     # ------------------------------------------------------------------ what the person sees
@@ -417,7 +419,11 @@ class Session:
             stamp = time.strftime("%Y%m%d-%H%M%S")
             path = default_save_dir() / f"{stamp}-{self.variant_name}-{self.seed}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(record(self.state), indent=1), encoding="utf-8")
+        rec = record(self.state)
+        rec["names"] = list(self.names)
+        rec["people"] = [] if self.human is None else [self.human]
+        rec["hints"] = [list(h) for h in self.hints]
+        path.write_text(json.dumps(rec, indent=1), encoding="utf-8")
         self.saved_to = path
         return path
 

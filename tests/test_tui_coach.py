@@ -1,0 +1,71 @@
+"""The coach in the full-screen terminal game: the hint key, its moves, playing one."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from hotdeath.tui.app import ChoiceScreen, HotDeathApp
+from tests.test_tui import SIZE, app_at, screen_text, settle
+
+
+async def _hint(app: HotDeathApp, pilot: Pilot[None]) -> ChoiceScreen:
+    await pilot.press("t")
+    deadline = time.monotonic() + 30
+    while not isinstance(app.screen, ChoiceScreen):
+        assert time.monotonic() < deadline, "the coach never answered"
+        await pilot.pause(0.02)
+    await settle(pilot)
+    return app.screen
+
+
+@pytest.mark.asyncio
+async def test_the_hint_key_shows_the_coachs_moves_and_plays_the_chosen_one(
+        tmp_path: Path) -> None:
+    session, app = app_at("hotdeath", 3, "R5",
+                          [["R7", "G5", "B2", "RET"], ["Y1", "Y2", "Y3"], ["G1", "G2", "G3"]])
+    app.hint_seconds = 0.05
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.check_action("hint", ()) is True
+        legal = set(session.legal())
+        screen = await _hint(app, pilot)
+        assert screen.prompt_title == "The coach would play"
+        lines = [str(label) for label in screen.labels]
+        assert 1 <= len(lines) <= 3 and lines[0].startswith("Best: ")
+        text = screen_text(app)
+        assert "wins the hand" in text and "From what you can see only" in text
+        assert "Retaliation" in text  # the card kept for later, by its name
+        assert session.hints == [[0, 1]]
+        best = app.session.view().legal_actions
+        assert legal == set(best)
+        before = len(session.state.history)
+        await pilot.press("enter")  # the best move
+        await settle(pilot)
+        assert len(session.state.history) > before
+        seat, played = session.state.history[before]
+        assert seat == 0 and played in legal
+        assert lines[0].startswith(f"Best: {session.action_words(played)}")
+        path = session.save(tmp_path / "game.json")
+    rec = json.loads(path.read_text(encoding="utf-8"))
+    assert rec["hints"] == [[0, 1]] and rec["people"] == [0]
+    assert rec["names"][0] == "P0 (you)"
+
+
+@pytest.mark.asyncio
+async def test_no_hint_when_it_is_not_the_persons_turn() -> None:
+    session, app = app_at("standard", 2, "R5", [["R7", "G5"], ["Y1", "Y2"]])
+    app.hint_seconds = 0.05
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        session.state.turn = 1  # the bot's turn (the app is not asked to move it)
+        session.state._ver += 1
+        assert app.check_action("hint", ()) is False
+        await pilot.press("t")
+        await pilot.pause(0.1)
+        assert not isinstance(app.screen, ChoiceScreen)
+        assert session.hints == []
