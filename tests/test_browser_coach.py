@@ -107,3 +107,56 @@ def test_no_hint_button_at_a_table_of_people_only(browser: Browser, server: Serv
     assert "hints from the coach off" in (p.page.text_content("#waiting-rules") or "")
     assert p.page.locator("#hint-btn").count() == 0
     p.close()
+
+
+def test_game_over_tells_the_hints_used_and_the_review_of_the_hand(
+        browser: Browser, server: Server) -> None:
+    made = server.api("/api/tables", {
+        "variant": "standard", "seats": 2, "bots": {"1": "basic"}, "options": {"rounds": 1},
+        "bot_delay": 0,
+    })
+    table = made["table_id"]
+    joined = server.api(f"/api/tables/{table}/join", {"name": "Ann", "seat": 0})
+    ann = _player(browser)
+    page = ann.page
+    page.goto(server.base + "/")
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)",
+                  [f"hotdeath.host.{table}", made["host_token"]])
+    page.goto(f"{server.base}/t/{table}?token={joined['token']}")
+    page.wait_for_selector("#waiting:not(.hidden)")
+    _start(ann)
+    _until_my_turn(ann)
+    page.wait_for_selector("#hint-btn:not([disabled])")
+    page.click("#hint-btn")
+    try:
+        page.wait_for_selector("#hint-box", timeout=20000)
+    except Exception as e:  # pragma: no cover - a failure message with the page's state
+        raise AssertionError(f"no hint shown: {_diagnose(ann)}") from e
+    deadline = time.monotonic() + 90
+    while not page.locator('[data-dialog="over"]').count():
+        assert time.monotonic() < deadline, "the game did not end"
+        ann.idle()
+        if not ann.step():
+            time.sleep(0.05)
+    over = page.locator('[data-dialog="over"]')
+    over.locator("#hints-line").wait_for()
+    assert over.locator("#hints-line").inner_text() == "Ann used 1 hint."
+    page.click('[data-dialog="over"] #review-btn')
+    try:
+        page.wait_for_selector("#review-headline", timeout=60000)
+    except Exception as e:  # pragma: no cover - a failure message with the page's state
+        raise AssertionError(f"no review: {page.inner_text('#review-body')}") from e
+    headline = page.inner_text("#review-headline")
+    assert headline.startswith("Hand 1, Ann:"), headline
+    rows = page.locator(".review-moves li")
+    assert rows.count() >= 1
+    text = page.inner_text("#review-body")
+    assert not CODES.search(text), CODES.search(text)
+    assert page.locator("#review-mistakes").count() == 1
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(COACH_SHOTS / "review.png"), full_page=True)
+    # the replay tells it too
+    page.goto(f"{server.base}/replay/{page.get_attribute('body', 'data-game')}")
+    page.wait_for_selector("#hints-line:not(.hidden)")
+    assert page.inner_text("#hints-line") == "Ann used 1 hint."
+    ann.close()

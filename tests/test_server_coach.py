@@ -105,6 +105,26 @@ def test_a_hint_over_the_websocket_is_the_seats_own_and_recorded(quick: TestClie
     assert replay["hints"] == [[0, index]] and replay["hints_line"] == "Ann used 1 hint."
     assert replay["record"]["hints"] == [[0, index]]
     assert replay["record"]["names"][0] == "Ann" and replay["record"]["people"] == [0]
+    # the coach's review of the hand, computed once and stored with the game
+    r = quick.get(f"/api/games/{m['game_id']}/review?hand=1&seat=0")
+    assert r.status_code == 200, r.text
+    review = r.json()["review"]
+    assert review["lines"][0].startswith("Hand 1, Ann:")
+    assert review["seats"] == [0] and review["hand_no"] == 1
+    assert {d["index"] for d in review["decisions"]} <= set(range(1, len(replay["steps"])))
+    assert all(d["seat"] == 0 for d in review["decisions"])
+    assert len(review["mistakes"]) <= 3
+    hub = quick.app.state.hub  # type: ignore[attr-defined]
+    hub.store.barrier().result()
+    stored = hub.store.load_game(m["game_id"])[0]["reviews"]
+    assert stored == {"1:0": review}
+    hub.reviews.clear()  # from the database now, not recomputed
+    again = quick.get(f"/api/games/{m['game_id']}/review?hand=1&seat=0").json()["review"]
+    assert again == review and not hub.reviews
+    assert quick.get(f"/api/games/{m['game_id']}/review?hand=9&seat=0").json()["code"] == (
+        "no_hand")
+    assert quick.get(f"/api/games/{m['game_id']}/review?hand=1&seat=5").json()["code"] == (
+        "bad_seat")
 
 
 def test_no_hint_out_of_turn_nor_at_a_table_with_hints_off(quick: TestClient) -> None:
@@ -125,3 +145,20 @@ def test_no_hint_out_of_turn_nor_at_a_table_with_hints_off(quick: TestClient) ->
         waiting = b if m["view"]["current_player"] == 0 else a
         waiting.send_json({"type": "hint", "id": "y"})
         assert _next(waiting, "error")["code"] == "not_your_turn"
+
+
+def test_a_running_games_hand_is_reviewed_for_its_own_seat_once_over(
+        quick: TestClient) -> None:
+    table = new_table(quick, variant="standard", seats=2, bots={"1": "basic"})
+    tid = table["table_id"]
+    ann = join(quick, tid, "Ann", 0)
+    with quick.websocket_connect(f"/ws/{tid}") as a:
+        hello(a, ann["token"])
+        start(quick, table)
+        m = _my_turn(a, 0)
+        url = f"/api/games/{m['game_id']}/review?hand=1"
+        assert quick.get(url).json()["code"] == "bad_token"
+        mine = {"X-Token": ann["token"]}
+        assert quick.get(url + "&seat=1", headers=mine).json()["code"] == "not_your_seat"
+        r = quick.get(url, headers=mine)
+        assert r.status_code == 409 and r.json()["code"] == "hand_not_over"

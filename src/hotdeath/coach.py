@@ -67,6 +67,8 @@ MISTAKES: Final = 3
 """How many of a hand's costliest moves a review names."""
 MISTAKE_COST: Final = 0.05
 """The least cost (in chance to win the hand) that a review calls a mistake."""
+SHRINK: Final = 4
+"""A review values each move as if it had this many more tries at the position's mean."""
 
 _DRAWS: Final = {WD4: 4, HOT: 8, DB: 4, HOS: 4}
 _DEFENCES: Final = (HOLY, M5, RET, VIR)
@@ -390,6 +392,8 @@ class Decision:
     """What the search thought best from the seat's view at that moment."""
     played_value: float | None
     """The estimated chance to win the hand after the move played (None: not searched)."""
+    rule: str = ""
+    """The rule behind the decision ('' when none): of a card played, or the attack's."""
 
     @property
     def cost(self) -> float:
@@ -409,7 +413,7 @@ class Decision:
             "index": self.index, "seat": self.seat, "played": str(self.played),
             "played_words": self.played_words, "best": self.best.to_json(),
             "played_value": None if self.played_value is None else round(self.played_value, 3),
-            "cost": round(self.cost, 3), "agreed": self.agreed,
+            "cost": round(self.cost, 3), "agreed": self.agreed, "rule": self.rule,
         }
 
 
@@ -459,13 +463,32 @@ class Review:
         if worst:
             out.append("Biggest mistakes:")
             for d in worst:
-                rule = f" [{d.best.rule}]" if d.best.rule else ""
-                out.append(f"- {d.index}. {d.played_words} cost about {percent(d.cost)} of "
-                           f"the chance to win the hand: better {d.best.words} — "
+                rule = f" [{d.rule}]" if d.rule else ""
+                out.append(f"- {d.index}. {d.played_words} cost about {round(100 * d.cost)} "
+                           f"points of chance to win the hand ({percent(d.best.value)} → "
+                           f"{percent(d.played_value)}): better {d.best.words} — "
                            f"{d.best.reason}{rule}")
         else:
             out.append("No mistake worth naming.")
         return out
+
+
+def _decision_rule(view: View, best: Action, played: Action) -> str:
+    """The rule behind a decision ('' when none).
+
+    The rule of the card the coach would play, else of the card played, else of the card
+    of the attack being answered.
+    """
+    for a in (best, played):
+        if a.cards:
+            rule = _rule_of(view.variant, a.cards[0])
+            if rule:
+                return rule
+    attack = view.attack
+    card = getattr(attack, "last_card", -1) if attack is not None else -1
+    if isinstance(card, int) and card >= 0:
+        return _rule_of(view.variant, card)
+    return ""
 
 
 def hand_ranges(rec: Mapping[str, Any]) -> dict[int, tuple[int, int]]:
@@ -547,13 +570,18 @@ def review(
             continue
         if not stats:
             continue
-        values = {a: v for a, _, v in stats}
-        a0, visits0, v0 = stats[0]
+        # each move's value shrunk toward the mean of the position by SHRINK visits' worth,
+        # so that a move the search tried only a few times cannot make a big "mistake"
+        tried = sum(n for _, n, _ in stats) or 1
+        mean = sum(v * n for _, n, v in stats) / tried
+        values = {a: (v * n + mean * SHRINK) / (n + SHRINK) for a, n, v in stats}
+        a0, visits0, _ = stats[0]
+        v0 = values[a0]
         best = Move(a0, describe_action(a0, names, theme), v0, visits0,
                     reason(view, a0, names, theme),
                     _rule_of(view.variant, a0.cards[0]) if a0.cards else "")
         decisions.append(Decision(i, seat, action, describe_action(action, names, theme),
-                                  best, values.get(action)))
+                                  best, values.get(action), _decision_rule(view, a0, action)))
     return Review(hand_no, tuple(sorted(wanted)), tuple(decisions),
                   time.perf_counter() - started, complete)
 

@@ -42,7 +42,7 @@ from hotdeath.cards import (
     THEMES,
     card_name,
 )
-from hotdeath.coach import hints_line
+from hotdeath.coach import CoachError, hints_line
 from hotdeath.events import SCORE_LABELS
 from hotdeath.options import OPTION_GROUPS
 from hotdeath.server.forward import Forwarder, Forwarding
@@ -780,6 +780,57 @@ def create_app(
         head = json.dumps(out, separators=(",", ":"), ensure_ascii=False)
         body = f'{head[:-1]},"steps":[{",".join(texts)}]}}'
         return Response(body, media_type="application/json")
+
+    @app.get("/api/games/{game_id}/review", tags=["games"])
+    async def review_hand(
+        game_id: str,
+        hand: Annotated[int, Query(ge=1, description="the hand to review (1 for the first)")],
+        seat: Annotated[int | None, Query(ge=0, description="the seat to review")] = None,
+        x_token: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """The coach's review of a hand that is over, for one seat (docs/protocol.md).
+
+        A running game's hands are reviewed only for the caller's own seat (its token); a
+        finished game's for any seat.  Computed once in the coach thread, within a budget,
+        and stored with the game.
+        """
+        if len(game_id) > 32:
+            raise ApiError(404, "unknown_game", f"there is no game {game_id!r}")
+        await asyncio.wrap_future(store.barrier())
+        loaded = await asyncio.wrap_future(store.fetch_game(game_id))
+        if loaded is None:
+            raise ApiError(404, "unknown_game", f"there is no game {game_id!r}")
+        row, actions, _deals = loaded
+        found = await asyncio.wrap_future(store.later(store.read_table_now, row["table_id"]))
+        if found is None:
+            raise ApiError(404, "unknown_game", f"there is no game {game_id!r}")
+        table, seat_rows = found
+        mine: int | None = None
+        if x_token is not None:
+            h = token_hash(x_token)
+            owned = [int(r["seat"]) for r in seat_rows if r["token_hash"] == h]
+            if not owned:
+                raise ApiError(403, "bad_token", "this token is not a seat's at this table")
+            mine = owned[0]
+        if row["status"] != "finished":
+            if mine is None:
+                raise ApiError(403, "bad_token", "a running game's hands are reviewed for "
+                               "your own seat: send its token")
+            if seat is not None and seat != mine:
+                raise ApiError(403, "not_your_seat", f"you hold seat {mine}, not seat {seat}")
+        target = seat if seat is not None else mine
+        if target is None:
+            raise ApiError(400, "bad_seat", "say which seat to review (?seat=)")
+        if target >= int(row["players"]):
+            raise ApiError(400, "bad_seat",
+                           f"seat must be a number from 0 to {int(row['players']) - 1}")
+        try:
+            result = await asyncio.wrap_future(
+                hub.review(row, actions, hand, target, str(table["theme"])))
+        except CoachError as e:
+            status = {"no_hand": 404, "hand_not_over": 409}.get(e.code, 400)
+            raise ApiError(status, e.code, e.message) from None
+        return {"game_id": game_id, "hand": hand, "seat": target, "review": result}
 
     # ---------------------------------------------------------------- WebSocket
 

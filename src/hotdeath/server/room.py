@@ -30,7 +30,7 @@ import math
 import random
 import secrets
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -41,9 +41,10 @@ from hotdeath.actions import DEAL, DIRECTION, KIND_WORDS, LEAVE, Action
 from hotdeath.bots import Bot, BotInfo, make_bot, parse_spec
 from hotdeath.bots.arena import next_bot_move, worth_offering
 from hotdeath.cards import COLOR_NAMES, THEMES, card_code
-from hotdeath.coach import HINT_SECONDS, CoachError, hint, hints_line, hints_used
+from hotdeath.coach import HINT_SECONDS, CoachError, hint, hints_line, hints_used, review
 from hotdeath.errors import HotDeathError, TextError
 from hotdeath.events import Event, describe
+from hotdeath.notation import RECORD_FORMAT
 from hotdeath.options import as_dict
 from hotdeath.rulebook import RULES
 from hotdeath.server.chat import CHAT_BURST, CHAT_PER_SECOND, REACTIONS, chat_text
@@ -109,6 +110,12 @@ BOT_RANKS: dict[str, tuple[int, str]] = {
 }
 """Each bot level's place by measured strength (docs/bots.md: the heads-up round robin of
 standard Uno, and ISMCTS against three experts) and the word people read for it."""
+REVIEW_SECONDS = 0.2
+"""The coach's thinking time per decision in a review of a hand."""
+REVIEW_BUDGET = 20.0
+"""The most seconds one review of a hand may take (longer hands get less per decision)."""
+REVIEWS_KEPT = 64
+"""Reviews kept in memory (every one is also stored with its game)."""
 SAFE_DEFAULTS = ("accept", "draw", "pass", "decline")
 """What a timed-out seat does when no bot can choose: the first of these that is legal."""
 
@@ -1764,6 +1771,12 @@ class Hub:
         """Where hints and reviews are computed, one at a time for every table."""
         self.hint_seconds = min(HINT_SECONDS, max_bot_seconds)
         """The coach's thinking time per hint (the bots' cap, at most a second)."""
+        self.review_seconds = min(REVIEW_SECONDS, max_bot_seconds)
+        """The coach's thinking time per decision of a review."""
+        self.review_budget = REVIEW_BUDGET
+        """The most seconds one review takes."""
+        self.reviews: OrderedDict[tuple[str, str], Future[dict[str, Any]]] = OrderedDict()
+        """Reviews computed or being computed, by game and ``"hand:seat"`` (newest last)."""
         """Where thinking bots are asked (tables wait their turn when all are busy)."""
         self.rooms: dict[str, Room] = {}
         self.idle_unload = idle_unload
@@ -1852,6 +1865,43 @@ class Hub:
 
         on_loop(fut, done)
         return room, host
+
+    def review(self, row: Mapping[str, Any], actions: list[tuple[int, str]], hand: int,
+               seat: int, theme: str) -> Future[dict[str, Any]]:
+        """The coach's review of ``hand`` for ``seat`` of the game of ``row``.
+
+        Cached: a review stored with the game is answered at once, one being computed is
+        shared; otherwise it is computed in the coach thread (at most
+        :attr:`review_budget` seconds) and then stored with the game.
+        """
+        game_id = str(row["id"])
+        key = f"{hand}:{seat}"
+        stored = (row.get("reviews") or {}).get(key)
+        if isinstance(stored, dict):
+            done: Future[dict[str, Any]] = Future()
+            done.set_result(stored)
+            return done
+        fut = self.reviews.get((game_id, key))
+        if fut is not None and not (fut.done() and fut.exception() is not None):
+            self.reviews.move_to_end((game_id, key))
+            return fut
+        rec = {
+            "format": RECORD_FORMAT, "variant": row["variant"], "options": row["options"],
+            "players": int(row["players"]), "seed": int(row["seed"]), "preset": row["preset"],
+            "actions": [[s, a] for s, a in actions],
+        }
+        fut = self.coach.submit(review_json, rec, hand, seat, list(row["names"]), theme,
+                                self.review_seconds, self.review_budget)
+        self.reviews[(game_id, key)] = fut
+        while len(self.reviews) > REVIEWS_KEPT:
+            self.reviews.popitem(last=False)
+
+        def stored_now(f: Future[dict[str, Any]]) -> None:
+            if not f.cancelled() and f.exception() is None:
+                self.store.record_review(str(row["table_id"]), game_id, key, f.result())
+
+        fut.add_done_callback(stored_now)
+        return fut
 
     def get(self, table_id: str) -> Room | None:
         """The room of ``table_id`` (loaded from the database if needed, waiting), or None.
@@ -2084,6 +2134,23 @@ class Hub:
                 await asyncio.to_thread(self.leases.resign)
             except Exception as e:  # the leases run out by themselves
                 log.error("could not hand the tables over: %s", type(e).__name__)
+
+
+def review_json(rec: Mapping[str, Any], hand: int, seat: int, names: list[str], theme: str,
+                seconds: float, budget: float) -> dict[str, Any]:
+    """The coach's review of a hand that is over, as JSON (run in the coach thread).
+
+    Raises :class:`~hotdeath.coach.CoachError`: ``no_hand`` (the record has no such hand),
+    ``hand_not_over`` (the hand is still being played).
+    """
+    from hotdeath.notation import replay
+
+    state = replay(rec)
+    if not state.is_terminal() and state.current_hand() <= hand:
+        raise CoachError("hand_not_over", f"hand {hand} is still being played")
+    done = review(rec, hand, [seat], seconds=seconds, budget=budget, names=names,
+                  theme=theme)
+    return done.to_json(names)
 
 
 def checked_text(text: object, kind: str) -> str:

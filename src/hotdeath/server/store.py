@@ -90,6 +90,7 @@ games_t = sa.Table(
     sa.Column("created_at", sa.DateTime, nullable=False),
     sa.Column("finished_at", sa.DateTime, nullable=True),
     sa.Column("hints", sa.JSON, nullable=True),
+    sa.Column("reviews", sa.JSON, nullable=True),
 )
 
 actions_t = sa.Table(
@@ -663,6 +664,21 @@ class Store:
             c.execute(games_t.update().where(games_t.c.id == game_id).values(hints=value))
 
         return self._write(table_id, f"hints of game {game_id}", job)
+
+    def record_review(self, table_id: str, game_id: str, key: str,
+                      review: Mapping[str, Any]) -> Future[None]:
+        """Queue the write of one review of a game's hand (``key``: ``"hand:seat"``)."""
+        value = dict(review)
+
+        def job(c: sa.Connection) -> None:
+            old = c.execute(
+                sa.select(games_t.c.reviews).where(games_t.c.id == game_id)
+            ).scalar()
+            reviews = dict(old or {})
+            reviews[key] = value
+            c.execute(games_t.update().where(games_t.c.id == game_id).values(reviews=reviews))
+
+        return self._write(table_id, f"a review of game {game_id}", job)
 
     def load_game(self, game_id: str) -> GameRows | None:
         """A game row, its actions ``(seat, text)`` in order and its deals, or None."""

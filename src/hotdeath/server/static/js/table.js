@@ -1096,13 +1096,56 @@ function maybeShowScoring() {
     last.seats && last.seats.length ? el("p", { class: "muted" }, "Each line shows how a player's points were counted.") : null,
     goalLine(), verify,
     el("p", { class: "muted breather-line", id: "breather-line" }),
-    el("div", { class: "footer" }, el("button", {
+    el("div", { class: "footer" }, reviewButton(handNo), el("button", {
       class: "btn primary", type: "button", id: "continue-btn",
       onclick: () => { readyForNext(); closeDialog("score"); autoChooser(); },
     }, "Next hand")),
   ], { closable: true, onclose: () => { readyForNext(); setTimeout(() => autoChooser(), 0); } });
   renderBreather();
   verifyReveal(handNo, verify);
+}
+
+// ------------------------------------------------------------------ the coach's review
+
+/** "Review my hand": the coach's review of a hand that is over, for this seat. */
+function reviewButton(handNo) {
+  if (S.seat === null) return null;
+  return el("button", {
+    class: "btn ghost", type: "button", id: "review-btn", "data-hand": handNo,
+    title: "What the coach would have played at each of your turns, and your costliest moves",
+    onclick: () => openReview(handNo),
+  }, "Review my hand");
+}
+
+async function openReview(handNo) {
+  const body = el("div", { class: "review", id: "review-body" },
+    el("p", { class: "muted", id: "review-wait" }, "The coach is going over your moves…"));
+  openDialog("review", `Hand ${handNo}: the coach's review`, [body, el("div", { class: "footer" },
+    el("button", { class: "btn", type: "button", onclick: () => closeDialog("review") }, "Close"))]);
+  try {
+    const data = await api(`/api/games/${encodeURIComponent(S.gameId)}/review?hand=${handNo}`, { token: S.token });
+    renderReview(body, data.review);
+  } catch (err) {
+    body.replaceChildren(el("p", { class: "error-box" }, `${err.message} (${err.code})`));
+  }
+}
+
+function renderReview(box, review) {
+  const [headline, ...rest] = review.lines;
+  const cut = rest.findIndex((line) => line === "Biggest mistakes:" || line === "No mistake worth naming.");
+  const moves = cut < 0 ? rest : rest.slice(0, cut);
+  const tail = cut < 0 ? [] : rest.slice(cut);
+  const worst = new Set(review.mistakes);
+  box.replaceChildren(
+    el("p", { class: "result-headline", id: "review-headline" }, headline),
+    el("ol", { class: "review-moves" }, ...moves.map((line, i) => {
+      const d = review.decisions[i];
+      return el("li", { class: d && worst.has(d.index) ? "mistake" : d && d.agreed ? "agreed" : "", "data-index": d ? d.index : "" }, line);
+    })),
+    ...tail.map((line, i) => (i === 0
+      ? el("h4", { id: "review-mistakes" }, line)
+      : el("p", { class: "review-mistake" }, line))),
+  );
 }
 
 // ------------------------------------------------------------------ the breather
@@ -1176,6 +1219,7 @@ function showGameOver() {
   children.push(el("h3", {}, "Final standings"), standingsTable(game));
   if (S.hintsLine) children.push(el("p", { class: "muted", id: "hints-line" }, S.hintsLine));
   const buttons = [el("a", { class: "btn ghost", href: `/replay/${S.gameId}`, id: "replay-link" }, "Watch the replay")];
+  if (last) buttons.push(reviewButton(last.hand));
   if (S.seat !== null) {
     buttons.push(el("button", {
       class: "btn primary", type: "button", id: "rematch-btn",
