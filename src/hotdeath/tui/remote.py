@@ -175,6 +175,7 @@ class RemoteSession(Session):
         self.results = []
         self.saved_to = None
         self.declined = frozenset()
+        self.hints: list[list[int]] = []  # the server keeps a table's hints
         self.game_id: str | None = None
         self.version = 0
         self.generation = 0
