@@ -169,7 +169,7 @@ function onMessage(msg) {
 function onError(msg) {
   if (msg.id && msg.id === S.hintAsked) {
     S.hintAsked = null;
-    renderCoach();
+    renderActions(); renderCoach();
   }
   if (msg.id && msg.id === S.pending) {
     S.pending = null;
@@ -603,7 +603,7 @@ function askHint() {
   if (send({ type: "hint", id })) {
     S.hintAsked = id;
     S.hint = null;
-    renderCoach();
+    renderActions(); renderCoach();
   }
 }
 
@@ -612,24 +612,29 @@ function onHint(msg) {
   S.hintAsked = null;
   S.hint = msg.version === S.version ? msg : null;
   if (!S.hint) toast("The game moved on while the coach was thinking.", "info");
-  renderCoach();
+  renderActions(); renderCoach();
 }
 
-/** The coach's panel: the Hint button, "thinking…", or the hint's moves with reasons. */
-function renderCoach() {
-  const box = $("coach");
-  if (!box) return;
-  const on = Boolean(S.table && S.table.hints) && S.seat !== null && S.view && S.view.phase !== "game_over";
-  box.classList.toggle("hidden", !on);
-  if (!on) { box.replaceChildren(); return; }
-  const button = el("button", {
-    class: "btn ghost small", type: "button", id: "hint-btn", disabled: !canAskHint() || Boolean(S.hintAsked),
+/** The Hint button among the actions, on this seat's turn at a table with hints on. */
+function coachButton() {
+  if (!canAskHint()) return null;
+  return el("button", {
+    class: "btn ghost", type: "button", id: "hint-btn", disabled: Boolean(S.hintAsked),
     title: "Ask the coach what a strong player would do, from what you can see",
     onclick: askHint,
   }, S.hintAsked ? "The coach is thinking…" : "Hint", el("kbd", {}, "T"));
-  const children = [button];
+}
+
+/** The coach's answer: the hint's moves with their chances and reasons (shown until the
+ * game moves on). */
+function renderCoach() {
+  const box = $("coach");
+  if (!box) return;
   const h = S.hint;
-  if (h && h.version === S.version) {
+  const on = Boolean(h) && h.version === S.version && S.seat !== null;
+  box.classList.toggle("hidden", !on);
+  const children = [];
+  if (on) {
     const still = new Set(S.view.legal_actions || []);
     const rows = h.hint.moves.map((m, i) => el("li", { class: i === 0 ? "best" : "", "data-move": m.action },
       el("span", { class: "move" }, m.words),
@@ -641,6 +646,10 @@ function renderCoach() {
         onclick: () => act(m.action),
       }, "Play it") : null));
     children.push(el("div", { class: "coach-body", id: "hint-box" },
+      el("button", {
+        class: "btn small ghost coach-close", type: "button", id: "hint-close", "aria-label": "Close the hint",
+        onclick: () => { S.hint = null; renderCoach(); },
+      }, "Close"),
       el("strong", {}, "The coach would play:"),
       el("ol", { class: "coach-moves" }, ...rows),
       el("small", { class: "muted" }, `From what you can see only · ${h.used === 1 ? "1 hint" : `${h.used} hints`} used this game`)));
@@ -798,6 +807,8 @@ function renderActions() {
   if (chooser && !S.dialogKind) {
     box.append(el("button", { class: "btn primary", type: "button", onclick: () => autoChooser(true) }, "Choose…"));
   }
+  const hintButton = coachButton();
+  if (hintButton) box.append(hintButton);
 }
 
 function multiPlays() {
