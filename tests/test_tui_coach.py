@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from hotdeath.tui.app import ChoiceScreen, HotDeathApp
-from tests.test_tui import SIZE, app_at, screen_text, settle
+from hotdeath.tui.app import ChoiceScreen, HelpScreen, HotDeathApp, ScoreScreen
+from tests.test_tui import SIZE, app_at, make_app, play_hand, screen_text, settle
 
 
 async def _hint(app: HotDeathApp, pilot: Pilot[None]) -> ChoiceScreen:
@@ -69,3 +69,28 @@ async def test_no_hint_when_it_is_not_the_persons_turn() -> None:
         await pilot.pause(0.1)
         assert not isinstance(app.screen, ChoiceScreen)
         assert session.hints == []
+
+
+@pytest.mark.asyncio
+async def test_the_score_screen_offers_the_coachs_review_of_the_hand(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    app = make_app("standard", 4)
+    app.review_seconds = 0.02
+    async with app.run_test(size=SIZE) as pilot:
+        score = await play_hand(app, pilot, {})
+        assert "v: the coach's review of your moves" in screen_text(app)
+        hand = score.result.hand_no
+        await pilot.press("v")
+        deadline = time.monotonic() + 60
+        while not isinstance(app.screen, HelpScreen):
+            assert time.monotonic() < deadline, "the review never came"
+            await pilot.pause(0.02)
+        await settle(pilot)
+        text = screen_text(app)
+        assert f"Hand {hand}: the coach's review" in text
+        assert f"Hand {hand}, P0 (you):" in text
+        assert "No mistake worth naming." in text or "Biggest mistakes:" in text
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, ScoreScreen)  # back to the scores

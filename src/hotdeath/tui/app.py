@@ -36,7 +36,9 @@ from hotdeath.actions import Action
 from hotdeath.cards import COLOR_LETTERS, COLOR_NAMES, FACE_COLOR, card_name
 from hotdeath.coach import HINT_SECONDS, Hint, hints_line
 from hotdeath.coach import hint as coach_hint
+from hotdeath.coach import review as coach_review
 from hotdeath.errors import HotDeathError
+from hotdeath.notation import record
 from hotdeath.pending import Ejection, Pending, Pot, Reveal
 from hotdeath.tui.remote import RemoteSession
 from hotdeath.tui.session import CARD_ACTIONS, ScoreSheet, Session, colour_word, face_order
@@ -114,6 +116,16 @@ class HintReady(Message):
         self.error = error
 
 
+class ReviewReady(Message):
+    """The coach's review of a hand, computed in a thread."""
+
+    def __init__(self, hand_no: int, lines: list[str], error: str = "") -> None:
+        super().__init__()
+        self.hand_no = hand_no
+        self.lines = lines
+        self.error = error
+
+
 class ChoiceScreen(ModalScreen[int | None]):
     """A prompt: pick one of several labelled choices (a key may pick one directly)."""
 
@@ -181,6 +193,7 @@ class ScoreScreen(ModalScreen[str]):
         Binding("space", "next", "Continue", show=False),
         Binding("r", "again", "Play again"),
         Binding("q", "quit_game", "Quit"),
+        Binding("v", "review", "Review my hand"),
     ]
 
     def __init__(self, result: ScoreSheet, body: RenderableType, saved: str = "",
@@ -203,8 +216,10 @@ class ScoreScreen(ModalScreen[str]):
                 if self.saved:
                     yield Static(self.saved, id="saved")
             yield Static(
-                "r: play again · q: quit" if self.result.game_over
-                else self.next_words, id="score-keys"
+                ("r: play again · q: quit" if self.result.game_over else self.next_words)
+            + (" · v: the coach's review of your moves"
+               if isinstance(self.app, HotDeathApp) and self.app.can_review() else ""),
+            id="score-keys"
             )
         yield Footer()
 
@@ -218,7 +233,16 @@ class ScoreScreen(ModalScreen[str]):
             return self.result.game_over
         if action == "next":
             return not self.result.game_over
+        if action == "review":
+            app = self.app
+            return isinstance(app, HotDeathApp) and app.can_review()
         return True
+
+    def action_review(self) -> None:
+        """The coach's review of this hand (your moves)."""
+        app = self.app
+        if isinstance(app, HotDeathApp):
+            app.review_hand(self.result.hand_no)
 
     def action_next(self) -> None:
         """On to the next hand."""
@@ -356,6 +380,12 @@ class HotDeathApp(App[None]):
         """The token of the table the coach is thinking about, if any."""
         self.hint_seconds = HINT_SECONDS
         """The coach's thinking time per hint."""
+        self.review_seconds = 0.2
+        """The coach's thinking time per decision of a review."""
+        self.review_budget = 20.0
+        """The most seconds a review of a hand takes."""
+        self._reviewing: int | None = None
+        """The hand the coach is reviewing, if any."""
 
     # ------------------------------------------------------------------ layout
 
@@ -1291,6 +1321,47 @@ class HotDeathApp(App[None]):
             hint=f"From what you can see only · Enter plays the move, Escape closes · "
                  f"{len(s.hints)} hint{'s' if len(s.hints) != 1 else ''} used",
         )
+
+    def can_review(self) -> bool:
+        """Whether the coach can review a hand here: a local game with a person."""
+        s = self.session
+        return s.local and s.human is not None and self._reviewing is None
+
+    def review_hand(self, hand_no: int) -> None:
+        """Ask the coach to review hand ``hand_no`` (the person's moves), in a thread."""
+        if not self.can_review():
+            return
+        s = self.session
+        seat = s.human if s.human is not None else 0
+        rec = record(s.state)
+        names, theme = list(s.names), s.theme
+        seconds, budget = self.review_seconds, self.review_budget
+        self._reviewing = hand_no
+
+        def think() -> None:
+            try:
+                lines = coach_review(rec, hand_no, [seat], seconds=seconds, budget=budget,
+                                     names=names, theme=theme).lines(names)
+                error = ""
+            except HotDeathError as e:
+                lines, error = [], e.message
+            with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
+                self.post_message(ReviewReady(hand_no, lines, error))
+
+        threading.Thread(target=think, name="hotdeath-coach", daemon=True).start()
+        self.notify("The coach is going over your moves…")
+
+    @on(ReviewReady)
+    def _reviewed(self, message: ReviewReady) -> None:
+        self._reviewing = None
+        if not self.screen_stack:
+            return
+        if message.error:
+            self.notify(message.error, severity="error")
+            return
+        body = Group(*[Text(line, style="bold" if i == 0 or line.endswith(":") else "")
+                       for i, line in enumerate(message.lines)])
+        self.push_screen(HelpScreen(body, f"Hand {message.hand_no}: the coach's review"))
 
     def action_draw(self) -> None:
         """Draw a card."""
