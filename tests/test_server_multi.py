@@ -379,6 +379,22 @@ def test_claims_race_one_winner_per_table_and_takeover_only_after_the_lease(
 
 
 
+
+def test_a_second_server_on_one_sqlite_file_refuses_to_start(tmp_path: Path) -> None:
+    """SQLite is for one process: the second ``serve`` says so instead of sharing it."""
+    url = f"sqlite:///{tmp_path / 'one.sqlite3'}"
+    first = Proc(url, tmp_path, "first").start().wait()
+    try:
+        second = subprocess.run(
+            [sys.executable, "-m", "hotdeath.cli", "serve", "--port", str(free_port()),
+             "--database-url", url], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert second.returncode == 2
+        assert "database_in_use" in second.stderr and "PostgreSQL" in second.stderr
+    finally:
+        first.stop()
+    assert first.proc is not None and first.proc.returncode is not None
+
+
 @pytest.mark.asyncio
 async def test_two_processes_holding_one_table_by_mistake_never_fork_its_game(
     pg_url: str,

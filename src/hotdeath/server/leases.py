@@ -161,9 +161,3 @@ class Leases:
         with self.engine.begin() as c:
             c.execute(servers_t.update().where(servers_t.c.id == self.server_id)
                       .values(heartbeat_at=LONG_AGO))
-
-    def owners(self) -> dict[str, str]:
-        """Every leased table and the id of the process that holds it (for tests)."""
-        with self.engine.connect() as c:
-            return {str(t): str(s) for t, s in c.execute(
-                sa.select(leases_t.c.table_id, leases_t.c.server_id))}
