@@ -145,7 +145,7 @@ class Forwarder:
         try:
             upstream = await connect(url, compression=None, open_timeout=5,
                                      additional_headers=self._headers(scope),
-                                     max_size=2 ** 20)
+                                     max_size=2 ** 24)  # uvicorn's own limit
         except (OSError, TimeoutError, WebSocketException) as e:
             log.warning("relaying to %s failed: %s", base, type(e).__name__)
             await send({"type": "websocket.accept"})
