@@ -228,3 +228,36 @@ def test_hotdeath_review_and_replay_in_the_terminal(tmp_path: Path) -> None:
     assert missing.exit_code == 2 and "[no_hand]" in missing.output
     seat = CliRunner().invoke(app, ["review", str(path), "--seat", "7"], env=env)
     assert seat.exit_code == 2 and "[bad_seat]" in seat.output
+
+
+def test_the_game_reward_values_standing_by_the_games_goal() -> None:
+    from hotdeath.bots.ismcts import _game_rewards
+
+    state = _played("hotdeath", 6, 3000)  # finished: the winners get everything
+    last = state.last_hand
+    assert state.is_terminal() and last is not None
+    done = _game_rewards(state, last.hand, True)
+    assert done == [1.0 if s in state.winners else 0.0 for s in range(4)]
+    state = hotdeath.new_game("hotdeath", 4, 6)
+    bots = [make_bot("heuristic:expert") for _ in range(4)]
+    rng = random.Random(6)
+    while state.last_hand is None:  # to the end of the first hand
+        seat = state.current_player()
+        view = state.view(seat)
+        choice = bots[seat].choose(view, rng)
+        state.step(choice if choice is not None else view.legal_actions[0], seat)
+    first = state.last_hand
+    assert first is not None and not state.is_terminal()
+    got = _game_rewards(state, first.hand, True)  # Hot Death: the lowest total wins
+    totals = {row.seat: row.total for row in first.seats}
+    assert abs(sum(got) - 1.0) < 1e-9
+    low = min(totals, key=lambda s: totals[s])
+    assert got[low] == max(got)
+    high = _game_rewards(state, first.hand, False)  # were the highest to win: reversed
+    assert high[low] == min(high)
+    bot = make_bot("ismcts:iterations=60,reward=game")
+    view = _turn(_played("hotdeath", 9, 20), random.Random(9))
+    seat = view.current_player()
+    assert bot.choose(view.view(seat), random.Random(1)) in view.legal_actions(seat)
+    with pytest.raises(ValueError, match="reward must be one of hand, game"):
+        make_bot("ismcts:reward=points")

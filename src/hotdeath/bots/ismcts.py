@@ -53,6 +53,10 @@ from hotdeath.view import View
 
 _WINDOW_KINDS: Final = frozenset({A.UNO, A.CATCH, A.JUMP, A.DECLINE})
 _ROLLOUTS: Final = ("fast", "random")
+REWARDS: Final = ("hand", "game")
+"""What a rollout's result is worth to a seat: winning the hand, or standing in the game."""
+GAME_TEMPERATURE: Final = 150.0
+"""Points of total that change a seat's game standing by a factor e (the ``game`` reward)."""
 
 Policy = Callable[[GameState, int, list[Action], random.Random], Action]
 
@@ -312,6 +316,33 @@ def _rewards(state: GameState, hand_no: int) -> list[float]:
     return _estimate(state)
 
 
+def _game_rewards(state: GameState, hand_no: int, lowest: bool | None) -> list[float]:
+    """Each seat's reward by the game's real goal once the hand is scored.
+
+    A finished game: 1 for each winner.  Otherwise a guess at each seat's chance to win
+    the game from the totals after the hand: a softmax of the totals over
+    :data:`GAME_TEMPERATURE` points (low totals good when the lowest total wins).  A game
+    no points decide (``lowest`` None) and a hand cut off at the horizon fall back to the
+    hand's reward.
+    """
+    last = state.last_hand
+    if lowest is None or last is None or last.hand != hand_no or not last.seats:
+        return _rewards(state, hand_no)
+    n = state.n
+    if state.is_terminal():
+        winners = set(state.winners)
+        return [1.0 if s in winners else 0.0 for s in range(n)]
+    totals = [0.0] * n
+    for row in last.seats:
+        if 0 <= row.seat < n:
+            totals[row.seat] = float(row.total)
+    sign = -1.0 if lowest else 1.0
+    best = max(sign * t for t in totals)
+    weights = [math.exp((sign * t - best) / GAME_TEMPERATURE) for t in totals]
+    total = sum(weights) or 1.0
+    return [w / total for w in weights]
+
+
 def _estimate(state: GameState) -> list[float]:
     """A guess at each seat's chance to win the hand from hand sizes (a horizon cut-off)."""
     n = state.n
@@ -342,6 +373,9 @@ def _estimate(state: GameState) -> list[float]:
         BotParam("horizon", int, 80, "most moves in a rollout before its result is estimated"),
         BotParam("prior", float, 1.0,
                  "weight of the expert heuristic's opinion of the root moves (0: none)"),
+        BotParam("reward", str, "hand",
+                 "what a rollout is worth: hand (winning it) or game (standing after it)",
+                 REWARDS),
     ),
     budget="seconds",
 )
@@ -358,6 +392,7 @@ class IsmctsBot:
         rollout: str = "fast",
         horizon: int = 80,
         prior: float = 1.0,
+        reward: str = "hand",
     ) -> None:
         if iterations < 0:
             raise ValueError(f"iterations must be 0 or more (got {iterations})")
@@ -369,6 +404,10 @@ class IsmctsBot:
             raise ValueError(f"horizon must be at least 1 (got {horizon})")
         if prior < 0:
             raise ValueError(f"prior must be 0 or more (got {prior})")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)} (got {reward!r})")
+        self.reward = reward
+        self._lowest: bool | None = None
         self.prior = prior
         self._bias: dict[Action, float] = {}
         self.iterations = iterations
@@ -440,6 +479,9 @@ class IsmctsBot:
         if self.prior > 0:
             self._bias = self._root_bias(view, acts, rng)
         hand_no = view.hand_no
+        if self.reward == "game":
+            variant = get_variant(view.variant)
+            self._lowest = variant.goal(variant.resolve_options(None, view.options)).lowest_wins
         deadline = time.perf_counter() + self.seconds
         limit = self.iterations
         done = 0
@@ -520,7 +562,8 @@ class IsmctsBot:
             seat = state.current_player()
             acts = _main_actions(state, seat)
             state.step(policy(state, seat, acts, rng), seat)
-        rewards = _rewards(state, hand_no)
+        rewards = (_game_rewards(state, hand_no, self._lowest) if self.reward == "game"
+                   else _rewards(state, hand_no))
         for nd in path:
             nd.visits += 1
             nd.total += rewards[nd.seat]
