@@ -954,6 +954,7 @@ def test_the_page_gets_each_action_in_parts_and_words(variant: str) -> None:
                 assert d["target"] == (a.target if a.target >= 0 else None)
                 assert d["uno"] == a.uno
                 assert d["words"] and "_" not in d["words"]
+                assert d["button"][:1].isupper() and "_" not in d["button"]
                 if d["kind"] in ("catch", "uno"):  # only a call that can be right (TD-5.5)
                     assert d["offer"] == (
                         (a.target if d["kind"] == "catch" else seat) in g.uno_open)

@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from hotdeath import actions as A
 from hotdeath.actions import Action
-from hotdeath.cards import COLOR_LETTERS, COLOR_NAMES, card_name
+from hotdeath.cards import COLOR_LETTERS, COLOR_NAMES, card_name, parse_card
 from hotdeath.results import END_CODES, GameResult, HandResult, ResultExtra, ScoreLine
 
 REASONS: Final[dict[str, str]] = {
@@ -122,6 +122,48 @@ def describe_action(action: Action, names: Sequence[str] | None = None,
     if k == A.LEAVE:
         return "leave the table"
     return str(a)
+
+
+_WD4: Final = parse_card("WD4")
+
+
+def button_label(action: Action, names: Sequence[str] | None = None,
+                 theme: str = "family", owed: int = 0) -> str:
+    """An action as its button says it: short, capitalised; ``owed`` the cards an accept takes.
+
+    Actions with no short form of their own are :func:`describe_action`'s words.
+
+    >>> button_label(Action.parse("accept"), owed=4)
+    'Accept: draw 4'
+    >>> button_label(Action.parse("catch 1"), ["Ann", "Bo"])
+    'Catch Bo: one card, no Uno!'
+    >>> button_label(Action.parse("question"), theme="family")
+    'Question the Wild Draw Four'
+    """
+    a = action
+    k = a.kind
+    if k == A.DRAW:
+        return "Draw a card"
+    if k == A.PASS:
+        return "Pass"
+    if k == A.ACCEPT:
+        return f"Accept: draw {owed}" if owed else "Accept"
+    if k == A.UNO:
+        return f"Uno! {_who(a.target, names)} draws" if a.target >= 0 else "Call Uno!"
+    if k == A.CATCH:
+        return f"Catch {_who(a.target, names)}: one card, no Uno!"
+    if k == A.CHALLENGE:
+        if a.target >= 0:
+            return f"Challenge {_who(a.target, names)}"
+        return f"Challenge the {card_name(_WD4, theme)}"
+    if k == A.QUESTION:
+        return f"Question the {card_name(_WD4, theme)}"
+    if k == A.LEAVE:
+        return "Leave the table…"
+    if k == A.DECLINE:
+        return "Stay out"
+    words = describe_action(a, names, theme)
+    return words[:1].upper() + words[1:]
 
 
 # ------------------------------------------------------------------ pending attacks

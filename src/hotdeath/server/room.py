@@ -46,6 +46,7 @@ from hotdeath.errors import HotDeathError, TextError
 from hotdeath.events import Event, describe
 from hotdeath.notation import RECORD_FORMAT
 from hotdeath.options import as_dict
+from hotdeath.pending import DrawAttack, Pot
 from hotdeath.rulebook import RULES
 from hotdeath.server.chat import CHAT_BURST, CHAT_PER_SECOND, REACTIONS, chat_text
 from hotdeath.server.commitment import (
@@ -62,7 +63,7 @@ from hotdeath.server.store import CHAT_KEPT, DealRow, GameRows, RoomRows, Store
 from hotdeath.state import GameState
 from hotdeath.text import clean_text
 from hotdeath.variants import get_variant
-from hotdeath.words import describe_action, describe_game, describe_hand
+from hotdeath.words import button_label, describe_action, describe_game, describe_hand
 
 log = logging.getLogger("hotdeath.server")
 
@@ -332,9 +333,11 @@ def actions_json(state: GameState, seat: int | None, names: list[str],
     The page reads these parts (it parses no notation of its own): ``text`` is the action
     as the socket takes it back; ``cards`` are card codes, ``color`` a colour name, ``n`` a
     deal size or ``cw``/``ccw`` for a direction; ``words`` come from
-    :func:`hotdeath.words.describe_action`; ``offer`` is false for a call that is sure to be
-    wrong (Throwdown lists those; they only cost cards, TD-5.5), so the page gives it no
-    button (leaving is offered: the page asks before it sends it).
+    :func:`hotdeath.words.describe_action` and ``button`` from
+    :func:`hotdeath.words.button_label` (an accept says how many cards it takes); ``offer``
+    is false for a call that is sure to be wrong (Throwdown lists those; they only cost
+    cards, TD-5.5), so the page gives it no button (leaving is offered: the page asks
+    before it sends it).
 
     >>> g = hotdeath.new_game("standard", players=2, seed=1)
     >>> [a["words"] for a in actions_json(g, g.current_player(), ["Ann", "Bo"], "family")]
@@ -342,6 +345,8 @@ def actions_json(state: GameState, seat: int | None, names: list[str],
     """
     if seat is None:
         return []
+    pending = state.pending()
+    owed = pending.count if isinstance(pending, (DrawAttack, Pot)) else 0
     out = []
     for a in state.legal_actions(seat):
         out.append({
@@ -354,6 +359,7 @@ def actions_json(state: GameState, seat: int | None, names: list[str],
             else a.n if a.kind == DEAL else None,
             "uno": a.uno,
             "words": describe_action(a, names, theme),
+            "button": button_label(a, names, theme, owed),
             "offer": a.kind == LEAVE or worth_offering(state, seat, a),
         })
     return out

@@ -736,26 +736,14 @@ function renderPrompt() {
   p.classList.toggle("you", mine || acts.length > 0);
 }
 
+/** A button's label (the server's words) and its key, for the actions that get buttons. */
 function actionLabel(a) {
-  const attack = S.view.attack;
-  switch (a.kind) {
-    case "draw": return ["Draw a card", "D"];
-    case "pass": return ["Pass", "P"];
-    case "accept":
-      return [attack && attack.count ? `Accept: draw ${attack.count}` : "Accept", "A"];
-    case "uno":
-      return [a.target !== null ? `Uno! ${nameOf(a.target)} draws` : "Call Uno!", "U"];
-    case "catch": {
-      const catches = legal().filter((x) => x.kind === "catch" && makesSense(x));
-      return [`Catch ${nameOf(a.target)}: one card, no Uno!`, catches.length === 1 ? "C" : ""];
-    }
-    case "challenge":
-      return [a.target !== null ? `Challenge ${nameOf(a.target)}` : `Challenge the ${cardName("WD4", S.theme)}`, "X"];
-    case "question": return [`Question the ${cardName("WD4", S.theme)}`, "Q"];
-    case "leave": return ["Leave the table…", ""];
-    case "decline": return ["Stay out", ""];
-    default: return [a.words.charAt(0).toUpperCase() + a.words.slice(1), ""];
+  const keys = { draw: "D", pass: "P", accept: "A", uno: "U", challenge: "X", question: "Q" };
+  if (a.kind === "catch") {
+    const catches = legal().filter((x) => x.kind === "catch" && makesSense(x));
+    return [a.button, catches.length === 1 ? "C" : ""];
   }
+  return [a.button, keys[a.kind] || ""];
 }
 
 const CHOOSER_KINDS = new Set(["deal", "color", "colour", "victim", "direction"]);
