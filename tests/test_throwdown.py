@@ -51,12 +51,20 @@ def plays(state: GameState, seat: int | None = None) -> list[str]:
 
 
 def accepts(state: GameState, action: str, seat: int | None = None) -> bool:
-    """Whether ``action`` is accepted now (tried on a copy)."""
-    try:
-        state.clone().apply_action(action, seat)
-    except IllegalActionError:
-        return False
-    return True
+    """Whether ``action`` is accepted now, tried on a copy through each apply path.
+
+    Both paths must agree (the one path: ``step`` is ``apply_action`` without events).
+    """
+    answers = []
+    for path in ("apply_action", "step"):
+        try:
+            getattr(state.clone(), path)(action, seat)
+        except IllegalActionError:
+            answers.append(False)
+        else:
+            answers.append(True)
+    assert answers[0] == answers[1], (action, answers)
+    return answers[0]
 
 
 def cards(*codes: str) -> tuple[int, ...]:
