@@ -133,7 +133,7 @@ def test_game_over_refuses_actions() -> None:
 def test_every_event_cites_a_rule_of_the_rulebook() -> None:
     from hotdeath.rulebook import RULES
 
-    for variant in ("standard", "hotdeath"):
+    for variant in ("standard", "hotdeath", "cutthroat", "throwdown"):
         for seed in range(8):
             g = hotdeath.new_game(variant, players=2 + seed % 4, seed=seed)
             steps = 0
