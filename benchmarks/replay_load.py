@@ -6,20 +6,26 @@ uvicorn, loopback) serves it.  Measured, per code (this checkout and, with ``--b
 DIR``, the code in DIR in the same run):
 
 * one client reading the whole replay (every page; the old code: one answer): wall time,
-  bytes, the largest answer, the server's peak memory (VmHWM) and CPU;
-* ``--clients`` clients doing that at once while a WebSocket of another table pings every
-  50 ms: the pings' p50/p99/max round trip.
+  bytes, the largest answer, the server's peak memory (VmHWM; its worker processes'
+  apart) and CPU (the workers' included);
+* a WebSocket of another table pinging every 120 ms, first with no replay under way
+  (``--quiet`` seconds), then while ``--clients`` clients read the whole replay at once:
+  the pings' p50/p99/max round trip.
+
+``--repeat N`` measures each code N times, interleaved (this, baseline, this, …), and
+reports the medians, with the load average of the machine at each run.
 
 ::
 
     python benchmarks/replay_load.py
-    python benchmarks/replay_load.py --baseline /path/to/old/checkout --steps 50000
+    python benchmarks/replay_load.py --baseline /path/to/old/checkout --steps 50000 --repeat 3
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -119,23 +125,56 @@ async def pinger(base: str, table: str, stop: asyncio.Event, out: list[float]) -
             i += 1
             t = time.perf_counter()
             await ws.send(json.dumps({"type": "ping", "id": f"p{i}"}))
-            while json.loads(await ws.recv()).get("type") != "pong":
-                pass
+            while (m := json.loads(await ws.recv())).get("type") != "pong":
+                if m.get("type") == "error" and m.get("id") == f"p{i}":
+                    raise RuntimeError(f"a ping was refused: {m}")
             out.append((time.perf_counter() - t) * 1000)
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(PING_EVERY)
 
 
 NEXT = re.compile(rb'"next":(\d+)')
+PING_EVERY = 0.12
+"""Seconds between pings: under a connection's rate limit (10 messages a second), which
+refuses a faster pinger's pings (and it would wait for their pongs for ever)."""
 
 
 def peak_rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return 0.0
 
 
-async def measure(src: Path, db: str, game: str, table: str, clients: int) -> dict[str, Any]:
+def children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (the server's replay workers), Linux ``/proc``."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def workers_rss_mb(pid: int) -> float:
+    return sum(peak_rss_mb(c) for c in children(pid))
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of the server and its running children."""
+    return cpu_seconds(pid) + sum(cpu_seconds(c) for c in children(pid))
+
+
+def quantiles(pings: list[float]) -> dict[str, float]:
+    during = sorted(pings) or [0.0]
+    return {"pings": len(pings), "ping_p50_ms": statistics.median(during),
+            "ping_p99_ms": during[min(len(during) - 1, int(0.99 * len(during)))],
+            "ping_max_ms": during[-1]}
+
+
+async def measure(src: Path, db: str, game: str, table: str, clients: int,
+                  quiet_s: float) -> dict[str, Any]:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = {**os.environ, "PYTHONPATH": str(src)}
@@ -143,10 +182,11 @@ async def measure(src: Path, db: str, game: str, table: str, clients: int) -> di
     try:
         await wait_up(base, proc)
         async with httpx.AsyncClient() as http:
-            cpu0, t0 = cpu_seconds(proc.pid), time.perf_counter()
+            cpu0, t0 = tree_cpu(proc.pid), time.perf_counter()
             total, biggest = await read_all(http, base, game)
-            one = {"seconds": time.perf_counter() - t0, "cpu_s": cpu_seconds(proc.pid) - cpu0,
-                   "bytes": total, "largest_answer": biggest, "peak_rss_mb": peak_rss_mb(proc.pid)}
+            one = {"seconds": time.perf_counter() - t0, "cpu_s": tree_cpu(proc.pid) - cpu0,
+                   "bytes": total, "largest_answer": biggest, "peak_rss_mb": peak_rss_mb(proc.pid),
+                   "workers_peak_rss_mb": workers_rss_mb(proc.pid)}
             warm_t = time.perf_counter()
             await read_all(http, base, game)
             one["warm_seconds"] = time.perf_counter() - warm_t
@@ -154,7 +194,10 @@ async def measure(src: Path, db: str, game: str, table: str, clients: int) -> di
             pings: list[float] = []
             ping_task = asyncio.create_task(pinger(base, table, stop, pings))
             await asyncio.sleep(1.0)
+            start = len(pings)
+            await asyncio.sleep(quiet_s)
             quiet = len(pings)
+            alone = quantiles(pings[start:quiet])
             t1 = time.perf_counter()
             others = [  # each client from an address of its own (the limit is per address)
                 httpx.AsyncClient(transport=httpx.AsyncHTTPTransport(local_address=f"127.0.0.{i}"))
@@ -166,14 +209,14 @@ async def measure(src: Path, db: str, game: str, table: str, clients: int) -> di
                 await c.aclose()
             stop.set()
             await ping_task
-        during = sorted(pings[quiet:]) or [0.0]
         return {
+            "load_average": os.getloadavg()[0],
             "one_client": one,
+            "no_replay": alone,
             "concurrent": {
-                "clients": clients, "seconds": busy_s, "pings": len(during),
-                "ping_p50_ms": statistics.median(during),
-                "ping_p99_ms": during[min(len(during) - 1, int(0.99 * len(during)))],
-                "ping_max_ms": during[-1], "peak_rss_mb": peak_rss_mb(proc.pid),
+                "clients": clients, "seconds": busy_s, **quantiles(pings[quiet:]),
+                "peak_rss_mb": peak_rss_mb(proc.pid),
+                "workers_peak_rss_mb": workers_rss_mb(proc.pid),
             },
         }
     finally:
@@ -186,6 +229,9 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=50_000)
     ap.add_argument("--clients", type=int, default=4)
     ap.add_argument("--baseline", type=Path, help="a checkout of the previous code")
+    ap.add_argument("--repeat", type=int, default=1, help="runs of each code, interleaved")
+    ap.add_argument("--quiet", type=float, default=10.0,
+                    help="seconds of pings with no replay under way")
     ap.add_argument("--make", help=argparse.SUPPRESS)  # internal: write the game to this URL
     args = ap.parse_args()
     if args.make:
@@ -196,13 +242,29 @@ def main() -> None:
         codes = [("this", ROOT / "src")]
         if args.baseline:
             codes.append(("baseline", args.baseline / "src"))
+        games = {}
         for name, src in codes:
             db = f"sqlite:///{tmp}/{name}.sqlite3"  # each code with its own schema
-            game, table, n = make_game_in(db, args.steps, src)
-            out["actions"] = n
-            out[name] = asyncio.run(measure(src, db, game, table, args.clients))
-            print(name, json.dumps(out[name], indent=1), flush=True)
+            games[name] = (db, *make_game_in(db, args.steps, src))
+            out["actions"] = games[name][3]
+        runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _src in codes}
+        for _ in range(args.repeat):
+            for name, src in codes:
+                db, game, table, _n = games[name]
+                runs[name].append(asyncio.run(measure(src, db, game, table, args.clients,
+                                                      args.quiet)))
+                print(name, json.dumps(runs[name][-1], indent=1), flush=True)
+        for name, got in runs.items():
+            out[name] = {"runs": len(got), **medians(got)}
         print(json.dumps(out, indent=1))
+
+
+def medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The median of every number over the runs (nested dicts alike)."""
+    first = runs[0]
+    if not isinstance(first, dict):
+        return statistics.median(runs)  # type: ignore[return-value]
+    return {k: medians([r[k] for r in runs]) for k in first}
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ game's checkpoints are built once.
 
 from __future__ import annotations
 
+import os
 import random
 import warnings
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ import hotdeath
 from hotdeath.bots import make_bot
 from hotdeath.bots.arena import next_bot_move
 from hotdeath.server import create_app
-from hotdeath.server.replays import MAX_PAGE_BYTES, MAX_PAGE_STEPS, ReplayCache
+from hotdeath.server.replays import MAX_PAGE_BYTES, MAX_PAGE_STEPS, ReplayCache, ReplayWorkers
 from hotdeath.server.room import Hub
 from tests.test_server import full_replay
 
@@ -94,8 +95,23 @@ def test_a_game_is_replayed_once_for_every_page(client: TestClient) -> None:
     _table, game, actions = stored_game(_hub(client), 700, seed=11)
     full_replay(client, game)
     full_replay(client, game)
-    cache: ReplayCache = client.app.state.replay_cache  # type: ignore[attr-defined]
-    assert cache.builds == len(actions)  # the checkpoints were built once, not per request
+    workers: ReplayWorkers = client.app.state.replays  # type: ignore[attr-defined]
+    assert workers.builds == len(actions)  # the checkpoints were built once, not per request
+
+
+def test_pages_are_built_outside_the_servers_process(client: TestClient) -> None:
+    """The server's event loop only passes pages on: they are built in worker processes.
+
+    A page build is pure Python; in a thread of the server's process it would hold the
+    GIL the loop needs to answer other tables (docs/performance.md §9).
+    """
+    hub = _hub(client)
+    games = [stored_game(hub, 300, seed=seed)[1] for seed in (21, 22, 23)]
+    for game in games:
+        assert len(full_replay(client, game)["steps"]) > 1
+    workers: ReplayWorkers = client.app.state.replays  # type: ignore[attr-defined]
+    assert workers.builders and os.getpid() not in workers.builders
+    assert workers.builds == sum(len(full_replay(client, g)["steps"]) - 1 for g in games)
 
 
 def test_a_page_is_bounded_in_bytes() -> None:

@@ -15,7 +15,6 @@ import math
 import time
 from collections import deque
 from collections.abc import AsyncIterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -56,7 +55,7 @@ from hotdeath.server.protocol import (
     message_id,
     parse_message,
 )
-from hotdeath.server.replays import MAX_PAGE_STEPS, PER_ADDRESS, REPLAY_WORKERS, ReplayCache
+from hotdeath.server.replays import MAX_PAGE_STEPS, PER_ADDRESS, ReplayWorkers, used_hints
 from hotdeath.server.room import (
     BREATHER_SECONDS,
     DEFAULT_BOT,
@@ -697,10 +696,9 @@ def create_app(
         await committed(room)
         return room.summary()
 
-    replay_cache = ReplayCache()
-    replay_pool = ThreadPoolExecutor(REPLAY_WORKERS, thread_name_prefix="hotdeath-replay")
+    replays = ReplayWorkers(database_url)
     replaying: dict[str, int] = {}
-    app.state.replay_cache, app.state.replaying = replay_cache, replaying
+    app.state.replays, app.state.replaying = replays, replaying
 
     @app.get("/api/games/{game_id}/replay", tags=["games"])
     async def replay(
@@ -730,16 +728,17 @@ def create_app(
     async def replay_steps(
         game_id: str, x_token: str | None, start: int, count: int
     ) -> Response:
-        # the record is read in a thread (a long game's actions are many rows), not
-        # through the store's queue: records only grow, and a page shows saved steps only.
-        # It waits for the writes queued before it (a database server's writer thread may
-        # not have stored the game's last actions or its end yet when the table says so)
+        # the record is read and the page built in a worker process (a long game's
+        # actions are many rows, and a page is pure Python: in this process it would hold
+        # the GIL this loop needs), not through the store's queue: records only grow, and
+        # a page shows saved steps only.  It waits for the writes queued before it (a
+        # database server's writer thread may not have stored the game's last actions or
+        # its end yet when the table says so)
         await asyncio.wrap_future(store.barrier())
-        loaded = await asyncio.to_thread(replay_cache.read, store, game_id) if (
-            len(game_id) <= 32) else None
-        if loaded is None:
+        head = await replays.head(game_id) if len(game_id) <= 32 else None
+        if head is None:
             raise ApiError(404, "unknown_game", f"there is no game {game_id!r}")
-        row, actions, deals = loaded
+        row, actions, deals = head
         found = await asyncio.wrap_future(store.later(store.read_table_now, row["table_id"]))
         if found is None:
             raise ApiError(404, "unknown_game", f"there is no game {game_id!r}")
@@ -752,33 +751,27 @@ def create_app(
             if not mine:
                 raise ApiError(403, "bad_token", "this token is not a seat's at this table")
             seat = mine[0]
-        if start > len(actions):
-            raise ApiError(400, "bad_range", f"this game has steps 0 to {len(actions)}")
-        loop = asyncio.get_running_loop()
-        texts, nxt, final = await loop.run_in_executor(
-            replay_pool, replay_cache.page, row, actions, seat, full, table["theme"], start,
-            count,
-        )
+        if start > actions:
+            raise ApiError(400, "bad_range", f"this game has steps 0 to {actions}")
+        page = await replays.page(game_id, actions, seat, full, table["theme"], start, count)
+        if page is None:
+            raise ApiError(404, "unknown_game", f"there is no game {game_id!r}")
         out: dict[str, Any] = {
             "game_id": game_id, "table_id": row["table_id"], "status": row["status"],
             "variant": row["variant"], "preset": row["preset"], "options": row["options"],
             "players": row["players"], "names": row["names"], "theme": table["theme"],
-            "seat": seat, "start": start, "total_steps": len(actions) + 1, "next": nxt,
+            "seat": seat, "start": start, "total_steps": actions + 1, "next": page.next,
         }
         if full:  # the hints people used, told once the game is over
-            used = [[int(h[0]), int(h[1])] for h in row.get("hints") or []]
+            used = used_hints(row)
             out["hints"] = used
             out["hints_line"] = hints_line(used, int(row["players"]), list(row["names"]))
         if full:
             out.update(seed=int(row["seed"]), seed_salt=row["seed_salt"],
                        commitments=[reveal_json(deals[h]) for h in sorted(deals)])
-            if start == 0 and final is not None:
-                people = [s for s in range(int(row["players"]))
-                          if str(s) not in dict(row["bots"])]
-                out["record"] = {**final, "preset": row["preset"], "names": row["names"],
-                                 "people": people, "hints": out["hints"]}
-        head = json.dumps(out, separators=(",", ":"), ensure_ascii=False)
-        body = f'{head[:-1]},"steps":[{",".join(texts)}]}}'
+        head_text = json.dumps(out, separators=(",", ":"), ensure_ascii=False)[:-1]
+        record = f',"record":{page.record}' if full and page.record is not None else ""
+        body = f'{head_text}{record},"steps":[{page.steps}]}}'
         return Response(body, media_type="application/json")
 
     @app.get("/api/games/{game_id}/review", tags=["games"])

@@ -10,8 +10,14 @@ request (a 79,070-step game: 174 MB in 10.9 s, serialised on the event loop).  N
   (:data:`MAX_PAGE_STEPS`) and about :data:`MAX_PAGE_BYTES` of JSON, rebuilt from the
   nearest checkpoint and serialised off the event loop (``next`` says where the next page
   starts);
-* builds run in :data:`REPLAY_WORKERS` threads shared by every client, and one client
-  address may have :data:`PER_ADDRESS` requests under way (more: ``rate_limited``).
+* pages are built in :data:`REPLAY_WORKERS` worker **processes** shared by every client
+  (:class:`ReplayWorkers`; a game always goes to the same one, which reads the record
+  itself and holds its checkpoints), so the server's event loop only passes the finished
+  text on: a page build is pure Python, and in a thread of the server's process it would
+  hold the GIL the loop needs (another table's pings: p99 344 ms with four readers, in
+  threads; docs/performance.md §9);
+* one client address may have :data:`PER_ADDRESS` requests under way (more:
+  ``rate_limited``).
 
 What a page shows is as before: a finished game everything (hands included), a running
 one only what the caller's seat (or a spectator) may see.
@@ -19,16 +25,28 @@ one only what the caller's seat (or a spectator) may see.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import multiprocessing
+import os
+import secrets
+import signal
 import threading
+import time
+import zlib
 from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Final
+
+import sqlalchemy as sa
 
 from hotdeath.actions import Action
 from hotdeath.cards import card_code
 from hotdeath.events import Event
-from hotdeath.server.store import GameRows
+from hotdeath.server.store import DealRow, GameRows, read_game_since
 from hotdeath.state import GameState
 
 CHECKPOINT_EVERY: Final = 500
@@ -40,7 +58,9 @@ MAX_PAGE_STEPS: Final = 200
 MAX_PAGE_BYTES: Final = 1_500_000
 """A page stops after the step that passes this much JSON (at least one step)."""
 REPLAY_WORKERS: Final = 2
-"""Threads that build pages, for every client together (others wait their turn)."""
+"""Processes that build pages, for every client together (others wait their turn)."""
+WATCH_SECONDS: Final = 1.0
+"""How often a worker checks that the server that started it still runs."""
 PER_ADDRESS: Final = 2
 """Replay requests one client address may have under way at once."""
 
@@ -101,12 +121,19 @@ class ReplayCache:
             if entry.built % CHECKPOINT_EVERY == 0:
                 entry.points.append(state.clone())
 
-    def read(self, store: Any, game_id: str) -> GameRows | None:
-        """The game's rows, reading only the actions this cache does not hold yet."""
-        entry = self._entry(game_id)
+    def read(
+        self, read: Callable[[str, int], GameRows | None], game_id: str, key: str | None = None
+    ) -> GameRows | None:
+        """The game's rows, reading only the actions this cache does not hold yet.
+
+        ``read(game_id, known)`` reads the rows after ``known`` actions
+        (:func:`~hotdeath.server.store.read_game_since`); ``key`` names the game in this
+        cache (default: its id).
+        """
+        entry = self._entry(key or game_id)
         with entry.lock:
             known = len(entry.actions)
-            loaded = store.read_game_since(game_id, known)
+            loaded = read(game_id, known)
             if loaded is None:
                 return None
             row, newer, deals = loaded
@@ -116,17 +143,18 @@ class ReplayCache:
 
     def page(
         self, row: dict[str, Any], actions: list[tuple[int, str]], seat: int | None,
-        full: bool, theme: str, start: int, count: int,
+        full: bool, theme: str, start: int, count: int, key: str | None = None,
     ) -> tuple[list[str], int | None, dict[str, Any] | None]:
         """Steps ``start``… (at most ``count``) as JSON texts, and where the next page starts.
 
         Also the finished game's record (None for a running one).  Step 0 is the opening;
-        step *k* follows the *k*-th action.
+        step *k* follows the *k*-th action.  ``key`` names the game in this cache (default:
+        its id).
         """
         from hotdeath.notation import record
         from hotdeath.server.room import event_json
 
-        entry = self._entry(str(row["id"]))
+        entry = self._entry(key or str(row["id"]))
         total = len(actions) + 1
         with entry.lock:
             self._extend(entry, row, actions)
@@ -168,3 +196,155 @@ class ReplayCache:
             size += len(texts[-1])
             index += 1
         return texts, (index if index < total else None), final
+
+
+# ---------------------------------------------------------------- the worker processes
+
+_cache = ReplayCache()
+"""A worker process's checkpoints (keyed by the app's key and the game id)."""
+_engines: dict[str, sa.Engine] = {}
+
+
+def used_hints(row: dict[str, Any]) -> list[list[int]]:
+    """The hints people used in a game (its row): ``[seat, count]`` pairs."""
+    return [[int(h[0]), int(h[1])] for h in row.get("hints") or []]
+
+
+def _worker_start() -> None:
+    """A worker ignores Ctrl-C (the server stops it) and ends when the server has gone.
+
+    A terminal's SIGINT reaches both; a server killed outright (SIGKILL) cannot stop its
+    workers, so each watches for that itself.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    server = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(WATCH_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="hotdeath-replay-watch", daemon=True).start()
+
+
+def _reader(url: str) -> Callable[[str, int], GameRows | None]:
+    """Reads of the database at ``url`` with this process's engine.
+
+    No pooled connection outlives a read, so a database the server has closed is not held
+    open.
+    """
+    engine = _engines.get(url)
+    if engine is None:
+        engine = _engines[url] = sa.create_engine(url, poolclass=sa.pool.NullPool)
+    return lambda game_id, known: read_game_since(engine, game_id, known)
+
+
+def _worker_head(
+    key: str, url: str, game_id: str
+) -> tuple[dict[str, Any], int, dict[int, DealRow]] | None:
+    """In a worker: the game's row, its number of actions and its deals (None: no game)."""
+    loaded = _cache.read(_reader(url), game_id, f"{key}/{game_id}")
+    if loaded is None:
+        return None
+    row, actions, deals = loaded
+    return row, len(actions), deals
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A page built in a worker, as text: what the server's loop only passes on."""
+
+    steps: str
+    """The steps' JSON objects, comma-separated."""
+    next: int | None
+    record: str | None
+    """A finished game's record as JSON (first page only), else None."""
+    builds: int
+    """Actions the worker applied to build checkpoints for this page."""
+    pid: int
+    """The process that built it."""
+
+
+def _worker_page(
+    key: str, url: str, game_id: str, actions: int, seat: int | None, full: bool,
+    theme: str, start: int, count: int,
+) -> Page | None:
+    """In a worker: a page of the game's first ``actions`` actions (None: no game)."""
+    name = f"{key}/{game_id}"
+    loaded = _cache.read(_reader(url), game_id, name)
+    if loaded is None:
+        return None
+    row, known, _deals = loaded
+    builds = _cache.builds
+    texts, nxt, final = _cache.page(row, known[:actions], seat, full, theme, start, count,
+                                    name)
+    rec = None
+    if start == 0 and final is not None:
+        people = [s for s in range(int(row["players"])) if str(s) not in dict(row["bots"])]
+        rec = _dumps({**final, "preset": row["preset"], "names": row["names"],
+                      "people": people, "hints": used_hints(row)})
+    return Page(",".join(texts), nxt, rec, _cache.builds - builds, os.getpid())
+
+
+_pools: list[ProcessPoolExecutor | None] = [None] * REPLAY_WORKERS
+_pools_lock = threading.Lock()
+
+
+class ReplayWorkers:
+    """One server's way to the replay worker processes.
+
+    The workers are shared by every server in a process and started on first use, each
+    with a cache of its own; a game always goes to the same worker, so its checkpoints are
+    built once.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.key = secrets.token_hex(8)
+        """This server's name in the workers' caches (two servers' games never mix)."""
+        self.builds = 0
+        """Actions the workers applied to build this server's checkpoints."""
+        self.builders: set[int] = set()
+        """The processes that built this server's pages."""
+
+    @staticmethod
+    def _pool(game_id: str, broken: ProcessPoolExecutor | None = None) -> ProcessPoolExecutor:
+        """The game's worker (started now if need be; a new one in place of ``broken``)."""
+        at = zlib.crc32(game_id.encode()) % REPLAY_WORKERS
+        with _pools_lock:
+            pool = _pools[at]
+            if pool is None or pool is broken:
+                pool = _pools[at] = ProcessPoolExecutor(
+                    1, multiprocessing.get_context("spawn"), initializer=_worker_start
+                )
+            return pool
+
+    async def _run(self, game_id: str, fn: Callable[..., Any], *args: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        pool = self._pool(game_id)
+        try:
+            return await loop.run_in_executor(pool, fn, *args)
+        except BrokenProcessPool:  # the worker died (killed, out of memory): a new one
+            pool = self._pool(game_id, pool)
+            return await loop.run_in_executor(pool, fn, *args)
+
+    async def head(self, game_id: str) -> tuple[dict[str, Any], int, dict[int, DealRow]] | None:
+        """The game's row, its number of actions and its deals (None: no such game)."""
+        found: tuple[dict[str, Any], int, dict[int, DealRow]] | None = await self._run(
+            game_id, _worker_head, self.key, self.url, game_id
+        )
+        return found
+
+    async def page(
+        self, game_id: str, actions: int, seat: int | None, full: bool, theme: str,
+        start: int, count: int,
+    ) -> Page | None:
+        """A page of the game's first ``actions`` actions (see :meth:`ReplayCache.page`)."""
+        page: Page | None = await self._run(
+            game_id, _worker_page, self.key, self.url, game_id, actions, seat, full, theme,
+            start, count,
+        )
+        if page is not None:
+            self.builds += page.builds
+            self.builders.add(page.pid)
+        return page

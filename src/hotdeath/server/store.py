@@ -310,6 +310,36 @@ class RoomRows:
     """The newest :data:`CHAT_KEPT` chat lines, oldest first."""
 
 
+def read_game_since(engine: Engine, game_id: str, known: int) -> GameRows | None:
+    """A game's row, its actions after the first ``known`` and its deals (None: no game).
+
+    :meth:`Store.read_game_since` on the store's engine; the replay workers read with an
+    engine of their own (another process).
+    """
+    with engine.connect() as c:
+        row = c.execute(games_t.select().where(games_t.c.id == game_id)).mappings().first()
+        if row is None:
+            return None
+        acts = c.execute(
+            sa.select(actions_t.c.seat, actions_t.c.action)
+            .where(actions_t.c.game_id == game_id, actions_t.c.idx > known)
+            .order_by(actions_t.c.idx)
+        ).all()
+        deals = c.execute(
+            deals_t.select().where(deals_t.c.game_id == game_id)
+        ).mappings().all()
+    return (
+        dict(row),
+        [(int(s), str(a)) for s, a in acts],
+        {
+            int(d["hand_no"]): DealRow(
+                int(d["hand_no"]), d["salt"], d["digest"], tuple(d["deck"].split())
+            )
+            for d in deals
+        },
+    )
+
+
 class Store:
     """The server's database: tables, seats, games, their actions and deal commitments.
 
@@ -491,28 +521,7 @@ class Store:
         replays: a game's record only grows, so a read that misses writes still queued
         shows a little less of a running game, never anything wrong.
         """
-        with self.engine.connect() as c:
-            row = c.execute(games_t.select().where(games_t.c.id == game_id)).mappings().first()
-            if row is None:
-                return None
-            acts = c.execute(
-                sa.select(actions_t.c.seat, actions_t.c.action)
-                .where(actions_t.c.game_id == game_id, actions_t.c.idx > known)
-                .order_by(actions_t.c.idx)
-            ).all()
-            deals = c.execute(
-                deals_t.select().where(deals_t.c.game_id == game_id)
-            ).mappings().all()
-        return (
-            dict(row),
-            [(int(s), str(a)) for s, a in acts],
-            {
-                int(d["hand_no"]): DealRow(
-                    int(d["hand_no"]), d["salt"], d["digest"], tuple(d["deck"].split())
-                )
-                for d in deals
-            },
-        )
+        return read_game_since(self.engine, game_id, known)
 
     def load_room(self, table_id: str) -> Future[RoomRows | None]:
         """Queue the read of everything about a table (None: no such table).
