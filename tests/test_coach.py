@@ -256,8 +256,8 @@ def test_the_game_reward_values_standing_by_the_games_goal() -> None:
     high = _game_rewards(state, first.hand, False)  # were the highest to win: reversed
     assert high[low] == min(high)
     bot = make_bot("ismcts:iterations=60,reward=game")
-    view = _turn(_played("hotdeath", 9, 20), random.Random(9))
-    seat = view.current_player()
-    assert bot.choose(view.view(seat), random.Random(1)) in view.legal_actions(seat)
+    game = _turn(_played("hotdeath", 9, 20), random.Random(9))
+    seat = game.current_player()
+    assert bot.choose(game.view(seat), random.Random(1)) in game.legal_actions(seat)
     with pytest.raises(ValueError, match="reward must be one of hand, game"):
         make_bot("ismcts:reward=points")
