@@ -47,3 +47,39 @@ def test_standard_blocked_hand_goes_to_the_fewest_points() -> None:
     assert "blocked" in kinds(ev)
     assert g.last_hand is not None and g.last_hand.winner == 0  # 4 points in hand
     assert g.scores[0] == 25 + 15
+
+
+@pytest.mark.rule("HD-3.7.1", "ruling", "STD-0.4's repetition: found by `hotdeath simulate`")
+def test_the_third_time_a_dry_deck_comes_round_to_one_position_the_hand_is_blocked() -> None:
+    """Game 64 of `simulate --variant hotdeath -o stack_draw_twos=true --bot basic --bot
+    heuristic --seed 7`: from move 1,205 of hand 10 every card is in a hand, and two players
+    trade Spreaders, Draw Twos, a Holy Defender and Big Brother, the cards wandering between
+    their hands through the reshuffles (it ran to the 20,000-move cap). Once one position has
+    come round a third time, the hand is blocked (move 4,750)."""
+    from hotdeath.bots import make_bot
+    from hotdeath.bots.arena import next_bot_move, seat_rngs
+    from hotdeath.simulate import SimConfig, game_seed, seating
+    from hotdeath.variants import get_variant
+
+    cfg = SimConfig.make("hotdeath", bots=["basic", "heuristic"], seed=7,
+                         options={"stack_draw_twos": True})
+    seed, specs = game_seed(cfg.seed, 64), seating(cfg, 64)
+    g = get_variant("hotdeath").new_game(cfg.players, seed, cfg.preset, dict(cfg.options))
+    bots = {s: make_bot(spec) for s, spec in enumerate(specs)}
+    rngs = seat_rngs(seed, cfg.players)
+    blocked = None
+    for move in range(1, 6000):
+        got = next_bot_move(g, bots, rngs)
+        assert got is not None
+        seat, action = got
+        hand_no = g.hand_no
+        ev = act(g, action, seat=seat)
+        if "blocked" in kinds(ev):
+            blocked = (move, hand_no, [e.rule for e in ev if e.kind == "blocked"])
+            break
+    assert blocked is not None, "the circle was never broken"
+    move, hand_no, rules = blocked
+    assert hand_no == 10 and 1205 < move < 6000 and rules == ["HD-3.7.1"]
+    assert g.last_hand is not None and g.last_hand.hand == 10
+    assert g.last_hand.end == "blocked" and g.last_hand.rule == "HD-3.7.1"
+    assert g.last_hand.winner == -1  # blocked: no winner, everyone scores his hand

@@ -13,6 +13,7 @@ sequential: ignoring the windows never blocks the current player.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final, NoReturn, Self
 
@@ -93,6 +94,7 @@ _SLOTS: Final = (
     "_windows",
     "_drawn_hook",
     "_ring",
+    "_dry",
 )
 """The fields every state keeps in slots (see :class:`GameState`)."""
 
@@ -156,6 +158,12 @@ class GameState:
         """False when the options can never open a window (``_has_windows`` is then False)."""
         self._drawn_hook = type(self)._on_drawn is not GameState._on_drawn
         """Whether the variant has an ``_on_drawn`` hook (else draws skip the call)."""
+        self._dry = False
+        """A draw of the action being applied came up short: both piles were empty."""
+        self._dry_seen: dict[str, int] = {}
+        """How often each position came round after such a draw, this hand (see
+        :meth:`_repeats_dry`)."""
+        self._dry_hand = -1
 
     # ------------------------------------------------------------------ public API
 
@@ -253,6 +261,10 @@ class GameState:
             action = self._checked(action, seat, legal)
         self.history.append((seat, action))
         self._apply(seat, action)
+        if self._dry:  # a draw found both piles empty: a circle of play may have closed
+            self._dry = False
+            if self._repeats_dry():
+                self._end_blocked(seat)
         self._ver += 1  # invalidates the cached legal actions
 
     def _checked(self, action: Action | str, seat: int, legal: list[Action]) -> Action:
@@ -335,6 +347,8 @@ class GameState:
         new.revealed = [r[:] for r in self.revealed]
         new.winners = self.winners[:]
         new.history = self.history[:]
+        new._dry = False
+        new._dry_seen = dict(self._dry_seen)
         new._lc_ver = -1
         new._events = None
         self._clone_extra(new)
@@ -616,12 +630,46 @@ class GameState:
                 self.uno_open.remove(seat)
             if self._drawn_hook:
                 self._on_drawn(seat, got)
+        if len(got) < count:
+            self._dry = True
         if self._events is not None:
             if got:  # a draw that found both piles empty is only the forgiven event
                 self.emit("draw", seat, rule, tuple(got), len(got), hidden=True)
             if len(got) < count:
                 self.emit("forgiven", seat, self._reshuffle_rule(), n=count - len(got))
         return len(got)
+
+    def _repeats_dry(self) -> bool:
+        """Count the position after a draw that found both piles empty; True the third time.
+
+        Every card is then in a hand or on the pile, and play can go round a circle for
+        ever (two players trading Spreaders and Draw Twos, cards coming back through the
+        reshuffles): the same position a third time in a hand makes the hand *blocked*
+        (STD-0.4 / HD-3.7.1 / TD-3.2; a ruling, like chess's threefold repetition). The
+        position is everything a position records but the generator and the order of the
+        cards in the piles (the top card apart), with the player to act in an ordinary turn
+        and nothing pending.
+        """
+        from hotdeath.notation import to_position  # notation imports this module
+
+        if self.phase != TURN or self.pending() is not None:
+            return False
+        if self._dry_hand != self.hand_no:
+            self._dry_seen.clear()
+            self._dry_hand = self.hand_no
+        pos = to_position(self)
+        for name in ("rng", "idle", "history"):
+            pos.pop(name, None)
+        pos["draw"] = sorted(pos["draw"])
+        pos["discard"] = sorted(pos["discard"][:-1]) + pos["discard"][-1:]  # the top apart
+        key = json.dumps(pos, sort_keys=True, separators=(",", ":"))
+        seen = self._dry_seen.get(key, 0) + 1
+        self._dry_seen[key] = seen
+        return seen >= 3
+
+    def _end_blocked(self, seat: int) -> None:
+        """End the hand as blocked (the variant's ruling); ``seat`` is the one who acted."""
+        raise NotImplementedError(f"{type(self).__name__} has no blocked-hand ruling")
 
     def _blocked_after_draw(self, had_play: bool, got: int) -> bool:
         """Count a turn in which the player could neither play nor draw a card.

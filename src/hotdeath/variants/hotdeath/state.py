@@ -534,8 +534,7 @@ class HotDeathState(VariantState):
                 if self._events is not None:
                     self.emit("pass", seat, "HD-3.4")
                 if self._blocked_after_draw(had_play, len(hand) - before):
-                    self.emit("blocked", seat, "HD-3.7.1")
-                    self._hand_over(NOBODY, "HD-3.7.1", NOBODY, "blocked")
+                    self._end_blocked(seat)
                     return
                 self._end_action(self._ring[self.direction][seat])  # next_seat(seat)
             else:
@@ -888,6 +887,11 @@ class HotDeathState(VariantState):
         self.emit("eject", seat, rule)
 
     # ------------------------------------------------------------------ hand end
+
+    def _end_blocked(self, seat: int) -> None:
+        """The hand is blocked: no winner, everyone scores his hand (HD-3.7.1, a ruling)."""
+        self.emit("blocked", seat, "HD-3.7.1")
+        self._hand_over(NOBODY, "HD-3.7.1", NOBODY, "blocked")
 
     def _end_action(self, next_seat: int) -> None:
         """T-5: run the hand-end checks, then give the turn (HD-4.5).

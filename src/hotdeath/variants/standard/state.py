@@ -503,7 +503,7 @@ class StandardState(VariantState):
                 if self._events is not None:
                     self.emit("pass", seat, self.r("4"))
                 if self._blocked_after_draw(had_play, len(hand) - before):
-                    self._blocked()
+                    self._end_blocked(seat)
                     return
                 self._next(self._ring[self.direction][seat])  # next_seat's table
         elif k == A.PASS:
@@ -546,8 +546,8 @@ class StandardState(VariantState):
         if mt and self.turns >= mt and self.phase != GAME_OVER:
             self._stop_game()
 
-    def _blocked(self) -> None:
-        """Nobody can play or draw any more: the fewest points in hand win (a ruling)."""
+    def _end_blocked(self, seat: int) -> None:
+        """The hand is blocked: the fewest points in hand win (STD-0.4, a ruling)."""
         self.emit("blocked", self.turn, self.r("0.4"))
         order = [(self.turn + self.direction * i) % self.n for i in range(self.n)]
         winner = min(order, key=lambda s: sum(map(_POINTS.__getitem__, self.hands[s])))

@@ -1543,8 +1543,7 @@ class ThrowdownState(VariantState):
         # nothing (more) to draw and nothing to play: the turn ends
         self.emit("pass", p, "TD-3.2")
         if self._blocked_after_draw(had_play, got):
-            self.emit("blocked", p, "TD-3.2")
-            self._end("blocked")
+            self._end_blocked(p)
             return
         self._give_turn(self.next_seat(p))
 
@@ -1597,6 +1596,11 @@ class ThrowdownState(VariantState):
             self._defender(nd)
         else:
             self._give_turn(nd)
+
+    def _end_blocked(self, seat: int) -> None:
+        """The game is blocked: it ends before anyone went out (TD-3.2, a ruling)."""
+        self.emit("blocked", seat, "TD-3.2")
+        self._end("blocked")
 
     def _end(self, reason: str) -> None:
         """The game is over (TD-6.2, TD-6.3, TD-6.4, TD-6.6)."""
