@@ -247,13 +247,15 @@ class StandardState(VariantState):
 
     # ------------------------------------------------------------------ legality
 
-    def _key(self) -> int:
-        top = self.discard[-1]
-        return NUM_FACES + self.color if IS_WILD[top] else top
-
     def is_playable(self, seat: int, f: int) -> bool:
-        """Whether ``seat`` may play ``f`` now in a normal turn (STD-4, STD-6.1)."""
-        return MATCH[self._key()][f] and not (f == WD4 and self._wd4_refused(seat))
+        """Whether ``seat`` may play ``f`` now in a normal turn (STD-4, STD-6.1).
+
+        ``MATCH`` is keyed by the top card, or after a wild by the colour named
+        (``NUM_FACES + colour``), as in :meth:`_turn_actions`.
+        """
+        top = self.discard[-1]
+        return (MATCH[NUM_FACES + self.color if IS_WILD[top] else top][f]
+                and not (f == WD4 and self._wd4_refused(seat)))
 
     def _wd4_refused(self, seat: int) -> bool:
         """STD-6.2 ``strict``: ``seat`` may not play a Wild Draw Four now (STD-6.1)."""
