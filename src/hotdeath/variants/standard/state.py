@@ -452,11 +452,7 @@ class StandardState(VariantState):
                 if left:
                     if self._sevens and FACE_NUMBER[f] in (0, 7):
                         self._seven_o(p, f, action.target)
-                    # nobody is out: the hand goes on (_give_turn; the phase is TURN already)
-                    self.turn = nxt[p]
-                    if self.drew:
-                        self.drew = False
-                        self.drawn = -1
+                    self._give_turn(nxt[p])  # nobody is out: the hand goes on
                 else:
                     self._next(nxt[p])
             elif kf == SKIP:
