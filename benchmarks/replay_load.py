@@ -263,7 +263,7 @@ def medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """The median of every number over the runs (nested dicts alike)."""
     first = runs[0]
     if not isinstance(first, dict):
-        return statistics.median(runs)  # type: ignore[return-value]
+        return statistics.median(runs)
     return {k: medians([r[k] for r in runs]) for k in first}
 
 
