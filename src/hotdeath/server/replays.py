@@ -82,6 +82,8 @@ class _Game:
     """A finished game's record (built once)."""
     actions: list[tuple[int, str]] = field(default_factory=list)
     """The game's actions read so far (a page reads only the newer ones)."""
+    rows: tuple[dict[str, Any], dict[int, DealRow]] | None = None
+    """The game's row and deals as last read."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -122,23 +124,29 @@ class ReplayCache:
                 entry.points.append(state.clone())
 
     def read(
-        self, read: Callable[[str, int], GameRows | None], game_id: str, key: str | None = None
+        self, read: Callable[[str, int], GameRows | None], game_id: str, key: str | None = None,
+        need: int | None = None,
     ) -> GameRows | None:
         """The game's rows, reading only the actions this cache does not hold yet.
 
         ``read(game_id, known)`` reads the rows after ``known`` actions
         (:func:`~hotdeath.server.store.read_game_since`); ``key`` names the game in this
-        cache (default: its id).
+        cache (default: its id).  Nothing is read for a finished game read before (its
+        rows no longer change), nor when ``need`` actions are held already.
         """
         entry = self._entry(key or game_id)
         with entry.lock:
             known = len(entry.actions)
+            if entry.rows is not None and (
+                entry.rows[0]["status"] == "finished" or (need is not None and known >= need)
+            ):
+                return entry.rows[0], list(entry.actions), entry.rows[1]
             loaded = read(game_id, known)
             if loaded is None:
                 return None
             row, newer, deals = loaded
-            if len(entry.actions) == known:
-                entry.actions.extend(newer)
+            entry.actions.extend(newer)
+            entry.rows = row, deals
             return row, list(entry.actions), deals
 
     def page(
@@ -271,7 +279,7 @@ def _worker_page(
 ) -> Page | None:
     """In a worker: a page of the game's first ``actions`` actions (None: no game)."""
     name = f"{key}/{game_id}"
-    loaded = _cache.read(_reader(url), game_id, name)
+    loaded = _cache.read(_reader(url), game_id, name, actions)
     if loaded is None:
         return None
     row, known, _deals = loaded
