@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
+import time
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -139,3 +143,43 @@ def test_replays_per_address_are_limited(client: TestClient) -> None:
     assert (r.status_code, r.json()["code"]) == (429, "rate_limited")
     busy.clear()
     assert client.get(f"/api/games/{game}/replay").status_code == 200
+
+
+KILLED_SERVER = """
+import os, sys, warnings
+warnings.simplefilter("ignore")
+from fastapi.testclient import TestClient
+from hotdeath.server import create_app
+from tests.test_server_replay import stored_game
+with TestClient(create_app(sys.argv[1], bot_delay=0)) as c:
+    _table, game, _actions = stored_game(c.app.state.hub, 30)
+    assert c.get(f"/api/games/{game}/replay").status_code == 200
+    print(*c.app.state.replays.builders, flush=True)
+    os.kill(os.getpid(), 9)
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie nobody reaped has ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_a_worker_ends_when_its_server_is_killed(tmp_path: Path) -> None:
+    """A server killed outright (SIGKILL) cannot stop its replay workers: they go anyway."""
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", KILLED_SERVER,
+                          f"sqlite:///{tmp_path / 'server.sqlite3'}"],
+                         cwd=root, capture_output=True, text=True, timeout=90)
+    assert out.returncode == -9, out.stderr
+    workers = [int(p) for p in out.stdout.split()]
+    assert workers
+    for _ in range(300):  # each worker checks every second; waited for, not timed
+        if not any(_running(p) for p in workers):
+            break
+        time.sleep(0.1)
+    assert not any(_running(p) for p in workers)
