@@ -784,7 +784,7 @@ def create_app(
         """The coach's review of a hand that is over, for one seat (docs/protocol.md).
 
         A running game's hands are reviewed only for the caller's own seat (its token); a
-        finished game's for any seat.  Computed once in the coach thread, within a budget,
+        finished game's for any seat.  Computed once in the review thread, within a budget,
         and stored with the game.
         """
         if len(game_id) > 32:

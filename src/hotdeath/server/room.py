@@ -1774,7 +1774,9 @@ class Hub:
         """The cap on a thinking bot's time per decision (seconds)."""
         self.thinkers = ThreadPoolExecutor(THINKERS, thread_name_prefix="hotdeath-bot")
         self.coach = ThreadPoolExecutor(1, thread_name_prefix="hotdeath-coach")
-        """Where hints and reviews are computed, one at a time for every table."""
+        """Where hints are computed, one at a time for every table."""
+        self.reviewer = ThreadPoolExecutor(1, thread_name_prefix="hotdeath-review")
+        """Where reviews of hands are computed, one at a time (a hint never waits for one)."""
         self.hint_seconds = min(HINT_SECONDS, max_bot_seconds)
         """The coach's thinking time per hint (the bots' cap, at most a second)."""
         self.review_seconds = min(REVIEW_SECONDS, max_bot_seconds)
@@ -1877,7 +1879,7 @@ class Hub:
         """The coach's review of ``hand`` for ``seat`` of the game of ``row``.
 
         Cached: a review stored with the game is answered at once, one being computed is
-        shared; otherwise it is computed in the coach thread (at most
+        shared; otherwise it is computed in the review thread (at most
         :attr:`review_budget` seconds) and then stored with the game.
         """
         game_id = str(row["id"])
@@ -1896,8 +1898,8 @@ class Hub:
             "players": int(row["players"]), "seed": int(row["seed"]), "preset": row["preset"],
             "actions": [[s, a] for s, a in actions],
         }
-        fut = self.coach.submit(review_json, rec, hand, seat, list(row["names"]), theme,
-                                self.review_seconds, self.review_budget)
+        fut = self.reviewer.submit(review_json, rec, hand, seat, list(row["names"]), theme,
+                                   self.review_seconds, self.review_budget)
         self.reviews[(game_id, key)] = fut
         while len(self.reviews) > REVIEWS_KEPT:
             self.reviews.popitem(last=False)
@@ -2134,6 +2136,7 @@ class Hub:
                 c.close(code=1012 if self.leases is not None else None)
         self.thinkers.shutdown(wait=False, cancel_futures=True)
         self.coach.shutdown(wait=False, cancel_futures=True)
+        self.reviewer.shutdown(wait=False, cancel_futures=True)
         if self.leases is not None and self.store.server_id is not None:
             await asyncio.to_thread(self.store.flush)
             try:
@@ -2144,7 +2147,7 @@ class Hub:
 
 def review_json(rec: Mapping[str, Any], hand: int, seat: int, names: list[str], theme: str,
                 seconds: float, budget: float) -> dict[str, Any]:
-    """The coach's review of a hand that is over, as JSON (run in the coach thread).
+    """The coach's review of a hand that is over, as JSON (run in the review thread).
 
     Raises :class:`~hotdeath.coach.CoachError`: ``no_hand`` (the record has no such hand),
     ``hand_not_over`` (the hand is still being played).
