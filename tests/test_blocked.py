@@ -83,3 +83,17 @@ def test_the_third_time_a_dry_deck_comes_round_to_one_position_the_hand_is_block
     assert g.last_hand is not None and g.last_hand.hand == 10
     assert g.last_hand.end == "blocked" and g.last_hand.rule == "HD-3.7.1"
     assert g.last_hand.winner == -1  # blocked: no winner, everyone scores his hand
+
+
+@pytest.mark.parametrize("variant", ["standard", "cutthroat", "throwdown", "hotdeath"])
+def test_a_position_is_counted_the_same_whatever_the_turn_counters_say(variant: str) -> None:
+    """STD-0.4's repetition compares positions, not counters: the turns taken so far (which
+    standard and Throwdown keep) are not part of what must come round again."""
+    g = position(variant=variant, players=2, turn=0, top="B9", color="blue", draw=[],
+                 hands=[["R1", "R3"], ["G5", "Y7"]])
+    seen = []
+    for _ in range(3):
+        seen.append(g._repeats_dry())
+        if hasattr(g, "turns"):
+            g.turns += 1
+    assert seen == [False, False, True]

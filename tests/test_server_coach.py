@@ -34,11 +34,21 @@ def _next(ws: WebSocketTestSession, *kinds: str) -> Msg:
 
 
 def _my_turn(ws: WebSocketTestSession, seat: int, m: Msg | None = None) -> Msg:
-    """The first state where ``seat`` is to act with more than one move."""
+    """The first state where ``seat`` is to act with more than one move.
+
+    A turn of ``seat`` with a single move (a draw, say) is played here: the server waits
+    for the person, so waiting for the next state instead would wait for ever.
+    """
     m = m or _next(ws, "state")
-    while not (m["view"]["current_player"] == seat and len(m["view"]["legal_actions"]) > 1):
+    for n in range(2000):
+        mine = m["view"]["current_player"] == seat
+        if mine and len(m["view"]["legal_actions"]) > 1:
+            return m
+        if mine and m["view"]["legal_actions"]:
+            ws.send_json({"type": "action", "action": m["view"]["legal_actions"][0],
+                          "version": m["version"], "id": f"only{n}"})
         m = _next(ws, "state")
-    return m
+    raise AssertionError(f"seat {seat} never had a choice")  # pragma: no cover
 
 
 def test_hints_are_on_with_bots_off_for_people_only_and_the_host_changes_it(

@@ -658,7 +658,7 @@ class GameState:
             self._dry_seen.clear()
             self._dry_hand = self.hand_no
         pos = to_position(self)
-        for name in ("rng", "idle", "history"):
+        for name in ("rng", "idle", "history", "turns"):  # counters: never the same twice
             pos.pop(name, None)
         pos["draw"] = sorted(pos["draw"])
         pos["discard"] = sorted(pos["discard"][:-1]) + pos["discard"][-1:]  # the top apart
