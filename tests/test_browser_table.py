@@ -159,6 +159,12 @@ def test_card_help_for_a_card_in_hand_on_the_pile_and_the_rules_page(
         assert time.monotonic() < deadline, "no hand was dealt"
         if not ann.step():
             time.sleep(0.05)
+    # and when she plays first after a wild up-card she names its colour (HD-3.3): the
+    # dialog lies over the hand until then
+    while page.locator('[data-dialog="chooser"]').count():
+        assert time.monotonic() < deadline, "the chooser stayed open"
+        if not ann.step():
+            time.sleep(0.05)
     helps = server.api("/api/rules/hotdeath?theme=original")["cards"]
     # hover a card of the hand (playable or not): its rule, from the server, original names
     card = page.locator("#hand .card").first
