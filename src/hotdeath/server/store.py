@@ -702,25 +702,4 @@ class Store:
         return self.writer.submit(lambda: None, "barrier")
 
     def _read_game(self, game_id: str) -> GameRows | None:
-        with self.engine.connect() as c:
-            row = c.execute(games_t.select().where(games_t.c.id == game_id)).mappings().first()
-            if row is None:
-                return None
-            acts = c.execute(
-                sa.select(actions_t.c.seat, actions_t.c.action)
-                .where(actions_t.c.game_id == game_id)
-                .order_by(actions_t.c.idx)
-            ).all()
-            deals = c.execute(
-                deals_t.select().where(deals_t.c.game_id == game_id)
-            ).mappings().all()
-        return (
-            dict(row),
-            [(int(s), str(a)) for s, a in acts],
-            {
-                int(d["hand_no"]): DealRow(
-                    int(d["hand_no"]), d["salt"], d["digest"], tuple(d["deck"].split())
-                )
-                for d in deals
-            },
-        )
+        return read_game_since(self.engine, game_id, 0)
