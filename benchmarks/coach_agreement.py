@@ -30,7 +30,7 @@ from pathlib import Path
 
 import hotdeath
 from hotdeath import coach
-from hotdeath.bots import make_bot
+from hotdeath.bots import make_bot, parse_spec
 from hotdeath.bots.ismcts import _searched
 from hotdeath.view import View
 
@@ -62,9 +62,14 @@ def decisions(count: int, seed: int, every: int) -> list[View]:
     return out
 
 
-def judge(job: tuple[int, View, int]) -> tuple[bool, float, float]:
+def judge(job: tuple[int, View, int, str]) -> tuple[bool, float, float]:
     """(agreed, seconds of the hint, seconds of the reference) for one decision."""
-    i, view, iterations = job
+    i, view, iterations, search = job
+    if search:
+        coach.SEARCH.clear()
+        named = {part.partition("=")[0] for part in search.split(",")}
+        values = parse_spec("ismcts:" + search)[1]
+        coach.SEARCH.update({k: v for k, v in values.items() if k in named})
     started = time.perf_counter()
     short = coach.hint(view, iterations=iterations, seed=1000 + i)
     mid = time.perf_counter()
@@ -82,9 +87,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=70000, help="first game's seed")
     ap.add_argument("--every", type=int, default=7, help="keep every n-th decision")
     ap.add_argument("--workers", type=int, default=2, help="processes")
+    ap.add_argument("--search", default="",
+                    help="the coach's search settings as an ismcts spec's tail "
+                         "(rollout=expert,pick=sure; default: coach.SEARCH)")
     args = ap.parse_args(argv)
     views = decisions(args.decisions, args.seed, args.every)
-    jobs = [(i, v, args.iterations) for i, v in enumerate(views)]
+    jobs = [(i, v, args.iterations, args.search) for i, v in enumerate(views)]
     started = time.perf_counter()
     if args.workers > 1:
         with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
@@ -98,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     short = sorted(t for _, t, _ in results)
     print(f"Command: `benchmarks/coach_agreement.py --decisions {args.decisions} --iterations "
           f"{args.iterations} --seed {args.seed} --every {args.every} --workers "
-          f"{args.workers}`; {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; {platform.machine()}, "
+          f"{args.workers}" + (f" --search {args.search}" if args.search else "")
+          + f"`; {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; {platform.machine()}, "
           f"{multiprocessing.cpu_count()} CPUs, Python {platform.python_version()}.")
     print()
     print("| Decisions | Hint | Reference | Agreed | Rate | 95% CI (Wilson) | Hint time "

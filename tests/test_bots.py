@@ -372,6 +372,56 @@ def test_ismcts_specs() -> None:
             make_bot(spec)
 
 
+def test_the_sure_rule_keeps_the_experts_move_unless_another_is_surely_better() -> None:
+    from hotdeath.bots.ismcts import IsmctsBot, _Node
+
+    bot = IsmctsBot(iterations=1, pick="sure", margin=0.02)
+    fav, other = A.make(A.DRAW), A.make(A.PASS)
+
+    def root(mean_fav: float, mean_other: float, visits: int) -> _Node:
+        node = _Node(0)
+        for a, mean in ((fav, mean_fav), (other, mean_other)):
+            child = _Node(0)
+            wins = round(mean * visits)  # rewards of 0 and 1
+            child.visits, child.total, child.square = visits, float(wins), float(wins)
+            node.children[a] = child
+        return node
+
+    # a lead of 3 points in 40 tries each is noise: the expert's move stays
+    assert bot._sure(root(0.50, 0.53, 40), other, fav) == fav
+    # the same lead in 40000 tries each is sure
+    assert bot._sure(root(0.50, 0.53, 40000), other, fav) == other
+    # a sure lead smaller than the margin does not count (near-equal moves)
+    assert bot._sure(root(0.500, 0.510, 400000), other, fav) == fav
+    # the favourite itself, and a favourite the search never tried twice
+    assert bot._sure(root(0.5, 0.9, 40), fav, fav) == fav
+    node = root(0.5, 0.9, 40)
+    node.children[fav].visits = 1
+    assert bot._sure(node, other, fav) == other
+
+
+def test_ismcts_sure_pick_and_expert_rollouts_play_legal_moves() -> None:
+    from hotdeath.bots.ismcts import IsmctsBot
+
+    for g, seat in _decisions("hotdeath", 4, seed=5, every=23)[:4]:
+        view = g.view(seat)
+        if view.phase == "deal":
+            continue
+        bot = make_bot("ismcts:iterations=30,rollout=expert,pick=sure,reward=game")
+        assert isinstance(bot, IsmctsBot)
+        choice = bot.choose(view, random.Random(2))
+        assert choice in view.legal_actions
+        if bot.last_stats:  # the move chosen is the first of the stats the coach reads
+            assert bot.last_stats[0][0] == choice
+            assert sum(v for _a, v, _m in bot.last_stats) == 30
+    for spec, message in [
+        ("ismcts:pick=best", "pick must be one of visits, sure"),
+        ("ismcts:margin=-0.1", "margin must be from 0 up to 1"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            make_bot(spec)
+
+
 def test_strength_benchmark_writes_its_table(tmp_path: Any) -> None:
     import importlib.util
     import sys

@@ -67,6 +67,10 @@ MISTAKES: Final = 3
 """How many of a hand's costliest moves a review names."""
 MISTAKE_COST: Final = 0.05
 """The least cost (in chance to win the hand) that a review calls a mistake."""
+SEARCH: dict[str, Any] = {"pick": "sure"}
+"""The settings of the coach's search (:class:`~hotdeath.bots.ismcts.IsmctsBot` keywords
+other than the budget): the expert heuristic's move unless the search is sure of a better
+one, so that near-equal moves resolve the same way at any budget."""
 SHRINK: Final = 4
 """A review values each move as if it had this many more tries at the position's mean."""
 
@@ -362,7 +366,8 @@ def hint(
         ranked = sorted(acts, key=lambda a: -helper._score(table, a, rng))
         moves = [move(a, None, 0) for a in ranked[:top]]
     else:
-        bot = IsmctsBot(iterations=iterations, seconds=seconds if seconds > 0 else HINT_SECONDS)
+        bot = IsmctsBot(iterations=iterations, seconds=seconds if seconds > 0 else HINT_SECONDS,
+                        **SEARCH)
         try:
             stats = bot.analyse(view, acts, rng)
         except ValueError:

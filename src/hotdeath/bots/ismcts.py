@@ -52,8 +52,13 @@ from hotdeath.variants import get_variant
 from hotdeath.view import View
 
 _WINDOW_KINDS: Final = frozenset({A.UNO, A.CATCH, A.JUMP, A.DECLINE})
-_ROLLOUTS: Final = ("fast", "random")
+_ROLLOUTS: Final = ("fast", "random", "expert")
 REWARDS: Final = ("hand", "game")
+PICKS: Final = ("visits", "sure")
+"""How the move is chosen after the search: the most visited root move, or the expert
+heuristic's favourite unless the search is sure that another move is better."""
+SURE_Z: Final = 1.96
+"""How many standard errors the ``sure`` rule asks a move's lead over the favourite to be."""
 """What a rollout's result is worth to a seat: winning the hand, or standing in the game."""
 GAME_TEMPERATURE: Final = 150.0
 """Points of total that change a seat's game standing by a factor e (the ``game`` reward)."""
@@ -139,6 +144,28 @@ def fast_policy(state: GameState, seat: int, acts: list[Action], rng: random.Ran
 def random_policy(state: GameState, seat: int, acts: list[Action], rng: random.Random) -> Action:
     """Uniformly random among the actions (a baseline rollout policy)."""
     return rng.choice(acts)
+
+
+def expert_policy(state: GameState, seat: int, acts: list[Action], rng: random.Random) -> Action:
+    """The expert heuristic's move on the sampled state (the opponents' model; slower).
+
+    It scores ``acts`` from the seat's view of the determinization exactly as
+    ``heuristic:expert`` scores a turn, with the same small noise, so a rollout plays the
+    game as three expert opponents would.
+    """
+    if len(acts) == 1:
+        return acts[0]
+    table = _Table(state.view(seat), _EXPERT.aggression)
+    best = acts[0]
+    best_score = -1e18
+    for a in acts:
+        s = _EXPERT._score(table, a, rng) + 2.0 * rng.random()
+        if s > best_score:
+            best, best_score = a, s
+    return best
+
+
+_EXPERT: Final = HeuristicBot("expert")
 
 
 def _bot_policy(bot: Bot) -> Policy:
@@ -282,7 +309,7 @@ def _deck_probe(view: View) -> GameState:
 
 
 class _Node:
-    __slots__ = ("avail", "children", "seat", "total", "visits")
+    __slots__ = ("avail", "children", "seat", "square", "total", "visits")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -290,6 +317,7 @@ class _Node:
         self.visits = 0
         self.avail = 0
         self.total = 0.0
+        self.square = 0.0
 
 
 def _hand_over(state: GameState, hand_no: int) -> bool:
@@ -369,13 +397,18 @@ def _estimate(state: GameState) -> list[float]:
         BotParam("seconds", float, 0.5, "seconds per decision when iterations is 0"),
         BotParam("c", float, 0.7, "UCB exploration constant"),
         BotParam("rollout", str, "fast",
-                 "rollout policy: fast, random, or a bot spec with ';' for ','"),
+                 "rollout policy: fast, expert, random, or a bot spec with ';' for ','"),
         BotParam("horizon", int, 80, "most moves in a rollout before its result is estimated"),
         BotParam("prior", float, 1.0,
                  "weight of the expert heuristic's opinion of the root moves (0: none)"),
         BotParam("reward", str, "hand",
                  "what a rollout is worth: hand (winning it) or game (standing after it)",
                  REWARDS),
+        BotParam("pick", str, "visits",
+                 "the move: visits (most visited) or sure (the expert's favourite unless "
+                 "the search is sure another is better)", PICKS),
+        BotParam("margin", float, 0.02,
+                 "with pick=sure: the least lead in mean reward that beats the favourite"),
     ),
     budget="seconds",
 )
@@ -393,6 +426,8 @@ class IsmctsBot:
         horizon: int = 80,
         prior: float = 1.0,
         reward: str = "hand",
+        pick: str = "visits",
+        margin: float = 0.02,
     ) -> None:
         if iterations < 0:
             raise ValueError(f"iterations must be 0 or more (got {iterations})")
@@ -406,6 +441,13 @@ class IsmctsBot:
             raise ValueError(f"prior must be 0 or more (got {prior})")
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)} (got {reward!r})")
+        if pick not in PICKS:
+            raise ValueError(f"pick must be one of {', '.join(PICKS)} (got {pick!r})")
+        if not 0 <= margin < 1:
+            raise ValueError(f"margin must be from 0 up to 1 (got {margin})")
+        self.pick = pick
+        self.margin = margin
+        self._favourite: Action | None = None
         self.reward = reward
         self._lowest: bool | None = None
         self.prior = prior
@@ -419,6 +461,8 @@ class IsmctsBot:
             self.policy: Policy = fast_policy
         elif rollout == "random":
             self.policy = random_policy
+        elif rollout == "expert":
+            self.policy = expert_policy
         else:
             self.policy = _bot_policy(make_bot(rollout.replace(";", ",")))
         self.helper = HeuristicBot("expert")
@@ -476,8 +520,12 @@ class IsmctsBot:
         me = view.seat if view.seat is not None else 0
         root = _Node(me)
         self._bias = {}
-        if self.prior > 0:
-            self._bias = self._root_bias(view, acts, rng)
+        self._favourite = None
+        if self.prior > 0 or self.pick == "sure":
+            liking = self._root_bias(view, acts, rng)
+            self._favourite = max(acts, key=lambda a: liking[a])
+            if self.prior > 0:
+                self._bias = {a: self.prior * v for a, v in liking.items()}
         hand_no = view.hand_no
         if self.reward == "game":
             variant = get_variant(view.variant)
@@ -500,18 +548,45 @@ class IsmctsBot:
             key=lambda t: (t[0], t[1]),
             reverse=True,
         )
-        self.last_stats = [(a, v, t / v if v else 0.0) for v, t, a in ranked]
         if not ranked:
+            self.last_stats = []
             choice = self.helper.choose(view, rng)
             return choice if choice is not None else acts[0]
+        if self.pick == "sure" and self._favourite is not None:
+            chosen = self._sure(root, ranked[0][2], self._favourite)
+            ranked.sort(key=lambda t: t[2] != chosen)  # stable: the rest by visits
+        self.last_stats = [(a, v, t / v if v else 0.0) for v, t, a in ranked]
         return ranked[0][2]
+
+    def _sure(self, root: _Node, top: Action, favourite: Action) -> Action:
+        """The ``sure`` rule: ``top`` (most visited) only if it is surely better.
+
+        The favourite is the expert heuristic's move.  ``top`` replaces it only when its
+        mean reward leads the favourite's by at least ``margin`` and by :data:`SURE_Z`
+        standard errors of the difference; near-equal moves (a wild naming another
+        colour, two cards of one colour) thus resolve the same way at any budget.
+        """
+        if top == favourite:
+            return top
+        a = root.children.get(top)
+        b = root.children.get(favourite)
+        if a is None or a.visits < 2:
+            return favourite
+        if b is None or b.visits < 2:
+            return top
+        ma, mb = a.total / a.visits, b.total / b.visits
+        va = max(a.square / a.visits - ma * ma, 0.0)
+        vb = max(b.square / b.visits - mb * mb, 0.0)
+        se = math.sqrt(va / a.visits + vb / b.visits)
+        lead = ma - mb
+        return top if lead >= self.margin and lead >= SURE_Z * se else favourite
 
     def _root_bias(self, view: View, acts: list[Action], rng: random.Random) -> dict[Action, float]:
         """The expert heuristic's liking of each root action, 1 for its favourite."""
         table = _Table(view, self.helper.aggression)
         scores = {a: self.helper._score(table, a, rng) for a in acts}
         top = max(scores.values())
-        return {a: self.prior * math.exp(max(-10.0, (v - top) / 15.0)) for a, v in scores.items()}
+        return {a: math.exp(max(-10.0, (v - top) / 15.0)) for a, v in scores.items()}
 
     def _iterate(self, root: _Node, state: GameState, hand_no: int, rng: random.Random) -> None:
         node = root
@@ -566,7 +641,9 @@ class IsmctsBot:
                    else _rewards(state, hand_no))
         for nd in path:
             nd.visits += 1
-            nd.total += rewards[nd.seat]
+            r = rewards[nd.seat]
+            nd.total += r
+            nd.square += r * r
 
 
-__all__ = ["IsmctsBot", "Sampler", "fast_policy", "position_of", "random_policy"]
+__all__ = ["IsmctsBot", "Sampler", "expert_policy", "fast_policy", "position_of", "random_policy"]
