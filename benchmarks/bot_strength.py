@@ -184,6 +184,8 @@ class Line:
     capped: int
     times: list[float]
     seconds: float
+    planned: int = 0
+    """Games asked for (more than ``games`` when ``--minutes`` stopped the row)."""
 
     def markdown(self) -> str:
         """The row as a Markdown table line."""
@@ -205,33 +207,46 @@ HEADER = ("| Match | Played | Won | Win rate | 95% CI (Wilson) | Stopped at the 
 
 
 def run_row(row: Row, games: int, workers: int, max_moves: int, max_hands: int,
-            hands_target: int, base: int = 0) -> Line:
-    """Play a row's games (or, counting hands, enough games for ``hands_target``)."""
+            hands_target: int, base: int = 0, minutes: float = 0.0) -> Line:
+    """Play a row's games (or, counting hands, enough games for ``hands_target``).
+
+    With ``minutes`` (> 0) a game-counting row stops once that much wall time has passed
+    and counts the games finished by then in seed order (the first *k* seeds: games in
+    flight are dropped, so the count does not favour games that end quickly).
+    """
     t0 = time.perf_counter()
     results: list[GameResult] = []
     pool = multiprocessing.get_context("spawn").Pool(workers) if workers > 1 else None
+    stopped = False
     try:
-        index = 0
-        while True:
-            if row.count_hands:
-                if sum(r.hands for r in results) >= hands_target:
+        if not row.count_hands:
+            jobs = [(row, i, max_moves, max_hands, base) for i in range(games)]
+            stream = pool.imap(_job, jobs) if pool is not None else map(_job, jobs)
+            for res in stream:
+                results.append(res)
+                won = sum(r.won for r in results)
+                print(f"  {row.key}: {len(results)} games, {won:g} won "
+                      f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
+                if minutes > 0 and time.perf_counter() - t0 >= 60 * minutes:
+                    stopped = len(results) < games
                     break
-            elif index >= games:
-                break
-            batch = max(workers, 1) * (1 if row.count_hands else 8)
-            end = index + batch if row.count_hands else min(index + batch, games)
-            jobs = [(row, i, max_moves, max_hands, base) for i in range(index, end)]
+        index = 0
+        while row.count_hands and sum(r.hands for r in results) < hands_target:
+            batch = max(workers, 1)
+            jobs = [(row, i, max_moves, max_hands, base) for i in range(index, index + batch)]
             index += batch
             if pool is None:
                 results += [_job(j) for j in jobs]
             else:
                 results += pool.map(_job, jobs)
-            done = sum(r.hands for r in results) if row.count_hands else len(results)
-            print(f"  {row.key}: {done} {'hands' if row.count_hands else 'games'} "
+            print(f"  {row.key}: {sum(r.hands for r in results)} hands "
                   f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
     finally:
         if pool is not None:
-            pool.close()
+            if stopped:
+                pool.terminate()
+            else:
+                pool.close()
             pool.join()
     if row.count_hands:
         counted = sum(r.hands for r in results)
@@ -241,7 +256,7 @@ def run_row(row: Row, games: int, workers: int, max_moves: int, max_hands: int,
         wins = sum(r.won for r in results)
     times = [t for r in results for t in r.times]
     return Line(row, len(results), counted, wins, sum(r.capped for r in results), times,
-                time.perf_counter() - t0)
+                time.perf_counter() - t0, 0 if row.count_hands else games)
 
 
 def rows(ismcts_spec: str) -> list[Row]:
@@ -275,6 +290,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="game i of a row is seeded with SEED + i")
     ap.add_argument("--workers", type=int, default=2, help="worker processes")
     ap.add_argument("--max-moves", type=int, default=20_000, help="move cap per game")
+    ap.add_argument("--minutes", type=float, default=0.0,
+                    help="stop a games row after this much wall time (0: play every game)")
     ap.add_argument("--out", type=Path, help="also write the table (Markdown) here")
     args = ap.parse_args(argv)
     if args.quick:
@@ -289,7 +306,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for row in chosen:
         lines.append(run_row(row, args.games, args.workers, args.max_moves,
                              args.hands_per_game if row.count_hands else 0, args.hands,
-                             args.seed))
+                             args.seed, args.minutes))
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     cmd = "benchmarks/bot_strength.py " + " ".join(sys.argv[1:] if argv is None else argv)
     text = "\n".join([
@@ -302,6 +319,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "",
         "Wall time per row: " + ", ".join(f"{ln.row.key} {ln.seconds:.0f} s" for ln in lines)
         + ".",
+        *[f"{ln.row.key}: stopped by --minutes after the first {ln.games} of {ln.planned} "
+          "games (seed order)." for ln in lines if ln.planned > ln.games],
     ])
     print(text)
     if args.out is not None:
