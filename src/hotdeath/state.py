@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final, NoReturn, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NoReturn, Self
 
 from hotdeath.actions import PLAY as PLAY_KIND
 from hotdeath.actions import Action
@@ -54,6 +54,37 @@ NOBODY: Final = -1
 def _standard_draw_count(face: int) -> int:
     """Cards a standard drawing card makes draw: 4 for a Wild Draw Four, else 2."""
     return 4 if FACE_KIND[face] == WILD_DRAW_FOUR else 2
+
+
+def _ring_of(active: tuple[bool, ...]) -> tuple[tuple[int, ...], ...]:
+    """The next-seat table of the seats' pattern ``active`` (see ``GameState._ring``).
+
+    For each direction ``d`` (1 clockwise, -1 counter-clockwise) and seat ``s`` the first
+    active seat after ``s`` going ``d``, or ``s`` itself when no other seat is active;
+    index 0 (no direction) is the seat itself.
+    """
+    n = len(active)
+    rows: list[tuple[int, ...]] = [tuple(range(n))]
+    for d in (1, -1):
+        row: list[int] = []
+        for seat in range(n):
+            nxt = seat
+            s = seat
+            for _ in range(n):
+                s = (s + d) % n
+                if active[s]:
+                    nxt = s
+                    break
+            row.append(nxt)
+        rows.append(tuple(row))
+    return (rows[0], rows[1], rows[2])  # ring[-1] is the counter-clockwise row
+
+
+_RINGS: Final[dict[tuple[bool, ...], tuple[tuple[tuple[int, ...], ...], int]]] = {}
+"""The next-seat tables built so far and their numbers of active seats, by pattern of active
+seats (``_ring_of``)."""
+_RINGS_MAX: Final = 4096
+"""How many patterns ``_RINGS`` keeps (beyond that a table is built for each change)."""
 
 
 _SLOTS: Final = (
@@ -155,9 +186,10 @@ class GameState:
         self._lc_seat = -1
         self._lc: list[Action] = []
         self._windows = True
-        """False when the options can never open a window (``_has_windows`` is then False)."""
-        self._drawn_hook = type(self)._on_drawn is not GameState._on_drawn
-        """Whether the variant has an ``_on_drawn`` hook (else draws skip the call)."""
+        """False when no window can be open now (``_has_windows`` is then not asked): fixed
+        by the options, or kept by a variant as its windows open and shut (Hot Death)."""
+        self._drawn_hook = bool(self.drawn_watch)
+        """Whether the variant watches the cards drawn (``drawn_watch``; else draws skip it)."""
         self._dry = False
         """A draw of the action being applied came up short: both piles were empty."""
         self._dry_seen: dict[str, int] = {}
@@ -551,28 +583,16 @@ class GameState:
     def _seats_changed(self) -> None:
         """Recount the active seats after ``active`` changed (every change calls this).
 
-        Rebuilds ``n_active`` and the next-seat table ``_ring``: for each direction ``d``
-        (1 clockwise, -1 counter-clockwise) and seat ``s`` the first active seat after
-        ``s`` going ``d``, or ``s`` itself when no other seat is active.  Index 0 (no
-        direction) is the seat itself.
+        Sets ``n_active`` and the next-seat table ``_ring`` of the seats' pattern (see
+        :func:`_ring_of`; each pattern's table is built once and shared).
         """
-        n = self.n
-        active = self.active
-        self.n_active = sum(active)
-        rows: list[tuple[int, ...]] = [tuple(range(n))]
-        for d in (1, -1):
-            row: list[int] = []
-            for seat in range(n):
-                nxt = seat
-                s = seat
-                for _ in range(n):
-                    s = (s + d) % n
-                    if active[s]:
-                        nxt = s
-                        break
-                row.append(nxt)
-            rows.append(tuple(row))
-        self._ring = (rows[0], rows[1], rows[2])  # _ring[-1] is the counter-clockwise row
+        key = tuple(self.active)
+        known = _RINGS.get(key)
+        if known is None:
+            known = (_ring_of(key), sum(key))
+            if len(_RINGS) < _RINGS_MAX:
+                _RINGS[key] = known
+        self._ring, self.n_active = known
 
     def buried_cards(self) -> int:
         """How many cards at the bottom of the discard pile lie face down (0 by default).
@@ -628,7 +648,7 @@ class GameState:
                 self._back_in(seat)
             if seat in self.uno_open:
                 self.uno_open.remove(seat)
-            if self._drawn_hook:
+            if self._drawn_hook and not self.drawn_watch.isdisjoint(got):
                 self._on_drawn(seat, got)
         if len(got) < count:
             self._dry = True
@@ -683,8 +703,11 @@ class GameState:
         self.idle += 1
         return self.idle >= self.n_active
 
+    drawn_watch: ClassVar[frozenset[int]] = frozenset()
+    """The faces whose drawing calls :meth:`_on_drawn` (none by default)."""
+
     def _on_drawn(self, seat: int, cards: list[int]) -> None:
-        """Hook after ``seat`` drew ``cards``."""
+        """Hook after ``seat`` drew ``cards``, one of them or more in ``drawn_watch``."""
 
     def _back_in(self, seat: int) -> None:
         """Hook: ``seat``, whose hand was empty, has just drawn cards.

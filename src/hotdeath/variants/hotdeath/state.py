@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from hotdeath import actions as A
 from hotdeath.actions import Action, make, play
@@ -130,6 +130,7 @@ class HotDeathState(VariantState):
         self.a_anchor = NOBODY
         self.a_two = False
         self.sn_seat = NOBODY
+        self._windows = False  # follows sn_seat (see _has_windows)
         self.up_pending = -1
         self.hand_winner = NOBODY
         self._chk_bastards = False
@@ -199,6 +200,7 @@ class HotDeathState(VariantState):
         self.out_order = []
         self.uno_open = []
         self.sn_seat = NOBODY
+        self._windows = False  # follows sn_seat (see _has_windows)
         self.direction = 1
         self.a_kind = NO_ATTACK
         self.hand_winner = NOBODY
@@ -416,6 +418,7 @@ class HotDeathState(VariantState):
         return acts
 
     def _has_windows(self) -> bool:
+        """The 69 window is open (HD-3.11.1); ``_windows`` follows it, set with ``sn_seat``."""
         return self.sn_seat >= 0
 
     def _window_actions(self, seat: int) -> list[Action]:
@@ -437,16 +440,35 @@ class HotDeathState(VariantState):
         if k == _PLAY_KIND:
             if self.uno_open or self.sn_seat >= 0:
                 self._close_windows()
+            # A card played, in a turn (HD-3.4) or in answer to an attack (HD-4.3), is
+            # written here rather than in a helper of its own: it is most of the decisions,
+            # and a call less each counts.
+            p = seat
+            f = action.cards[0]
+            under = self.discard[-1]
+            key = NUM_FACES + self.color if IS_WILD[under] else under  # _key(), before the play
+            self.idle = 0
+            hand = self.hands[p]
+            hand.remove(f)
+            rev = self.revealed[p]
+            if rev and f in rev:
+                rev.remove(f)
+            self.discard.append(f)
+            self.color = action.color if IS_WILD[f] else FACE_COLOR[f]
+            if self._events is not None:
+                self.emit("play", p, rule_of(f), (f,), color=action.color, target=action.target)
+            if not hand:
+                self.out_order.append(p)
+                self.emit("out", p, "HD-3.7.1")
+            elif len(hand) == 1 and self._uno_catch:
+                if action.uno:
+                    self.emit("uno", p, "HD-3.11")
+                else:
+                    self.uno_open.append(p)
             if self.phase == RESPONSE:
-                self._respond(seat, action)
-            else:  # a card played in a normal turn (HD-3.4, effects HD-4.2 and HD-4.4)
-                p = seat
-                f = action.cards[0]
-                under = self.discard[-1]
-                key = NUM_FACES + self.color if IS_WILD[under] else under  # _key()
-                privileged = f != BB and not MATCH[key][f]
-                self._card_played(p, action)
-                if privileged:
+                self._respond(p, f)
+            else:  # its effect in a normal turn (HD-4.2 and HD-4.4)
+                if f != BB and not MATCH[key][f]:  # played by the 69's privilege
                     self._privilege_used(p)
                 kf = FACE_KIND[f]
                 nxt = self._ring[self.direction]  # next_seat's table: nxt[p] is next_seat(p)
@@ -555,12 +577,14 @@ class HotDeathState(VariantState):
             x = action.target
             self.uno_open.remove(x)
             self.sn_seat = NOBODY
+            self._windows = False  # follows sn_seat (see _has_windows)
             self.emit("catch", seat, "HD-3.11", target=x)
             self._punish(x, self.opts.uno_penalty_cards, "HD-3.11", False)
             self._check_after_window()
         elif k == A.CHALLENGE:
             x = self.sn_seat
             self.sn_seat = NOBODY
+            self._windows = False  # follows sn_seat (see _has_windows)
             self.uno_open.clear()
             self.emit("challenge", seat, "HD-3.11.1", target=x)
             self._make_public(x, SN)
@@ -603,28 +627,7 @@ class HotDeathState(VariantState):
         if self.uno_open:
             self.uno_open.clear()
         self.sn_seat = NOBODY
-
-    def _card_played(self, p: int, action: Action) -> int:
-        f = action.cards[0]
-        self.idle = 0
-        hand = self.hands[p]
-        hand.remove(f)
-        rev = self.revealed[p]
-        if rev and f in rev:
-            rev.remove(f)
-        self.discard.append(f)
-        self.color = action.color if IS_WILD[f] else FACE_COLOR[f]
-        if self._events is not None:
-            self.emit("play", p, rule_of(f), (f,), color=action.color, target=action.target)
-        if not hand:
-            self.out_order.append(p)
-            self.emit("out", p, "HD-3.7.1")
-        elif len(hand) == 1 and self._uno_catch:
-            if action.uno:
-                self.emit("uno", p, "HD-3.11")
-            else:
-                self.uno_open.append(p)
-        return f
+        self._windows = False  # follows sn_seat (see _has_windows)
 
     def _victim_of(self, f: int, p: int) -> int:
         """The victim of draw card ``f`` played by ``p`` (HD-4.2).
@@ -642,6 +645,7 @@ class HotDeathState(VariantState):
         proof = self.opts.sixty_nine_proof
         if proof == "challenge":
             self.sn_seat = p
+            self._windows = True  # follows sn_seat (see _has_windows)
         elif proof == "reveal_on_use":
             self._make_public(p, SN)
             self.emit("sixty_nine", p, "HD-3.11.1", (SN,))
@@ -721,9 +725,8 @@ class HotDeathState(VariantState):
             return self.a_sender
         return self.a_attacker
 
-    def _respond(self, r: int, action: Action) -> None:
-        """The victim answers the pending attack with a card (HD-4.3)."""
-        f = self._card_played(r, action)
+    def _respond(self, r: int, f: int) -> None:
+        """The victim has answered the pending attack with the card ``f`` (HD-4.3)."""
         nxt = self.next_seat
         reveal = self.a_kind == REVEAL_ATTACK
         if reveal and r == self._reveal_turn_seat():
@@ -864,9 +867,11 @@ class HotDeathState(VariantState):
             self.emit("irish", seat, "HD-2.3.17", (LOI,))
         self.draw_cards(seat, count, rule)
 
+    drawn_watch: ClassVar[frozenset[int]] = _BASTARD_SET
+
     def _on_drawn(self, seat: int, cards: list[int]) -> None:
-        if not _BASTARD_SET.isdisjoint(cards):  # the hand-end check looks again (HD-3.7.1)
-            self._chk_bastards = True
+        """A bastard card was drawn: the hand-end check looks again (HD-3.7.1)."""
+        self._chk_bastards = True
 
     def _make_public(self, seat: int, face: int) -> None:
         if face not in self.revealed[seat]:
@@ -942,6 +947,7 @@ class HotDeathState(VariantState):
         self.hand_winner = winner
         self.uno_open = []
         self.sn_seat = NOBODY
+        self._windows = False  # follows sn_seat (see _has_windows)
         self.emit("hand_end", winner, rule)
         hands = self.hands
         vals = hand_values(hands, winner, bastard, self.active, self.opts, self.n)
@@ -1030,6 +1036,7 @@ class HotDeathState(VariantState):
                                or not 0 <= sn < n):
             raise PositionError("bad_position", f"sixty_nine_window: no seat {sn!r}")
         self.sn_seat = NOBODY if sn is None else sn
+        self._windows = self.sn_seat >= 0
         up = d.get("up_pending")
         if up is not None and not isinstance(up, str):
             raise PositionError("bad_position", "'up_pending' must be a card code or null")
