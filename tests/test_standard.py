@@ -26,7 +26,7 @@ from hotdeath.cards import (
     standard_deck,
 )
 from hotdeath.cards import WD4 as WD4_FACE
-from hotdeath.errors import IllegalActionError, OptionError
+from hotdeath.errors import IllegalActionError, OptionError, PositionError
 from hotdeath.pending import Pot
 from hotdeath.rng import Rng
 from hotdeath.state import GameState
@@ -878,6 +878,16 @@ class TestGoingOutAndScoring:
         assert g.hand_no == 2
         assert not g.is_terminal()
         assert all(len(h) >= 7 for h in g.hands)
+
+    @pytest.mark.rule("STD-9.1", "official", f"{CONTRACT} STD-9.1")
+    def test_a_position_in_play_with_a_player_out_is_refused(self) -> None:
+        # the hand ends as the last card is played, so no hand in play has anyone out
+        with pytest.raises(PositionError, match=r"STD-9\.1"):
+            std([["R3", "G4"], [], ["G2"], ["G3"]], "R7")
+        with pytest.raises(PositionError, match=r"STD-9\.1"):
+            std([["R3", "G4"], ["G1"], ["G2"], ["G3"]], "R7", out_order=[1])
+        with pytest.raises(PositionError, match=r"CT-7\.1"):
+            position(variant="cutthroat", hands=[["R3", "G4"], [], ["G2"]], top="R7")
 
     @pytest.mark.rule("STD-9.2", "official", f"{CONTRACT} STD-9.2")
     def test_a_last_card_draw_two_is_still_drawn_and_scored(self) -> None:

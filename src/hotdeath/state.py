@@ -14,7 +14,7 @@ sequential: ignoring the windows never blocks the current player.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NoReturn, Self
 
 from hotdeath.actions import PLAY as PLAY_KIND
@@ -112,7 +112,8 @@ _SLOTS: Final = (
     "revealed",
     "hand_size",
     "winners",
-    "last_hand",
+    "_last_hand",
+    "_hand_later",
     "history",
     "init_params",
     "idle",
@@ -170,8 +171,9 @@ class GameState:
         self.revealed: list[list[int]] = [[] for _ in range(players)]
         self.hand_size = 7
         self.winners: list[int] = []
-        self.last_hand: HandResult | None = None
-        """The result of the last hand that ended (see :mod:`hotdeath.results`)."""
+        self._last_hand: HandResult | None = None
+        self._hand_later: tuple[Callable[..., HandResult], tuple[Any, ...]] | None = None
+        """How to build ``last_hand`` when it is first read, or None (see ``last_hand``)."""
         self.history: list[tuple[int, Action]] = []
         self.init_params: dict[str, Any] = {}
         self.idle = 0
@@ -202,6 +204,33 @@ class GameState:
     def num_players(self) -> int:
         """Number of seats."""
         return self.n
+
+    @property
+    def last_hand(self) -> HandResult | None:
+        """The result of the last hand that ended (see :mod:`hotdeath.results`), or None.
+
+        A variant may leave it to be built when it is first read
+        (:meth:`_hand_result_later`): simulations that never read it do not pay for it.
+        """
+        later = self._hand_later
+        if later is not None:
+            self._hand_later = None
+            build, args = later
+            self._last_hand = build(*args)
+        return self._last_hand
+
+    @last_hand.setter
+    def last_hand(self, value: HandResult | None) -> None:
+        self._hand_later = None
+        self._last_hand = value
+
+    def _hand_result_later(self, build: Callable[..., HandResult], args: tuple[Any, ...]) -> None:
+        """Set ``last_hand`` to ``build(*args)``, built when first read.
+
+        ``args`` must be values that nothing changes afterwards (tuples, snapshots): the
+        result is the one of the moment the hand ended, whenever it is built.
+        """
+        self._hand_later = (build, args)
 
     def current_player(self) -> int:
         """The seat whose decision the game waits for, or ``TERMINAL``."""
@@ -353,7 +382,8 @@ class GameState:
             new.drawn = self.drawn
             new.n_active = self.n_active
             new.hand_size = self.hand_size
-            new.last_hand = self.last_hand
+            new._last_hand = self._last_hand
+            new._hand_later = self._hand_later  # its arguments are snapshots: shared
             new.init_params = self.init_params
             new.idle = self.idle
             new.opening_events = self.opening_events

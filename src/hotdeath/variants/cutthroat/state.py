@@ -299,7 +299,7 @@ class CutthroatState(StandardState):
             self.draw_cards(first, 2, rule)
             self.emit("skip", first, rule)
             first = nxt(first)
-        self._give_turn(first)
+        self._next(first)
 
     # ------------------------------------------------------------------ legality
 
@@ -328,7 +328,7 @@ class CutthroatState(StandardState):
             self.emit("color", seat, "CT-2", color=action.color)
             victim = self.next_seat(seat)
             lose = self.opts.first_card_wd4_victim_loses_turn
-            self._give_turn(self.next_seat(victim) if lose else victim)
+            self._next(self.next_seat(victim) if lose else victim)
             return
         super()._apply(seat, action)
         if (k == A.DRAW and self._keep and self.drew and self.turn == seat

@@ -95,6 +95,34 @@ _POINTS: Final = tuple(card_points(f) for f in range(NUM_FACES))
 """Standard scoring value of every face (STD-9.3), for sums at C speed."""
 
 
+def _hand_result(hand: int, end: str, rule: str, winner: int, team: tuple[int, ...],
+                 out_order: tuple[int, ...], takes: bool, pts: tuple[int, ...],
+                 gains: tuple[int, ...], totals: tuple[int, ...],
+                 cards: tuple[tuple[int, ...], ...], r93: str, r113: str,
+                 extras: dict[str, Any]) -> HandResult:
+    """The result of a scored hand (STD-9.3), built when ``last_hand`` is first read.
+
+    ``pts`` are the points each seat held, ``gains`` what each scored, ``totals`` the
+    totals after the hand; ``takes`` is ``scoring=winner_takes`` (the winner, or his team,
+    scores the others' cards).
+    """
+    n = len(pts)
+    lines: list[tuple[ScoreLine, ...]]
+    if takes:
+        lines = [(ScoreLine(r113, 0, "partner_won", seat=winner),) if s in team
+                 else (ScoreLine(r93, 0, "cards_to_winner", seat=winner),) for s in range(n)]
+        lines[winner] = tuple(ScoreLine(r93, pts[s], "opponent_cards", seat=s)
+                              for s in range(n) if s not in team) or (
+            ScoreLine(r93, 0, "went_out"),)
+    else:
+        lines = [(ScoreLine(r93, pts[s], "cards_in_hand") if cards[s] or s != winner
+                  else ScoreLine(r93, 0, "went_out"),) for s in range(n)]
+    seats = tuple(SeatScore(s, gains[s], lines[s], totals[s], cards[s]) for s in range(n))
+    return HandResult(hand=hand, end=end, rule=rule,
+                      winners=(winner, *[t for t in team if t != winner]),
+                      out_order=out_order, seats=seats, extras=extras)
+
+
 class StandardState(VariantState):
     """A game of standard Uno (hands to ``target_score``)."""
 
@@ -237,13 +265,8 @@ class StandardState(VariantState):
             if o.first_card_draw_two_loses_turn:
                 self.emit("skip", first, rule)
                 first = nxt(first)
-        self._give_turn(first)
+        self._next(first)
 
-    def _give_turn(self, seat: int) -> None:
-        self.phase = TURN
-        self.turn = seat
-        self.drew = False
-        self.drawn = -1
 
     # ------------------------------------------------------------------ legality
 
@@ -452,7 +475,7 @@ class StandardState(VariantState):
                 if left:
                     if self._sevens and FACE_NUMBER[f] in (0, 7):
                         self._seven_o(p, f, action.target)
-                    self._give_turn(nxt[p])  # nobody is out: the hand goes on
+                    self._next(nxt[p])
                 else:
                     self._next(nxt[p])
             elif kf == SKIP:
@@ -539,7 +562,7 @@ class StandardState(VariantState):
         elif k == A.COLOR:
             self.color = action.color
             self.emit("color", seat, self.r("3"), color=action.color)
-            self._give_turn(seat)
+            self._next(seat)
         mt = self._max_turns
         if mt and self.turns >= mt and self.phase != GAME_OVER:
             self._stop_game()
@@ -644,10 +667,20 @@ class StandardState(VariantState):
                 self.uno_open.append(s)
 
     def _next(self, seat: int) -> None:
+        """End the action: the hand is over if a player is out, else ``seat``'s turn.
+
+        A player out ends the hand (STD-9.1); otherwise ``seat`` has an ordinary turn
+        (STD-4).  Nobody is out while a hand is in play (positions too:
+        :meth:`check_position`), so every turn handed on, the first of a hand included,
+        comes through here.
+        """
         if self.out_order:
             self._hand_over(self.out_order[0])
             return
-        self._give_turn(seat)
+        self.phase = TURN
+        self.turn = seat
+        self.drew = False
+        self.drawn = -1
 
     # ------------------------------------------------------------------ scoring
 
@@ -659,6 +692,11 @@ class StandardState(VariantState):
         return (seat,)
 
     def _hand_over(self, winner: int, end: str = "out") -> None:
+        """The hand is over (STD-9.1, or blocked STD-0.4): score it, then go on.
+
+        The hand is scored (STD-9.3), then the game ends (STD-9.4) or the next hand is
+        dealt (STD-2).  The result (``last_hand``, :func:`_hand_result`) is built when first read.
+        """
         o = self.opts
         n = self.n
         events = self._events is not None
@@ -668,37 +706,31 @@ class StandardState(VariantState):
         if events:
             self.emit("hand_end", winner, rule)
         hands = self.hands
-        pts = [sum(map(_POINTS.__getitem__, h)) for h in hands]
+        pts = tuple([sum(map(_POINTS.__getitem__, h)) for h in hands])
         team = self.team_of(winner)
-        r93 = self.r("9.3")
-        lines: list[tuple[ScoreLine, ...]]
-        if o.scoring == "winner_takes":
+        takes = o.scoring == "winner_takes"
+        if takes:
+            got = 0
+            for s in range(n):
+                if s not in team:
+                    got += pts[s]
             gains = [0] * n
-            gains[winner] = sum(pts[s] for s in range(n) if s not in team)
-            label = "team" if len(team) > 1 else "opponents"
-            lines = [(ScoreLine(self.r("11.3"), 0, "partner_won", seat=winner),) if s in team
-                     else (ScoreLine(r93, 0, "cards_to_winner", seat=winner),) for s in range(n)]
-            lines[winner] = tuple(ScoreLine(r93, pts[s], "opponent_cards", seat=s)
-                                  for s in range(n) if s not in team) or (
-                ScoreLine(r93, 0, "went_out"),)
+            gains[winner] = got
         else:
-            gains = pts[:]
-            label = "cards"
-            lines = [(ScoreLine(r93, pts[s], "cards_in_hand") if hands[s] or s != winner
-                      else ScoreLine(r93, 0, "went_out"),) for s in range(n)]
+            gains = list(pts)
         scores = self.scores
-        seats: list[SeatScore] = []
         for s in range(n):
             scores[s] += gains[s]
-            seats.append(SeatScore(s, gains[s], lines[s], scores[s], tuple(hands[s])))
-            if events:
-                self.emit("score", s, r93, tuple(hands[s]), n=gains[s],
+        cards = tuple(map(tuple, hands))
+        r93 = self.r("9.3")
+        if events:
+            label = ("team" if len(team) > 1 else "opponents") if takes else "cards"
+            for s in range(n):
+                self.emit("score", s, r93, cards[s], n=gains[s],
                           info=((label, gains[s]),) if gains[s] else ())
-        self.last_hand = HandResult(
-            hand=self.hand_no, end=end, rule=rule,
-            winners=(winner, *[t for t in team if t != winner]),
-            out_order=tuple(self.out_order), seats=tuple(seats),
-            extras=self._team_extras())
+        self._hand_result_later(_hand_result, (
+            self.hand_no, end, rule, winner, team, tuple(self.out_order), takes, pts,
+            tuple(gains), tuple(scores), cards, r93, self.r("11.3"), self._team_extras()))
         if o.rounds and self.hand_no >= o.rounds:
             self._finish()
             return
@@ -799,6 +831,10 @@ class StandardState(VariantState):
                                 "or game_over)")
         if self.phase == CHOOSE_COLOR and not IS_WILD[self.discard[-1]]:
             raise PositionError("bad_position", "phase 'choose_color' needs a wild on top")
+        if self.phase != GAME_OVER and self.out_order:
+            raise PositionError("bad_position", "nobody is out while a hand is played: it ends "
+                                f"when a player goes out ({self.r('9.1')}); out_order and the "
+                                "empty hands must be empty")
 
     # ------------------------------------------------------------------ pending
 
