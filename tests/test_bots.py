@@ -422,6 +422,29 @@ def test_ismcts_sure_pick_and_expert_rollouts_play_legal_moves() -> None:
             make_bot(spec)
 
 
+def test_progressive_widening_grows_a_wide_node_with_its_visits() -> None:
+    from hotdeath.bots.ismcts import WIDEN_BASE, IsmctsBot, _searched
+
+    wide = [g.view(seat) for g, seat in _decisions("throwdown", 4, seed=3, every=1)
+            if len(_searched(g.view(seat).legal_actions)) >= 30]
+    assert wide, "the game holds a decision of 30 moves or more"
+    view = wide[0]
+    acts = _searched(view.legal_actions)
+    plain = IsmctsBot(iterations=60)
+    plain.choose(view, random.Random(4))
+    assert len(plain.last_stats) == min(60, len(acts))  # one new root move an iteration
+    grown = IsmctsBot(iterations=60, widen=1.0)
+    choice = grown.choose(view, random.Random(4))
+    assert choice in view.legal_actions
+    # the root grows while its children number fewer than 8 + √(their visits)
+    children = len(grown.last_stats)
+    visits = sum(v for _a, v, _m in grown.last_stats)
+    assert visits == 60
+    assert WIDEN_BASE < children <= WIDEN_BASE + 1 + 60 ** 0.5
+    with pytest.raises(ValueError, match="widen must be 0 or more"):
+        make_bot("ismcts:widen=-1")
+
+
 def test_strength_benchmark_writes_its_table(tmp_path: Any) -> None:
     import importlib.util
     import sys

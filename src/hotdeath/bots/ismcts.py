@@ -15,6 +15,12 @@ a rollout with a cheap policy plays to the end of the **hand** (not the game) or
 horizon; the reward of each seat (winning the hand, plus a small term for a cheap hand in
 Hot Death) is backed up to the nodes where that seat chose.
 
+The move is the root move visited most, or (``pick=sure``) the expert heuristic's
+favourite unless the most visited move leads it by ``margin`` in mean reward and by
+:data:`SURE_Z` standard errors: near-equal moves then resolve the same way at any budget.
+The rollout policy is ``fast`` (a cheap shedding policy), ``expert`` (the expert heuristic
+itself, the opponents' model), ``random`` or any bot.
+
 Budget: ``iterations`` (deterministic under the caller's generator) or ``seconds`` of
 wall time per decision.  Out-of-turn windows (Uno calls, catches, jump-ins) and the
 dealer's deal size are left to an expert :class:`~hotdeath.bots.heuristic.HeuristicBot`.
@@ -57,6 +63,8 @@ REWARDS: Final = ("hand", "game")
 PICKS: Final = ("visits", "sure")
 """How the move is chosen after the search: the most visited root move, or the expert
 heuristic's favourite unless the search is sure that another move is better."""
+WIDEN_BASE: Final = 8
+"""Children a node grows before progressive widening (``widen``) holds it back."""
 SURE_Z: Final = 1.96
 """How many standard errors the ``sure`` rule asks a move's lead over the favourite to be."""
 """What a rollout's result is worth to a seat: winning the hand, or standing in the game."""
@@ -404,6 +412,9 @@ def _estimate(state: GameState) -> list[float]:
         BotParam("reward", str, "hand",
                  "what a rollout is worth: hand (winning it) or game (standing after it)",
                  REWARDS),
+        BotParam("widen", float, 0.0,
+                 "progressive widening: a node of more than 8 moves has at most "
+                 "8 + widen·√visits children (0: off)"),
         BotParam("pick", str, "visits",
                  "the move: visits (most visited) or sure (the expert's favourite unless "
                  "the search is sure another is better)", PICKS),
@@ -428,6 +439,7 @@ class IsmctsBot:
         reward: str = "hand",
         pick: str = "visits",
         margin: float = 0.02,
+        widen: float = 0.0,
     ) -> None:
         if iterations < 0:
             raise ValueError(f"iterations must be 0 or more (got {iterations})")
@@ -445,6 +457,9 @@ class IsmctsBot:
             raise ValueError(f"pick must be one of {', '.join(PICKS)} (got {pick!r})")
         if not 0 <= margin < 1:
             raise ValueError(f"margin must be from 0 up to 1 (got {margin})")
+        if widen < 0:
+            raise ValueError(f"widen must be 0 or more (got {widen})")
+        self.widen = widen
         self.pick = pick
         self.margin = margin
         self._favourite: Action | None = None
@@ -597,6 +612,12 @@ class IsmctsBot:
             seat = state.current_player()
             acts = _main_actions(state, seat)
             untried = [a for a in acts if a not in node.children]
+            if untried and self.widen > 0 and len(acts) > WIDEN_BASE:
+                # progressive widening: a node of many moves (Throwdown's throws) grows
+                # one child at a time as its visits grow, so the search goes deep on a few
+                tried = [ch.visits for b in acts if (ch := node.children.get(b)) is not None]
+                if len(tried) >= WIDEN_BASE + self.widen * math.sqrt(sum(tried)):
+                    untried = []
             if untried:
                 if node is root and self._bias:
                     liking = self._bias
@@ -617,7 +638,9 @@ class IsmctsBot:
             best_v = -1.0
             bias = self._bias if node is root else {}
             for b in acts:
-                ch = node.children[b]
+                ch = node.children.get(b)
+                if ch is None:  # not grown yet (progressive widening)
+                    continue
                 ch.avail += 1
                 v = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
                 if bias:
