@@ -21,7 +21,9 @@ What is measured, side by side in the same process and the same run:
   ``apply_action``) on this engine
   and on the one in ``PATH`` (an earlier checkout), each engine in its own subprocess,
   interleaved, as medians of CPU time (:func:`compare_with_baseline`;
-  ``--baseline-only`` skips everything else).
+  ``--baseline-only`` skips everything else, ``--workload`` picks workloads).  Each
+  repetition plays new games (the same ones on both engines), since an engine's memo
+  tables would otherwise serve the games it has already played; ``--same-games`` replays.
 
 The policy is the same on both sides: play a uniformly random playable *card* when there
 is one (then a uniformly random colour for a wild, or a random victim for a directed card),
@@ -487,6 +489,8 @@ def compare_with_baseline(args: argparse.Namespace) -> dict[str, Any]:
           f"fixed workloads, {repeat} interleaved repetitions, medians")
     try:
         for key, variant, players, options in WORKLOADS:
+            if args.workload and key not in args.workload:
+                continue
             req: dict[str, Any] = {"variant": variant, "players": players,
                                    "options": options, "seed": args.seed}
             probe = workers["ours"].run(**req, events=False, games=2)
@@ -496,18 +500,25 @@ def compare_with_baseline(args: argparse.Namespace) -> dict[str, Any]:
             for e, p in pairs:  # warm up every worker and path
                 workers[e].run(**req, events=p == "apply_action", games=max(1, games // 4))
             cpu: dict[tuple[str, str], list[float]] = {pair: [] for pair in pairs}
-            decisions: dict[tuple[str, str], float] = {}
+            decisions: dict[tuple[str, str], float] = dict.fromkeys(pairs, 0)
             for rep in range(repeat):
+                # new games each repetition (the same ones for every engine and path), so
+                # that memo tables filled by one repetition cannot serve the next one
+                seed = req["seed"] if args.same_games else req["seed"] + (rep + 1) * 100_003
                 for e, p in pairs if rep % 2 == 0 else pairs[::-1]:
-                    r = workers[e].run(**req, events=p == "apply_action", games=games)
+                    r = workers[e].run(**{**req, "seed": seed}, events=p == "apply_action",
+                                       games=games)
                     cpu[(e, p)].append(r["cpu"])
-                    decisions[(e, p)] = r["decisions"]
+                    decisions[(e, p)] += r["decisions"]
             med = {pair: median(cpu[pair]) for pair in pairs}
             same = len(set(decisions.values())) == 1
+            per_rep = [cpu[("base", "step")][i] / cpu[("ours", "step")][i] for i in range(repeat)]
             row = {
                 "games": games,
-                "decisions": decisions[("ours", "step")],
+                "decisions": decisions[("ours", "step")] / repeat,
                 "same_games": same,
+                "fresh_games": not args.same_games,
+                "step_vs_base_step_range": [round(min(per_rep), 3), round(max(per_rep), 3)],
                 "cpu_s": {f"{e}_{p}": round(med[(e, p)], 4) for e, p in pairs},
                 "step_vs_base_step": round(med[("base", "step")] / med[("ours", "step")], 3),
                 "step_vs_base_apply": round(
@@ -517,11 +528,12 @@ def compare_with_baseline(args: argparse.Namespace) -> dict[str, Any]:
             }
             out[key] = row
             alike = "same games on both engines" if same else "THE GAMES DIFFER"
-            print(f"  {key:<12} {games} games, {row['decisions']:,.0f} decisions "
+            print(f"  {key:<12} {games} games, {row['decisions']:,.0f} decisions a repetition "
                   f"({alike}): CPU s median ours step {med[('ours', 'step')]:.3f}, apply_action "
                   f"{med[('ours', 'apply_action')]:.3f}; baseline step "
                   f"{med[('base', 'step')]:.3f}, apply_action {med[('base', 'apply_action')]:.3f}")
-            print(f"  {'':<12} speed: ours step ÷ baseline step {row['step_vs_base_step']:.2f}x, "
+            print(f"  {'':<12} speed: ours step ÷ baseline step {row['step_vs_base_step']:.2f}x "
+                  f"(repetitions {min(per_rep):.2f}-{max(per_rep):.2f}x), "
                   f"ours step ÷ baseline apply_action {row['step_vs_base_apply']:.2f}x, "
                   f"ours apply_action ÷ baseline apply_action {row['apply_vs_base_apply']:.2f}x",
                   flush=True)
@@ -574,6 +586,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    "ratios of the medians of CPU time")
     p.add_argument("--baseline-only", action="store_true",
                    help="with --baseline: run only the baseline comparison")
+    p.add_argument("--workload", nargs="+", default=None, metavar="NAME",
+                   choices=[w[0] for w in WORKLOADS],
+                   help="with --baseline: only these workloads (default all: "
+                   + ", ".join(w[0] for w in WORKLOADS) + ")")
+    p.add_argument("--same-games", action="store_true",
+                   help="with --baseline: replay the same games in every repetition (by "
+                   "default each repetition plays new ones; replays let memo tables of the "
+                   "engine serve later repetitions)")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--quick", action="store_true",
                    help=f"tiny run for smoke tests ({QUICK_SECONDS} s, 1 repetition)")

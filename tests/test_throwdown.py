@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import hotdeath
@@ -1272,6 +1274,47 @@ def random_position(rnd: random.Random, response: bool) -> ThrowdownState | None
         return None  # e.g. a defender without a defence
 
 
+# An independent statement of TD-2.1 to TD-2.7 for non-wild regular plays (the reference of
+# the property test below; the engine's own grammar lives in hotdeath.variants.throwdown).
+_REF_LINKS = {frozenset(p) for p in ((6, 9), (6, "33"), (8, "33"), (3, "33"))}
+
+
+def _ref_value(face: int) -> int | str:
+    code = card_code(face)[1:]
+    return int(code) if code.isdigit() else code
+
+
+def _ref_units(order: tuple[int, ...]) -> list[int | str]:
+    units: list[int | str] = []
+    i = 0
+    while i < len(order):
+        j = i
+        while j < len(order) and _ref_value(order[j]) == 3:
+            j += 1
+        if j - i >= 2:
+            units.append("33")
+            i = j
+        else:
+            units.append(_ref_value(order[i]))
+            i += 1
+    return units
+
+
+def _ref_link(a: int | str, b: int | str) -> bool:
+    return a == b or frozenset((a, b)) in _REF_LINKS
+
+
+def _ref_legal(order: tuple[int, ...], top: int | str | None, colour: str, cap: bool) -> bool:
+    if cap and len(set(order)) < len(order):
+        return False
+    units = _ref_units(order)
+    first_ok = card_code(order[0])[0] == colour or (top is not None and _ref_link(top, units[0]))
+    return first_ok and all(_ref_link(a, b) for a, b in itertools.pairwise(units))
+
+
+_NON_WILD = sorted({c for c in standard_deck() if not IS_WILD[c]})
+
+
 class TestMultiCardPlays:
     @pytest.mark.rule("TD-2.5", "ruling", "one action per outcome, checked by brute force")
     @pytest.mark.parametrize("response", [False, True], ids=["regular", "throwdown"])
@@ -1289,6 +1332,46 @@ class TestMultiCardPlays:
             for a in listed:
                 assert g.is_legal_play(0, a.cards)
             checked += 1
+
+    @pytest.mark.rule("TD-2.5", "ruling", "the listing is a brute-force search of every order")
+    @given(held=st.lists(st.sampled_from(_NON_WILD), min_size=1, max_size=6),
+           top=st.sampled_from([*_NON_WILD, parse_card("W"), parse_card("WD4")]),
+           colour=st.sampled_from("RYGB"), same=st.booleans(), pair=st.booleans())
+    @settings(max_examples=150, deadline=None)
+    def test_listing_matches_a_brute_force_reference(self, held: list[int], top: int,
+                                                     colour: str, same: bool,
+                                                     pair: bool) -> None:
+        # every order of every sub-multiset of the hand, judged by an independent statement
+        # of TD-2 (above): the listing holds exactly one action per legal outcome (cards,
+        # last card), each a legal order of its cards, through both apply paths
+        assume(all(n <= 2 for n in Counter(held).values()))
+        names = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
+        fields: dict[str, Any] = {"color": names[colour]}
+        if pair and _ref_value(top) == 3:
+            fields["pair_on_top"] = True
+        try:
+            g = td([[card_code(c) for c in held], ["G1", "G1"]], card_code(top),
+                   options={"multi_play_same_color": same,
+                            "top_three_pair_equivalence": True}, **fields)
+        except PositionError:
+            assume(False)
+            return
+        top_value: int | str | None = None if IS_WILD[top] else _ref_value(top)
+        if fields.get("pair_on_top"):
+            top_value = "33"
+        expected = {
+            (tuple(sorted(order)), order[-1])
+            for size in range(1, len(held) + 1)
+            for order in set(itertools.permutations(held, size))
+            if _ref_legal(order, top_value, colour, not same)
+        }
+        listed = [a for a in g.legal_actions(0) if a.kind == A.PLAY and not IS_WILD[a.card]]
+        keys = [(tuple(sorted(a.cards)), a.cards[-1]) for a in listed]
+        assert len(keys) == len(set(keys)), "one action per outcome"
+        assert set(keys) == expected
+        for a in listed:
+            assert _ref_legal(a.cards, top_value, colour, not same)
+            assert accepts(g, str(a))
 
     @pytest.mark.rule("TD-2.5", "ruling", "the listing by memoised parts is the enumeration")
     def test_listing_by_parts_equals_the_whole_hand_enumeration(self) -> None:
@@ -1310,9 +1393,9 @@ class TestMultiCardPlays:
                         sink = T._Sink()
                         T._regular_run(items, top, cc, cap, sink, T.ALL)
                         whole = tuple(Action(A.PLAY, q) for q in sink.seqs)
-                        fast = T._regular_by_parts(items, top, cc, cap, 0)
+                        fast = T._regular_by_parts(cards_, top, cc, cap, 0)
                         assert fast == whole, (items, top, cc, cap)
-                        limited = T._regular_by_parts(items, top, cc, cap, MAX_LISTED_PLAYS)
+                        limited = T._regular_by_parts(cards_, top, cc, cap, MAX_LISTED_PLAYS)
                         assert limited == (whole if len(whole) <= MAX_LISTED_PLAYS else None)
                         checked += 1
         assert checked == 120 * 7 * 4 * 2

@@ -9,16 +9,19 @@ play.  The canonical order puts the first card first (a card of the current colo
 start needs one), the other cards in ascending face order, block by block along the chain
 of links, and the chosen last card last.
 
-The number links of TD-2.3 form the path ``9 — 6 — 33 — 8`` (``33`` is a run of two or
-more 3s) plus self links; every other number and every action type links only to itself.
-A chain play is therefore a walk along that path, each visit one block of equal values, and
+The number links of TD-2.3 (the table ``LINK``, the one statement of TD-2.3 that the check
+of a play and the enumeration share) form the path ``9 — 6 — 33 — 8`` (``33`` is a run of
+two or more 3s) plus self links; every other number and every action type links only to
+itself.  The path, its order and which values stand alone are derived from ``LINK``.  A
+chain play is therefore a walk along that path, each visit one block of equal values, and
 whether a multiset of cards can be ordered into a walk from value *s* to value *e* depends
-only on how many cards of each value it has (:data:`_ROUTES`).  The enumeration runs over
-value counts first and expands to cards only for feasible ones, with memoised sub-multisets.
-A listing is the concatenation of independent parts (each value outside the chain, the lone
-3s, the chain), each memoised on just the cards and facts it depends on; the chain's part is
-enumerated once per set of chain cards and only its start is chosen per top card and colour
-(:func:`_regular_by_parts`).
+only on how many cards of each value it has (``_ROUTES``, ``_chain_routes``).  The
+enumeration runs over value counts first and expands to cards only for feasible ones, with
+memoised sub-multisets, and builds the plays of one multiset for all its possible last
+cards at once.  A listing is the concatenation of independent parts (each value outside the
+chain, the lone 3s, the chain; in a Throwdown each family), each memoised on just the cards
+and facts it depends on (``_regular_by_parts``, ``_defence_plays``); a part of one card is
+decided on the spot.
 Big hands allow astronomically many distinct plays; above :data:`MAX_LISTED_PLAYS` the list
 is reduced (every play of one or two cards and every maximal play), every legal play is
 still accepted, and :meth:`ThrowdownState.play_extensions` builds any throw card by card.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from functools import lru_cache, partial
+from functools import lru_cache
 from itertools import pairwise, product
 from typing import Any, Final
 
@@ -62,10 +62,49 @@ LINK: Final[tuple[tuple[bool, ...], ...]] = tuple(
 )
 """``LINK[a][b]``: a unit of value ``b`` may directly follow one of value ``a`` (TD-2.3)."""
 
-# the chain path 9 — 6 — 33 — 8, by index; 3s form units of at least two cards
-_PATH: Final = (9, 6, 3, 8)
-_PATH_VALUE: Final = (9, 6, V33, 8)
-_WEIGHT: Final = (1, 1, 2, 1)
+THREES_UNIT: Final = 2
+"""The fewest 3s in a row that form a threes-unit (TD-2.1)."""
+_THREES: Final = (3, V33)
+
+
+def _in_play_links() -> dict[int, tuple[int, ...]]:
+    """For each unit value, the other values a unit of it may stand next to in a play.
+
+    These are the links of :data:`LINK` between different values, less those between a 3
+    and a threes-unit: 3s next to each other form one unit (TD-2.1), so such units never
+    stand side by side.
+    """
+    vals = [v for v in range(_NV) if v not in (VW, VWD4)]
+    return {v: tuple(w for w in vals if w != v and LINK[v][w]
+                     and not (v in _THREES and w in _THREES)) for v in vals}
+
+
+def _chain_path() -> tuple[int, ...]:
+    """The values whose units chain into longer plays, in path order, from :data:`LINK`.
+
+    The links between different values make one path, 9 — 6 — 33 — 8 (TD-2.3), read here
+    from its higher end; every other value links only to itself.
+    """
+    nbr = _in_play_links()
+    ends = [v for v, ws in nbr.items() if len(ws) == 1]
+    if len(ends) != 2 or any(len(ws) > 2 for ws in nbr.values()):
+        raise AssertionError("the links of TD-2.3 are no longer one path")
+    path = [max(ends)]
+    while len(path) == 1 or len(nbr[path[-1]]) == 2:
+        path.append(next(w for w in nbr[path[-1]] if w not in path))
+    return tuple(path)
+
+
+_PATH_VALUE: Final = _chain_path()
+"""The chain's unit values by path index (9, 6, 33, 8)."""
+_PATH: Final = tuple(3 if v == V33 else v for v in _PATH_VALUE)
+"""The face value of the cards of each path index (9, 6, 3, 8)."""
+_WEIGHT: Final = tuple(THREES_UNIT if v == V33 else 1 for v in _PATH_VALUE)
+"""Cards in one unit of each path index."""
+_GROUP_VALUES: Final = tuple(v for v, ws in _in_play_links().items()
+                             if not ws and v not in _THREES)
+"""Values outside the chain whose cards go together (0, 1, 2, 4, 5, 7, Skip, Reverse,
+Draw Two): each of their units links only to its own value."""
 
 
 def _walk(points: list[int]) -> tuple[int, ...]:
@@ -172,14 +211,6 @@ def _subsets(counts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=8192)
-def _by_total(counts: tuple[int, ...]) -> dict[int, tuple[tuple[int, ...], ...]]:
-    groups: dict[int, list[tuple[int, ...]]] = {}
-    for v in _subsets(counts):
-        groups.setdefault(sum(v), []).append(v)
-    return {t: tuple(vs) for t, vs in groups.items()}
-
-
 def _expand(faces: tuple[int, ...], vec: tuple[int, ...]) -> list[int]:
     out: list[int] = []
     for f, k in zip(faces, vec, strict=True):
@@ -203,19 +234,17 @@ class _TooMany(Exception):
 
 
 class _Sink:
-    """Collects canonical plays (``build``) or only counts them, up to ``limit``."""
+    """Collects canonical plays, at most ``limit`` of them (0: no limit)."""
 
-    __slots__ = ("build", "limit", "n", "seqs")
+    __slots__ = ("limit", "seqs")
 
-    def __init__(self, build: bool = True, limit: int = -1) -> None:
-        self.build = build
+    def __init__(self, limit: int = 0) -> None:
         self.limit = limit
-        self.n = 0
         self.seqs: list[tuple[int, ...]] = []
 
-    def tick(self) -> None:
-        self.n += 1
-        if self.n == self.limit:
+    def full(self) -> None:
+        """Raise :class:`_TooMany` when more plays than the limit are collected."""
+        if 0 < self.limit < len(self.seqs):
             raise _TooMany
 
 
@@ -259,9 +288,7 @@ def _group_plays(
     the current colour.  The canonical order is the smallest valid first card, the others
     ascending, then the last card.
     """
-    build = sink.build
     seqs = sink.seqs
-    limit = sink.limit
     nf = len(faces)
     is_cc = [FACE_COLOR[f] == cc for f in faces]
     rng = range(nf)
@@ -272,9 +299,8 @@ def _group_plays(
         if len(nz) == 1 and vec[nz[0]] == 1:
             i = nz[0]
             if any_first or is_cc[i]:
-                sink.tick()
-                if build:
-                    seqs.append((faces[i],))
+                seqs.append((faces[i],))
+                sink.full()
             continue
         if any_first:
             lasts = nz
@@ -283,11 +309,6 @@ def _group_plays(
             if not in_cc:
                 continue
             lasts = [i for i in nz if in_cc - is_cc[i] > 0]
-        if not build:
-            sink.n += len(lasts)
-            if 0 < limit <= sink.n:
-                raise _TooMany
-            continue
         cards = _expand(faces, vec)
         cc_first = [faces[i] for i in nz if is_cc[i]]
         for i in lasts:
@@ -296,233 +317,355 @@ def _group_plays(
                 first = cards[0] if cards[0] != last or vec[i] > 1 else cards[1]
             else:
                 first = cc_first[0] if cc_first[0] != last or vec[i] > 1 else cc_first[1]
-            sink.n += 1
             seqs.append(_ordered(first, cards, last))
+        sink.full()
 
 
-_Routes = list[tuple[int, list[tuple[int, tuple[int, ...], tuple[int, ...]]]]]
-"""For each end value of a chain, its feasible starts (start, visits, value sequence)."""
+_NP: Final = len(_PATH)
+_Blocks = tuple[tuple[int, int], ...]
+"""A chain walk as blocks: (path index, cards laid there besides the first and last)."""
+_Seg = tuple[int, int, int, int]
+"""Cards of one block of a walk: (position of its index among those present, 0 for all of
+that index's cards, 1 for the start's cards less the first, 2 for the end's cards less the
+last (and the first, on a walk that ends where it starts), from, to)."""
+_Start = tuple[int, int, _Blocks, tuple[_Seg, ...], bool]
+"""A feasible start of a chain walk: (start index, its position among the indices present,
+the walk's blocks, their cards, whether it stays on one index)."""
+_Ends = tuple[tuple[int, int, tuple[_Start, ...]], ...]
+"""For each end index of a chain: (end index, its position, its feasible starts in the
+order tried)."""
 
 
-def _chain_routes(t: tuple[int, ...]) -> tuple[list[int], int, _Routes] | None:
-    """The values of ``t`` present, their total and the chain routes (TD-2.3), or None.
+def _blocks(t: tuple[int, ...], visits: tuple[int, ...], seq: tuple[int, ...]) -> _Blocks:
+    """The blocks of a walk ``seq`` (the canonical order, TD-2.5).
 
-    A route is an end value with its feasible starts along 9 — 6 — 33 — 8; None when ``t``
-    has no card or values without what links them (such as 9 and 8 alone).
+    A unit at each later visit of an index, the extra cards at its first visit.
     """
-    present = [i for i in range(4) if t[i]]
-    if not present:
-        return None
-    lo, hi = present[0], present[-1]
-    if hi - lo + 1 != len(present):
-        return None
-    feas: _Routes = []
-    for e in present:
-        starts: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
-        for s in present:
-            for visits, seq in _ROUTES[(lo, hi, s, e)]:
-                if all(t[i] >= _WEIGHT[i] * visits[i] for i in present):
-                    starts.append((s, visits, seq))
-                    break
-        if starts:
-            feas.append((e, starts))
-    return (present, sum(t), feas) if feas else None
-
-
-def _chain_plays(
-    groups: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], link_top: tuple[bool, ...],
-    cc: int, sink: _Sink, mode: int,
-) -> None:
-    """Plays along the path 9 — 6 — 33 — 8 (TD-2.3, TD-2.5), single-value ones included.
-
-    ``groups[i]`` is (faces, counts) of the hand's cards of path value ``i``; ``link_top[i]``
-    says whether that value links to the top card.  ``mode`` (``ALL``, ``SMALL``, ``FULL``)
-    chooses the value counts visited: all, at most two cards, or all the cards of each
-    stretch of present values (every value of the hand, for one exact multiset).
-    """
-    totals = [_by_total(counts) for _, counts in groups]
-    tops = tuple(max(t) for t in totals)
-    cc_idx = [
-        next((j for j, f in enumerate(faces) if FACE_COLOR[f] == cc), -1) for faces, _ in groups
-    ]
-    if mode == ALL:
-        t_iter: Any = product(*(range(h + 1) for h in tops))
-    elif mode == SMALL:
-        t_iter = (t for t in product(*(range(min(h, 2) + 1) for h in tops)) if sum(t) <= 2)
-    elif mode == EXACT:
-        t_iter = [tops]
-    else:
-        t_iter = [tuple(tops[i] if lo <= i <= hi else 0 for i in range(4))
-                  for lo in range(4) for hi in range(lo, 4)
-                  if all(tops[i] for i in range(lo, hi + 1))]
-    build = sink.build
-    for t in t_iter:
-        if t[2] == 1:
-            continue  # a single 3 is not a threes-unit (handled as a lone 3)
-        routes = _chain_routes(t)
-        if routes is None:
-            continue
-        present, size, feas = routes
-        for combo in product(*(totals[i][t[i]] for i in present)):
-            sel = dict(zip(present, combo, strict=True))
-            for e, starts in feas:
-                faces_e = groups[e][0]
-                for j, f_last in enumerate(faces_e):
-                    if not sel[e][j]:
-                        continue
-                    for s, visits, seq in starts:
-                        first = -1
-                        if size == 1:
-                            if link_top[s] or FACE_COLOR[f_last] == cc:
-                                first = f_last
-                        elif link_top[s]:
-                            vec = sel[s]
-                            faces_s = groups[s][0]
-                            first = next(faces_s[m] for m in range(len(vec))
-                                         if vec[m] - (s == e and m == j) > 0)
-                        elif cc_idx[s] >= 0:
-                            left = sel[s][cc_idx[s]] - (1 if s == e and cc_idx[s] == j else 0)
-                            if left >= 1:
-                                first = groups[s][0][cc_idx[s]]
-                        if first < 0:
-                            continue
-                        sink.tick()
-                        if build:
-                            sink.seqs.append(
-                                _build_chain(groups, sel, t, visits, seq, first, f_last))
-                        break
-
-
-_Cand = tuple[int, int, list[Any]]
-"""A chain candidate: (size, last card, starts); each start is a list
-``[s, first_link, firsts_by_colour, visits, seq, sel, t, built]`` (see :func:`_chain_cands`)."""
-_CANDS: dict[Any, list[_Cand] | None] = {}
-_CANDS_MAX: Final = 100_000
-"""Candidates kept (all entries together) before the memo starts afresh (memory bound)."""
-_CANDS_HELD = [0]
-_CAND_CAP: Final = 4000
-_CAND_BOUND: Final = 1000
-"""Chains whose :func:`_bound` is above this are enumerated directly (counted first)."""
-
-
-def _chain_cands(groups: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
-                 ) -> list[_Cand] | None:
-    """The chain plays of ``groups`` before the top card and the colour are known.
-
-    The same loops as :func:`_chain_plays` in mode ``ALL`` up to the choice of the first
-    card: each (multiset, last card) with a walk, its possible starts in the order tried, and
-    for each start the first card when the start links to the top (``first_link``) or the
-    current colour's card of that start value, by colour.  :func:`_chain_eval` then picks,
-    for one top and colour, what :func:`_chain_plays` would pick.  None above
-    :data:`_CAND_CAP` candidates (the caller falls back to the direct enumeration).
-    """
-    try:
-        return _CANDS[groups]
-    except KeyError:
-        pass
-    totals = [_by_total(counts) for _, counts in groups]
-    tops = tuple(max(t) for t in totals)
-    col_idx = [[next((j for j, f in enumerate(faces) if FACE_COLOR[f] == c), -1) for c in COLORS]
-               for faces, _ in groups]
-    out: list[_Cand] | None = []
-    assert out is not None
-    for t in product(*(range(h + 1) for h in tops)):
-        if t[2] == 1:
-            continue
-        routes = _chain_routes(t)
-        if routes is None:
-            continue
-        present, size, feas = routes
-        for combo in product(*(totals[i][t[i]] for i in present)):
-            sel = dict(zip(present, combo, strict=True))
-            for e, starts in feas:
-                faces_e = groups[e][0]
-                for j, f_last in enumerate(faces_e):
-                    if not sel[e][j]:
-                        continue
-                    st: list[Any] = []
-                    for s, visits, seq in starts:
-                        vec = sel[s]
-                        faces_s = groups[s][0]
-                        if size == 1:
-                            first_link = f_last
-                            by_col = tuple(f_last if FACE_COLOR[f_last] == c else -1
-                                           for c in COLORS)
-                        else:
-                            first_link = next((faces_s[m] for m in range(len(vec))
-                                               if vec[m] - (s == e and m == j) > 0), -1)
-                            by_col = tuple(
-                                faces_s[ix] if ix >= 0
-                                and vec[ix] - (1 if s == e and ix == j else 0) >= 1 else -1
-                                for ix in col_idx[s])
-                        st.append([s, first_link, by_col, visits, seq, sel, t, {}])
-                    out.append((size, f_last, st))
-                    if len(out) > _CAND_CAP:
-                        out = None
-                        break
-                if out is None:
-                    break
-            if out is None:
-                break
-        if out is None:
-            break
-    held = len(out) + 1 if out is not None else 1
-    if _CANDS_HELD[0] + held > _CANDS_MAX:
-        _CANDS.clear()
-        _CANDS_HELD[0] = 0
-    _CANDS_HELD[0] += held
-    _CANDS[groups] = out
-    return out
-
-
-def _chain_eval(groups: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...],
-                cands: list[_Cand], link_top: tuple[bool, ...], cc: int) -> list[Action]:
-    """The chain plays for one top card and colour, from :func:`_chain_cands`."""
-    out: list[Action] = []
-    for _size, _last, starts in cands:
-        for st in starts:
-            if link_top[st[0]]:
-                first = st[1]
-            else:
-                first = st[2][cc] if cc >= 0 else -1
-                if first < 0:
-                    continue
-            built = st[7]
-            a = built.get(first)
-            if a is None:
-                a = Action(A.PLAY, _build_chain(groups, st[5], st[6], st[3], st[4], first,
-                                                _last))
-                built[first] = a
-            out.append(a)
-            break
-    return out
-
-
-def _build_chain(
-    groups: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], sel: dict[int, tuple[int, ...]],
-    t: tuple[int, ...], visits: tuple[int, ...], seq: tuple[int, ...], first: int, last: int,
-) -> tuple[int, ...]:
-    """The canonical order of a chain play: blocks along ``seq``, extras in first visits."""
-    if sum(t) == 1:
-        return (last,)
-    pools = {i: _expand(groups[i][0], vec) for i, vec in sel.items()}
-    pools[seq[-1]].remove(last)
-    pools[seq[0]].remove(first)
-    seen = [0, 0, 0, 0]
-    cards: list[int] = []
+    seen = [0] * _NP
+    out: list[tuple[int, int]] = []
     end = len(seq) - 1
     for pos, i in enumerate(seq):
         size = t[i] - _WEIGHT[i] * (visits[i] - 1) if seen[i] == 0 else _WEIGHT[i]
         seen[i] += 1
-        need = size - (pos == 0) - (pos == end)
-        if pos == 0:
-            cards.append(first)
-        pool = pools[i]
-        cards += pool[:need]
-        del pool[:need]
-        if pos == end:
-            cards.append(last)
-    return tuple(cards)
+        out.append((i, size - (pos == 0) - (pos == end)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def _chain_routes(t: tuple[int, ...]) -> tuple[tuple[int, ...], int, _Ends] | None:
+    """The path indices of ``t`` present, their card total and the feasible walks, or None.
+
+    ``t`` counts the cards of each path index.  For each end index, the starts from which
+    a walk along 9 — 6 — 33 — 8 (TD-2.3) uses exactly these cards, each with the blocks of
+    the first such walk; None when there is none (no card, a gap such as 9 and 8 alone, or
+    3s fewer than a unit).
+    """
+    present = tuple(i for i in range(_NP) if t[i])
+    if not present or any(t[i] < _WEIGHT[i] for i in present):
+        return None
+    lo, hi = present[0], present[-1]
+    if hi - lo + 1 != len(present):
+        return None
+    feas: list[tuple[int, int, tuple[_Start, ...]]] = []
+    for e in present:
+        starts: list[_Start] = []
+        for s in present:
+            for visits, seq in _ROUTES[(lo, hi, s, e)]:
+                if all(t[i] >= _WEIGHT[i] * visits[i] for i in present):
+                    blocks = _blocks(t, visits, seq)
+                    at = [0] * _NP
+                    segs: list[_Seg] = []
+                    for i, need in blocks:
+                        if need:
+                            kind = 2 if i == e else 1 if i == s else 0
+                            segs.append((present.index(i), kind, at[i], at[i] + need))
+                            at[i] += need
+                    starts.append((s, present.index(s), blocks, tuple(segs), len(blocks) == 1))
+                    break
+        if starts:
+            feas.append((e, present.index(e), tuple(starts)))
+    return (present, sum(t), tuple(feas)) if feas else None
+
+
+_Sub = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...],
+             tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...],
+             tuple[tuple[tuple[int, ...], ...], ...]]
+"""A sub-multiset of one value's cards: (count vector, the cards ascending, for each colour
+the index of its face when held or -1, for each face index the cards less one of that face,
+the (index, face) of each face held, for each of those the cards ending on it (the others
+ascending, then that face), and for each two face indices the cards less one of each)."""
+
+
+@lru_cache(maxsize=8192)
+def _subs(faces: tuple[int, ...], counts: tuple[int, ...]) -> tuple[tuple[_Sub, ...], ...]:
+    """The sub-multisets of one value's cards by size.
+
+    ``[k]`` holds the k-card ones, in :func:`_subsets` order.
+    """
+    by: list[list[_Sub]] = [[] for _ in range(sum(counts) + 1)]
+    for v in _subsets(counts):
+        cards = _expand(faces, v)
+        held = tuple(next((j for j, f in enumerate(faces) if v[j] and FACE_COLOR[f] == c), -1)
+                     for c in COLORS)
+        minus: list[tuple[int, ...]] = []
+        for j, f in enumerate(faces):
+            less = cards[:]
+            if v[j]:
+                less.remove(f)
+            minus.append(tuple(less))
+        lasts = tuple((j, f) for j, f in enumerate(faces) if v[j])
+        tails = tuple((*minus[j], f) for j, f in lasts)
+        minus2: list[tuple[tuple[int, ...], ...]] = []
+        for j in range(len(faces)):
+            row = []
+            for g in faces:
+                less = list(minus[j])
+                if g in less:
+                    less.remove(g)
+                row.append(tuple(less))
+            minus2.append(tuple(row))
+        by[sum(v)].append((v, tuple(cards), held, tuple(minus), lasts, tails, tuple(minus2)))
+    return tuple(tuple(x) for x in by)
+
+
+_Groups = tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+"""The hand's chain cards: (faces, counts) for each path index."""
+_WALKABLE_MAX: Final = 512
+"""Chains with more card counts than this are walked lazily (the limit may stop them)."""
+
+
+def _bound(tops: tuple[int, ...]) -> int:
+    """How many card counts up to ``tops`` there are."""
+    b = 1
+    for h in tops:
+        b *= h + 1
+    return b
+
+
+_Walk = tuple[tuple[int, ...], tuple[tuple[int, ...], int, _Ends]]
+
+
+@lru_cache(maxsize=4096)
+def _walkable(tops: tuple[int, ...]) -> tuple[_Walk, ...]:
+    """The card counts up to ``tops`` that have a walk, ascending, with their routes.
+
+    Such counts cover a stretch of path indices, each with at least a unit; each comes
+    with its :func:`_chain_routes`.
+    """
+    counts: list[tuple[int, ...]] = []
+    for lo in range(_NP):
+        for hi in range(lo, _NP):
+            if all(tops[i] >= _WEIGHT[i] for i in range(lo, hi + 1)):
+                counts += product(*(range(_WEIGHT[i], tops[i] + 1) if lo <= i <= hi else (0,)
+                                    for i in range(_NP)))
+    counts.sort()
+    out = []
+    for t in counts:
+        routes = _chain_routes(t)
+        if routes is not None:
+            out.append((t, routes))
+    return tuple(out)
+
+
+def _chain_plays(groups: _Groups, link_top: tuple[bool, ...], cc: int, sink: _Sink,
+                 mode: int) -> None:
+    """Plays along the path 9 — 6 — 33 — 8 (TD-2.3, TD-2.5), single-value ones included.
+
+    ``groups[i]`` is (faces, counts) of the hand's cards of path index ``i``;
+    ``link_top[i]`` says whether that value links to the top card.  ``mode`` (``ALL``,
+    ``SMALL``, ``FULL``, ``EXACT``) chooses the card counts visited: all, at most two
+    cards, all the cards of each stretch of present values, or every card given.  For each
+    multiset with a walk and each card it may end on, the first start (in path order) whose
+    first card links to the top or has the colour (TD-2.4) gives the one canonical order:
+    the first card, the blocks along the walk (ascending within each), the last card.
+    """
+    subs = [_subs(faces, counts) for faces, counts in groups]
+    tops = tuple(len(x) - 1 for x in subs)
+    if not any(tops[i] and (link_top[i] or (cc >= 0 and any(
+            FACE_COLOR[f] == cc for f in groups[i][0]))) for i in range(_NP)):
+        return  # no card may start a chain play
+    walks: Iterable[_Walk]
+    if mode == ALL and _bound(tops) <= _WALKABLE_MAX:
+        walks = _walkable(tops)
+    elif mode == ALL:  # lazily: the listing limit may stop it early
+        walks = ((t, r) for t in product(*(range(h + 1) for h in tops))
+                 if (r := _chain_routes(t)) is not None)
+    else:
+        if mode == SMALL:
+            t_iter: Iterable[tuple[int, ...]] = (
+                t for t in product(*(range(min(h, 2) + 1) for h in tops)) if sum(t) <= 2)
+        elif mode == EXACT:
+            t_iter = [tops]
+        else:
+            t_iter = [tuple(tops[i] if lo <= i <= hi else 0 for i in range(_NP))
+                      for lo in range(_NP) for hi in range(lo, _NP)
+                      if all(tops[i] for i in range(lo, hi + 1))]
+        walks = [(t, r) for t in t_iter if (r := _chain_routes(t)) is not None]
+    seqs = sink.seqs
+    limit = sink.limit
+    no_colour = cc < 0
+    for t, (present, size, feas) in walks:
+        if size == 1:  # one card, which must link to the top or have the colour
+            e = present[0]
+            ok = link_top[e]
+            for sub in subs[e][1]:
+                if ok or (not no_colour and sub[2][cc] >= 0):
+                    seqs.append(sub[1])
+            continue
+        for combo in product(*(subs[i][t[i]] for i in present)):
+            for e, pe, starts in feas:
+                sub_e = combo[pe]
+                for n, (s, ps, _, segs, single) in enumerate(starts):
+                    if link_top[s]:  # the smallest card starts
+                        if single:
+                            seqs += sub_e[5]
+                        elif s == e:  # the end's cards less the last: the first of them starts
+                            _chain_by_recipe(seqs, sub_e, sub_e[3], (), (0, 1),
+                                             _recipe(combo, segs, (), 1))
+                        else:
+                            pool_s = combo[ps][1]
+                            _chain_by_recipe(seqs, sub_e, sub_e[3], (pool_s[0],), None,
+                                             _recipe(combo, segs, pool_s[1:], 0))
+                        break
+                    if no_colour:
+                        continue
+                    sub_s = combo[ps]
+                    m = sub_s[2][cc]
+                    if m < 0:
+                        continue
+                    # a card of the current colour starts
+                    first = groups[s][0][m]
+                    if s != e:
+                        _chain_by_recipe(seqs, sub_e, sub_e[3], (first,), None,
+                                         _recipe(combo, segs, sub_s[3][m], 0))
+                        break
+                    # on one index: the colour's card starts unless it is the last card
+                    vec_e = sub_e[0]
+                    head, pieces = _recipe(combo, segs, (), 0)
+                    head = (first, *head)
+                    minus2 = sub_e[6]
+                    for j, last in sub_e[4]:
+                        if m != j or vec_e[j] > 1:
+                            rest = minus2[j][m]
+                            out = head
+                            for a, b, fixed in pieces:
+                                out = out + rest[a:b] + fixed
+                            seqs.append((*out, last))
+                        else:
+                            seq = _chain_later(combo, present, starts[n + 1:], e, j, last,
+                                               link_top, cc, groups)
+                            if seq is not None:
+                                seqs.append(seq)
+                    break
+            if 0 < limit < len(seqs):
+                raise _TooMany
+    if 0 < limit < len(seqs):
+        raise _TooMany
+
+
+_Piece = tuple[int, int, tuple[int, ...]]
+"""Part of a chain play: the end's cards ``[from:to]`` (less the last), then fixed cards."""
+
+
+def _recipe(combo: tuple[_Sub, ...], segs: tuple[_Seg, ...], rest_s: tuple[int, ...],
+            shift: int) -> tuple[tuple[int, ...], list[_Piece]]:
+    """A walk's blocks for one multiset: fixed cards, then pieces (see :data:`_Piece`).
+
+    The fixed cards come before the first of the end index's; ``shift`` moves the end's
+    ranges.
+    """
+    head: tuple[int, ...] = ()
+    pieces: list[_Piece] = []
+    for pos, kind, a, b in segs:
+        if kind == 2:
+            a += shift
+            b += shift
+            if pieces and not pieces[-1][2] and pieces[-1][1] == a:
+                pieces[-1] = (pieces[-1][0], b, ())
+            else:
+                pieces.append((a, b, ()))
+        else:
+            cards = (rest_s if kind == 1 else combo[pos][1])[a:b]
+            if pieces:
+                x, y, fixed = pieces[-1]
+                pieces[-1] = (x, y, fixed + cards)
+            else:
+                head += cards
+    return head, pieces
+
+
+def _chain_by_recipe(seqs: list[tuple[int, ...]], sub_e: _Sub,
+                     rests: tuple[tuple[int, ...], ...], first: tuple[int, ...],
+                     lead: tuple[int, int] | None,
+                     recipe: tuple[tuple[int, ...], list[_Piece]]) -> None:
+    """The chain plays of one multiset and walk, one for each card it may end on.
+
+    Each is ``first``, the recipe's cards, the last card; ``rests[j]`` are the end's cards
+    less face ``j`` (``lead``: a range of them that starts the play, before the recipe).
+    """
+    head, pieces = recipe
+    head = first + head
+    if lead is not None:
+        a, b = lead
+        if pieces and pieces[0][0] == b and not head:
+            pieces = [(a, pieces[0][1], pieces[0][2]), *pieces[1:]]
+        else:
+            pieces = [(a, b, head), *pieces]
+            head = ()
+    tails = sub_e[5]
+    if not pieces or (len(pieces) == 1 and pieces[0][0] == 0 and not pieces[0][2]
+                      and pieces[0][1] == len(sub_e[1]) - 1):
+        seqs += [head + tail for tail in tails] if head else tails
+        return
+    for j, last in sub_e[4]:
+        rest = rests[j]
+        out = head
+        for a, b, fixed in pieces:
+            out = out + rest[a:b] + fixed
+        seqs.append((*out, last))
+
+
+def _chain_later(combo: tuple[_Sub, ...], present: tuple[int, ...],
+                 starts: tuple[_Start, ...], e: int, j: int, last: int,
+                 link_top: tuple[bool, ...], cc: int, groups: _Groups) -> tuple[int, ...] | None:
+    """The play ending on ``last`` from the first of ``starts`` whose first card is valid.
+
+    Used when the last card, the colour's only one, could not also be the first.
+    """
+    for s, ps, blocks, _, _ in starts:
+        sub_s = combo[ps]
+        if link_top[s]:
+            first = sub_s[1][0]
+        else:
+            m = sub_s[2][cc] if cc >= 0 else -1
+            if m < 0:
+                continue
+            first = groups[s][0][m]
+        return _chain_seq(combo, present, s, e, blocks, first, last)
+    return None
+
+
+def _chain_seq(combo: tuple[_Sub, ...], present: tuple[int, ...], s: int, e: int,
+               blocks: _Blocks, first: int, last: int) -> tuple[int, ...]:
+    """The canonical order of a chain play: ``first``, the blocks of the walk, ``last``."""
+    left: list[tuple[int, ...]] = [()] * _NP
+    for i, sub in zip(present, combo, strict=True):
+        left[i] = sub[1]
+    rest = list(left[e])
+    rest.remove(last)
+    left[e] = tuple(rest)
+    rest = list(left[s])
+    rest.remove(first)
+    left[s] = tuple(rest)
+    out = [first]
+    at = [0] * _NP
+    for i, need in blocks:
+        if need:
+            x = at[i]
+            out += left[i][x:x + need]
+            at[i] = x + need
+    out.append(last)
+    return tuple(out)
 
 
 MAX_LISTED_PLAYS: Final = 1000
@@ -536,13 +679,19 @@ possible card) and every wild play; every other legal play is still accepted.
 """
 
 
+def _chain_groups(by_value: dict[int, list[tuple[int, int]]]) -> _Groups:
+    return tuple((tuple(f for f, _ in by_value.get(v, ())),
+                  tuple(k for _, k in by_value.get(v, ()))) for v in _PATH)
+
+
 def _regular_run(hand: Items, top_value: int, cc: int, cap: bool, sink: _Sink,
                  mode: int) -> None:
+    """The whole-hand enumeration of the regular plays in ``mode`` (see :func:`_vectors`)."""
     link = LINK[top_value]
     by_value: dict[int, list[tuple[int, int]]] = {}
     for f, k in hand:
         by_value.setdefault(VAL[f], []).append((f, 1 if cap else k))
-    for v in (0, 1, 2, 4, 5, 7, VSKIP, VREV, VD2):
+    for v in _GROUP_VALUES:
         items = by_value.get(v)
         if items:
             _group_plays(tuple(f for f, _ in items), _vectors(tuple(k for _, k in items), mode),
@@ -551,167 +700,186 @@ def _regular_run(hand: Items, top_value: int, cc: int, cap: bool, sink: _Sink,
     if mode < FULL or (mode == EXACT and len(by_value) == 1 and sum(k for _, k in threes) == 1):
         for f, _ in threes:
             if link[3] or FACE_COLOR[f] == cc:
-                sink.tick()
-                if sink.build:
-                    sink.seqs.append((f,))
+                sink.seqs.append((f,))
+        sink.full()
     if any(v in by_value for v in _PATH):
-        groups = tuple(
-            (tuple(f for f, _ in by_value.get(v, ())), tuple(k for _, k in by_value.get(v, ())))
-            for v in _PATH
-        )
-        _chain_plays(groups, tuple(link[v] for v in _PATH_VALUE), cc, sink, mode)
+        _chain_plays(_chain_groups(by_value), tuple(link[v] for v in _PATH_VALUE), cc, sink,
+                     mode)
 
 
-def _bound(counts: list[int]) -> int:
-    b = 1
-    for c in counts:
-        b *= c + 1
-    return b * len(counts)
-
-
-def _listing(run: Any, bound: int, limit: int,
-             too_many: bool = False) -> tuple[tuple[int, ...], ...]:
+def _listing(run: Any, limit: int, too_many: bool = False) -> tuple[tuple[int, ...], ...]:
     """Run an enumeration: completely when the plays are few, else the reduced listing.
 
     ``too_many``: the plays are already known to be more than ``limit`` (not counted again).
     """
-    if not too_many and (limit <= 0 or bound <= limit):
+    if not too_many:
+        try:
+            sink = _Sink(limit)
+            run(sink, ALL)
+            return tuple(sink.seqs)
+        except _TooMany:
+            pass
+    seen: set[tuple[tuple[int, ...], int]] = set()
+    out: list[tuple[int, ...]] = []
+    for mode in (SMALL, FULL):
         sink = _Sink()
-        run(sink, ALL)
-        return tuple(sink.seqs)
-    try:
-        if too_many:
-            raise _TooMany
-        run(_Sink(False, limit + 1), ALL)
-    except _TooMany:
-        seen: set[tuple[tuple[int, ...], int]] = set()
-        out: list[tuple[int, ...]] = []
-        for mode in (SMALL, FULL):
-            sink = _Sink()
-            run(sink, mode)
-            for seq in sink.seqs:
-                key = (tuple(sorted(seq)), seq[-1])
-                if key not in seen:
-                    seen.add(key)
-                    out.append(seq)
-        return tuple(out)
-    sink = _Sink()
-    run(sink, ALL)
-    return tuple(sink.seqs)
+        run(sink, mode)
+        for seq in sink.seqs:
+            key = (tuple(sorted(seq)), seq[-1])
+            if key not in seen:
+                seen.add(key)
+                out.append(seq)
+    return tuple(out)
 
 
 # ----------------------------------------------------------------- the listing by parts
 #
 # A hand's plays are the union of independent parts: the plays of each value (or action
-# type) outside the chain, the lone 3s and the plays along the chain 9 — 6 — 33 — 8 (in a
-# Throwdown: the plays of each family).  Each part depends only on the hand's cards of that
-# part, whether it links to the top card and the current colour, so a part's listing is
-# memoised on exactly those facts: when a hand changes by a card or two, or the top card
-# changes, most parts are found again at once, and the few new ones are enumerated alone.
+# type) outside the chain, the lone 3s and the plays along the chain 9 — 6 — 33 — 8.  Each
+# part depends only on the hand's cards of that part, whether it links to the top card and
+# the current colour, so a part's listing is memoised on exactly those facts: when a hand
+# changes by a card or two, or the top card changes, most parts are found again at once,
+# and the few new ones are enumerated alone.  A part of one card is decided on the spot.
 # The concatenation in the enumeration's own order is the complete listing (identical, card
-# for card and in order, to what the whole-hand enumeration gives); when a part, or all of
-# them together, hold more than the listing limit, the whole-hand enumeration builds the
-# reduced listing as before.
+# for card and in order, to what the whole-hand enumeration gives); when the parts together
+# hold more than the listing limit, the whole-hand enumeration builds the reduced listing.
 
+_tuple_new: Final = tuple.__new__
+
+
+def _as_plays(seqs: Iterable[tuple[int, ...]]) -> tuple[Action, ...]:
+    """``Action(PLAY, seq)`` for each card sequence, built as plain tuples.
+
+    A listing can be long, and the named tuple's own constructor is several times slower.
+    """
+    play = A.PLAY
+    return tuple([_tuple_new(Action, (play, q, NO_COLOR, -1, 0, False)) for q in seqs])
+
+
+_PLAY1: Final = tuple(Action(A.PLAY, (f,)) for f in range(NUM_FACES))
+"""The play of each single card."""
 _PARTS: dict[tuple[Any, ...], tuple[Action, ...] | None] = {}
 """Memoised listings of parts (None: more plays than the limit)."""
-_PARTS_MAX: Final = 50_000
-"""Entries kept before the memo starts afresh (a bound on memory, not a tuning knob)."""
-_GROUP_VALUES: Final = (0, 1, 2, 4, 5, 7, VSKIP, VREV, VD2)
-_MISSING: Final[tuple[Action, ...]] = (A.DRAW_ACTION,)
-"""A memo miss (never a listing of plays)."""
-_ON_PATH: Final = tuple(VAL[f] in _PATH for f in range(NUM_FACES))
+_PARTS_HELD = [0]
+_PARTS_MAX: Final = 200_000
+"""Plays kept (all entries together) before the memo starts afresh (a bound on memory)."""
 
 
-def _part(key: tuple[Any, ...], run: Callable[[_Sink], None], limit: int, bound: int
-          ) -> tuple[Action, ...] | None:
-    """The listing of one part (memoised on ``key``), None when it holds more than ``limit``.
-
-    ``bound`` is an upper bound of the part's plays (:func:`_bound`): above the limit they
-    are counted first, without building them.
-    """
-    try:
-        return _PARTS[key]
-    except KeyError:
-        pass
-    got: tuple[Action, ...] | None = None
-    try:
-        if 0 < limit < bound:
-            run(_Sink(False, limit + 1))
-        sink = _Sink(True)
-        run(sink)
-        got = tuple(Action(A.PLAY, q) for q in sink.seqs)
-    except _TooMany:
-        pass
-    if len(_PARTS) >= _PARTS_MAX:
+def _remember(key: tuple[Any, ...], got: tuple[Action, ...] | None) -> None:
+    held = 1 + (len(got) if got is not None else 0)
+    if _PARTS_HELD[0] + held > _PARTS_MAX:
         _PARTS.clear()
+        _PARTS_HELD[0] = 0
+    _PARTS_HELD[0] += held
     _PARTS[key] = got
-    return got
 
 
-def _group_run(faces: tuple[int, ...], counts: tuple[int, ...], any_first: bool, cc: int,
-               sink: _Sink) -> None:
-    """The complete listing of one value's cards (a part of :func:`_regular_by_parts`)."""
-    _group_plays(faces, _vectors(counts, ALL), any_first, cc, sink)
+def _items_of(cards: list[int], cap: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(faces, counts) of sorted ``cards``; with ``cap`` each face counts once (TD-2.7)."""
+    faces: list[int] = []
+    counts: list[int] = []
+    for f in cards:
+        if faces and faces[-1] == f:
+            if not cap:
+                counts[-1] += 1
+        else:
+            faces.append(f)
+            counts.append(1)
+    return tuple(faces), tuple(counts)
 
 
-def _regular_by_parts(hand: Items, top_value: int, cc: int, cap: bool,
+_PART_OF: Final = tuple(0 if v in _GROUP_VALUES else 1 if v == 3 else 2 if v in _PATH else 3
+                        for v in range(_NV))
+"""How each face value enters the listing: 0 its own part (a value outside the chain), 1 the
+lone 3s and the chain, 2 the chain, 3 not at all (wilds)."""
+
+
+def _regular_by_parts(hand: Iterable[int], top_value: int, cc: int, cap: bool,
                       limit: int) -> tuple[Action, ...] | None:
-    """:func:`regular_plays` from memoised parts; None when the listing must be reduced."""
+    """:func:`regular_plays` of the cards ``hand`` from memoised parts.
+
+    Wilds are left out; None when the listing must be reduced.
+    """
     link = LINK[top_value]
-    by_value: dict[int, list[tuple[int, int]]] = {}
-    for f, k in hand:
+    by_value: dict[int, list[int]] = {}
+    for f in hand:
         v = VAL[f]
         if v in by_value:
-            by_value[v].append((f, 1 if cap else k))
+            by_value[v].append(f)
         else:
-            by_value[v] = [(f, 1 if cap else k)]
+            by_value[v] = [f]
     out: list[Action] = []
-    for v in _GROUP_VALUES:
-        items = by_value.get(v)
-        if items is None:
+    n_chain = 0
+    for v in sorted(by_value):  # the values outside the chain, in ascending order
+        part = _PART_OF[v]
+        if part:
+            if part < 3:
+                n_chain += len(by_value[v])
             continue
+        g = by_value[v]
         lk = link[v]
-        faces = tuple(f for f, _ in items)
-        counts = tuple(k for _, k in items)
-        if not lk and not any(FACE_COLOR[f] == cc for f in faces):
-            continue  # nothing of this value can start a play
-        key: tuple[Any, ...] = (0, faces, counts, lk, -1 if lk else cc, limit)
-        got = _PARTS.get(key, _MISSING)
-        if got is _MISSING:
-            got = _part(key, partial(_group_run, faces, counts, lk, cc), limit,
-                        _bound(list(counts)))
+        if len(g) == 1:
+            f = g[0]
+            if lk or FACE_COLOR[f] == cc:
+                out.append(_PLAY1[f])
+            continue
+        g.sort()
+        key: tuple[Any, ...] = (tuple(g), cap, lk, -1 if lk else cc)
+        got = _PARTS.get(key)
         if got is None:
-            return None
+            faces, counts = _items_of(g, cap)
+            sink = _Sink()
+            _group_plays(faces, _vectors(counts, ALL), lk, cc, sink)
+            got = _as_plays(sink.seqs)
+            _remember(key, got)
         out += got
+    if not n_chain:
+        return tuple(out)
     threes = by_value.get(3)
-    if threes is not None:
-        for f, _ in threes:
-            if link[3] or FACE_COLOR[f] == cc:
-                out.append(Action(A.PLAY, (f,)))
-    if threes is not None or 9 in by_value or 6 in by_value or 8 in by_value:
-        groups = tuple(
-            (tuple(f for f, _ in by_value.get(v, ())), tuple(k for _, k in by_value.get(v, ())))
-            for v in _PATH
-        )
-        link_top = (link[9], link[6], link[V33], link[8])
-        key = (1, groups, link_top, cc, limit)
-        got = _PARTS.get(key, _MISSING)
-        if got is _MISSING:
-            bound = _bound([k for _, ks in groups for k in ks])
-            cands = _chain_cands(groups) if bound <= _CAND_BOUND else None
-            if cands is not None:
-                got = tuple(_chain_eval(groups, cands, link_top, cc))
-                if 0 < limit < len(got):
-                    got = None
-                if len(_PARTS) >= _PARTS_MAX:
-                    _PARTS.clear()
-                _PARTS[key] = got
+    if threes is not None:  # lone 3s (TD-2.1)
+        lk = link[3]
+        if len(threes) == 1:
+            f = threes[0]
+            if lk or FACE_COLOR[f] == cc:
+                out.append(_PLAY1[f])
+        else:
+            threes.sort()
+            prev = -1
+            for f in threes:
+                if f != prev and (lk or FACE_COLOR[f] == cc):
+                    out.append(_PLAY1[f])
+                prev = f
+    if n_chain == 1:
+        for v, pv in zip(_PATH, _PATH_VALUE, strict=True):
+            one = by_value.get(v)
+            if one is not None and pv != V33 and (link[pv] or FACE_COLOR[one[0]] == cc):
+                out.append(_PLAY1[one[0]])
+    else:
+        cards: list[tuple[int, ...]] = []
+        link_top: list[bool] = []
+        colour = False
+        for v, pv in zip(_PATH, _PATH_VALUE, strict=True):
+            held = by_value.get(v)
+            if held is None:
+                cards.append(())
+                link_top.append(False)
             else:
-                def chain(sink: _Sink) -> None:
-                    _chain_plays(groups, link_top, cc, sink, ALL)
-
-                got = _part(key, chain, limit, bound)
+                held.sort()
+                cards.append(tuple(held))
+                link_top.append(link[pv])
+                colour = colour or any(FACE_COLOR[f] == cc for f in held)
+        ckey = (tuple(cards), cap, tuple(link_top), cc if colour else -1, limit)
+        got = _PARTS.get(ckey, _MISSING)
+        if got is _MISSING:
+            groups = tuple(_items_of(list(c), cap) for c in cards)
+            sink = _Sink(limit)
+            got = None
+            try:
+                _chain_plays(groups, ckey[2], ckey[3], sink, ALL)
+                got = _as_plays(sink.seqs)
+            except _TooMany:
+                pass
+            _remember(ckey, got)
         if got is None:
             return None
         out += got
@@ -720,7 +888,10 @@ def _regular_by_parts(hand: Items, top_value: int, cc: int, cap: bool,
     return tuple(out)
 
 
-@lru_cache(maxsize=512)
+_MISSING: Final[tuple[Action, ...]] = (A.DRAW_ACTION,)
+"""A memo miss (never a listing of plays)."""
+
+
 def regular_plays(hand: Items, top_value: int, cc: int, cap: bool,
                   limit: int = MAX_LISTED_PLAYS) -> tuple[Action, ...]:
     """The non-wild regular plays (TD-2) of a hand, one canonical order per outcome.
@@ -730,25 +901,45 @@ def regular_plays(hand: Items, top_value: int, cc: int, cap: bool,
     All of them when there are at most ``limit`` (0: no limit), else the reduced listing
     of :data:`MAX_LISTED_PLAYS`.
     """
+    return _regular_plays([f for f, k in hand for _ in range(k)], top_value, cc, cap, limit)
+
+
+def _regular_plays(hand: list[int], top_value: int, cc: int, cap: bool,
+                   limit: int) -> tuple[Action, ...]:
     fast = _regular_by_parts(hand, top_value, cc, cap, limit)
     if fast is not None:
         return fast
+    counts: dict[int, int] = {}
+    for f in hand:
+        if not IS_WILD[f]:
+            counts[f] = counts.get(f, 0) + 1
+    items = tuple(sorted(counts.items()))
 
     def run(sink: _Sink, mode: int) -> None:
-        _regular_run(hand, top_value, cc, cap, sink, mode)
+        _regular_run(items, top_value, cc, cap, sink, mode)
 
-    by_value: dict[int, list[int]] = {}
-    for f, k in hand:
-        by_value.setdefault(VAL[f] if VAL[f] not in _PATH else -9, []).append(1 if cap else k)
-    bound = sum(_bound(c) for c in by_value.values())
     # the parts said: more than ``limit`` plays, the reduced listing
-    return tuple(Action(A.PLAY, s) for s in _listing(run, bound, limit, too_many=True))
+    return _as_plays(_listing(run, limit, too_many=True))
+
+
+def _opens_freely(top: int, fam: int, match: str) -> bool:
+    """Whether a defence of family ``fam`` may start with a card of any colour (TD-4.3).
+
+    By default (``color_or_kind``) only a card of the kind on top does (a draw card on a
+    draw card, a Skip on a Skip, a Reverse on a Reverse); with ``kind_free`` any
+    Throwdown card does, except on a wild, where only a draw card may answer a Wild Draw
+    Four.  Otherwise the first card must have the current colour.
+    """
+    kind = _top_kind(top)
+    if match == "kind_free":
+        return (kind != K_WILD and top != WD4) or (top == WD4 and fam == F_DRAW)
+    return (kind == K_DRAW and fam == F_DRAW) or (kind == K_SKIP and fam == F_SKIP) \
+        or (kind == K_REV and fam == F_REV)
 
 
 def _defence_run(hand: Items, level: int, top: int, cc: int, match: str, mix2: bool,
                  rule4: str, mix4: bool, cap: bool, sink: _Sink, mode: int) -> None:
     fam_of = FAM[level]
-    kind = _top_kind(top)
     by_fam: dict[int, list[tuple[int, int]]] = {}
     for f, k in hand:
         fam = fam_of[f]
@@ -760,11 +951,7 @@ def _defence_run(hand: Items, level: int, top: int, cc: int, match: str, mix2: b
             continue
         faces = tuple(f for f, _ in items)
         counts = tuple(k for _, k in items)
-        if match == "kind_free":
-            any_first = (kind != K_WILD and top != WD4) or (top == WD4 and fam == F_DRAW)
-        else:
-            any_first = (kind == K_DRAW and fam == F_DRAW) or (kind == K_SKIP and fam == F_SKIP) \
-                or (kind == K_REV and fam == F_REV)
+        any_first = _opens_freely(top, fam, match)
         vectors: Iterable[tuple[int, ...]] = _vectors(counts, mode)
         if fam == F_DRAW:
             if mode == FULL:
@@ -785,7 +972,6 @@ def _maximal_draws(faces: tuple[int, ...], counts: tuple[int, ...]) -> tuple[tup
     return tuple(dict.fromkeys(out))
 
 
-@lru_cache(maxsize=512)
 def defence_plays(
     hand: Items, level: int, top: int, cc: int, match: str, mix2: bool, rule4: str,
     mix4: bool, cap: bool, limit: int = MAX_LISTED_PLAYS,
@@ -794,15 +980,69 @@ def defence_plays(
 
     All of them when there are at most ``limit``, else the reduced listing.
     """
-    def run(sink: _Sink, mode: int) -> None:
-        _defence_run(hand, level, top, cc, match, mix2, rule4, mix4, cap, sink, mode)
+    return _defence_plays([f for f, k in hand for _ in range(k)], level, top, cc, match, mix2,
+                          rule4, mix4, cap, limit)
 
+
+_FAMILIES: Final = (F_DRAW, F_SKIP, F_REV, F_ZERO)
+
+
+def _defence_plays(hand: list[int], level: int, top: int, cc: int, match: str, mix2: bool,
+                   rule4: str, mix4: bool, cap: bool, limit: int) -> tuple[Action, ...]:
+    """:func:`defence_plays` of the cards ``hand``, each family's part memoised.
+
+    Like :func:`_regular_by_parts`, by family instead of by value.
+    """
+    fam_of = FAM[level]
     by_fam: dict[int, list[int]] = {}
-    for f, k in hand:
-        if FAM[level][f] >= 0:
-            by_fam.setdefault(FAM[level][f], []).append(1 if cap else k)
-    bound = sum(_bound(c) for c in by_fam.values())
-    return tuple(Action(A.PLAY, s) for s in _listing(run, bound, limit))
+    for f in hand:
+        fam = fam_of[f]
+        if fam >= 0:
+            if fam in by_fam:
+                by_fam[fam].append(f)
+            else:
+                by_fam[fam] = [f]
+    out: list[Action] = []
+    for fam in _FAMILIES:
+        g = by_fam.get(fam)
+        if g is None:
+            continue
+        free = _opens_freely(top, fam, match)
+        if not free and not any(FACE_COLOR[f] == cc for f in g):
+            continue  # nothing of this family can start a defence
+        g.sort()
+        rules = (level, mix2, rule4, mix4) if fam == F_DRAW else ()
+        key = (2, tuple(g), cap, free, -1 if free else cc, rules, limit)
+        got = _PARTS.get(key, _MISSING)
+        if got is _MISSING:
+            faces, counts = _items_of(g, cap)
+            vectors = _vectors(counts, ALL)
+            if fam == F_DRAW:
+                vectors = filter(_draw_rule(faces, level, mix2, rule4, mix4), vectors)
+            sink = _Sink(limit)
+            got = None
+            try:
+                _group_plays(faces, vectors, free, cc, sink)
+                got = _as_plays(sink.seqs)
+            except _TooMany:
+                pass
+            _remember(key, got)
+        if got is None:
+            break
+        out += got
+    else:
+        if not 0 < limit < len(out):
+            return tuple(out)
+    counts_: dict[int, int] = {}
+    for f in hand:
+        if not IS_WILD[f]:
+            counts_[f] = counts_.get(f, 0) + 1
+    items = tuple(sorted(counts_.items()))
+
+    def run(sink: _Sink, mode: int) -> None:
+        _defence_run(items, level, top, cc, match, mix2, rule4, mix4, cap, sink, mode)
+
+    return _as_plays(_listing(run, limit, too_many=True))
 
 
 def canonical_order(
@@ -827,7 +1067,12 @@ def canonical_order(
 
 def _draw_rule(faces: tuple[int, ...], level: int, mix2: bool, rule4: str,
                mix4: bool) -> Callable[[tuple[int, ...]], bool]:
-    """A fast check of :func:`_draw_ok` for count vectors over ``faces``."""
+    """The count rules of a draw defence (TD-4.5, TD-4.6): a test of count vectors.
+
+    The vectors count the cards of each of ``faces``.  At level 2 one draw type unless
+    they mix; at level 4 no lone (by the even rule, no odd number of) 2-valued cards, and
+    4s beside them only if they mix.
+    """
     twos = [i for i, f in enumerate(faces) if _TWO_VALUED[f]]
     fours = [i for i, f in enumerate(faces) if not _TWO_VALUED[f]]
     if level == 2:
@@ -849,25 +1094,6 @@ def _draw_rule(faces: tuple[int, ...], level: int, mix2: bool, rule4: str,
         return mix4 or not n2 or not any(v[i] for i in fours)
 
     return ok
-
-
-def _draw_ok(faces: tuple[int, ...], vec: tuple[int, ...], level: int, mix2: bool, rule4: str,
-             mix4: bool) -> bool:
-    """The count rules of a draw defence (TD-4.5, TD-4.6)."""
-    n2 = n4 = 0
-    types = 0
-    for f, k in zip(faces, vec, strict=True):
-        if k:
-            if _TWO_VALUED[f]:
-                n2 += k
-            else:
-                n4 += k
-            types |= 1 << _DRAW_TYPE[f]
-    if level == 2:
-        return mix2 or types & (types - 1) == 0
-    if n2 == 1 or (rule4 == "even" and n2 % 2):
-        return False
-    return mix4 or not (n2 and n4)
 
 
 # --------------------------------------------------------------------------- the state
@@ -1004,13 +1230,13 @@ class ThrowdownState(VariantState):
     def _nonwild_plays(self, seat: int) -> tuple[Action, ...]:
         o = self.opts
         if self.phase == RESPONSE:
-            return defence_plays(
-                self._hand_items(seat), self.level, self.discard[-1], self.color,
+            return _defence_plays(
+                self.hands[seat], self.level, self.discard[-1], self.color,
                 o.throwdown_match, o.level2_mix_draw_family, o.level4_draw_rule,
                 o.level4_mix_fours, not o.multi_play_same_color, self.max_listed_plays,
             )
-        return regular_plays(self._hand_items(seat), self.top_value(), self.color,
-                             not o.multi_play_same_color, self.max_listed_plays)
+        return _regular_plays(self.hands[seat], self.top_value(), self.color,
+                              not o.multi_play_same_color, self.max_listed_plays)
 
     def _has_nonwild(self, seat: int) -> bool:
         """Whether ``seat`` has any non-wild play (or defence) now: a fast check."""
@@ -1020,22 +1246,16 @@ class ThrowdownState(VariantState):
         if self.phase == RESPONSE:
             fam_of = FAM[self.level]
             top = self.discard[-1]
-            kind = _top_kind(top)
-            free = self.opts.throwdown_match == "kind_free"
+            match = self.opts.throwdown_match
             twos = {f for f in hand if _TWO_VALUED[f]} if cap else None
             n2 = sum(1 for f in hand if _TWO_VALUED[f])
             for f in hand:
                 fam = fam_of[f]
-                if fam < 0:
+                if fam < 0 or not (FACE_COLOR[f] == cc or _opens_freely(top, fam, match)):
                     continue
-                if free:
-                    ok = ((kind != K_WILD and top != WD4) or (top == WD4 and fam == F_DRAW)
-                          or FACE_COLOR[f] == cc)
-                else:
-                    ok = (FACE_COLOR[f] == cc or (kind == K_DRAW and fam == F_DRAW)
-                          or (kind == K_SKIP and fam == F_SKIP) or (kind == K_REV and fam == F_REV))
-                if not ok or (self.level == 4 and _TWO_VALUED[f]
-                              and (len(twos) if twos is not None else n2) < 2):
+                # TD-4.5: at level 4 a 2-valued card needs a second one beside it
+                if self.level == 4 and _TWO_VALUED[f] and (
+                        len(twos) if twos is not None else n2) < 2:
                     continue
                 return True
             return False
@@ -1249,22 +1469,16 @@ class ThrowdownState(VariantState):
         fam = fam_of[cards[0]]
         if fam < 0 or any(fam_of[c] != fam for c in cards):
             return False, False
-        top = self.discard[-1]
-        kind = _top_kind(top)
         first = cards[0]
-        if o.throwdown_match == "kind_free":
-            ok = (kind != K_WILD and top != WD4) or (top == WD4 and fam == F_DRAW)
-        else:
-            ok = (kind == K_DRAW and fam == F_DRAW) or (kind == K_SKIP and fam == F_SKIP) \
-                or (kind == K_REV and fam == F_REV)
-        if not (ok or FACE_COLOR[first] == self.color):
+        if not (_opens_freely(self.discard[-1], fam, o.throwdown_match)
+                or FACE_COLOR[first] == self.color):
             return False, False
         if fam != F_DRAW:
             return True, True
         faces = tuple(sorted(counts))
         vec = tuple(counts[f] for f in faces)
-        if _draw_ok(faces, vec, self.level, o.level2_mix_draw_family, o.level4_draw_rule,
-                    o.level4_mix_fours):
+        if _draw_rule(faces, self.level, o.level2_mix_draw_family, o.level4_draw_rule,
+                      o.level4_mix_fours)(vec):
             return True, True
         if self.level == 2:
             return False, False
