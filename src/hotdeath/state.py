@@ -652,12 +652,12 @@ class GameState:
         Events: a ``draw`` of the cards drawn (none when no card could be drawn) and, when
         both piles ran out first, a ``forgiven`` of the cards still owed.
         """
-        if count <= 0:
-            return 0
         pile = self.draw_pile
         got: list[int]
-        if count == 1 and pile:
+        if count == 1 and pile:  # the common case first
             got = [pile.pop()]
+        elif count <= 0:
+            return 0
         elif count <= len(pile):  # every card from the top (the end) of the pile at once
             got = pile[-count:]
             del pile[-count:]
@@ -670,24 +670,24 @@ class GameState:
                         break
                     pile = self.draw_pile
                 got.append(pile.pop())
-        if got:
+        drawn = len(got)
+        if drawn:
             hand = self.hands[seat]
-            was_empty = not hand
-            hand.extend(got)
-            if was_empty:
+            if not hand:
                 self._back_in(seat)
+            hand += got
             if seat in self.uno_open:
                 self.uno_open.remove(seat)
             if self._drawn_hook and not self.drawn_watch.isdisjoint(got):
                 self._on_drawn(seat, got)
-        if len(got) < count:
+        if drawn < count:
             self._dry = True
         if self._events is not None:
-            if got:  # a draw that found both piles empty is only the forgiven event
-                self.emit("draw", seat, rule, tuple(got), len(got), hidden=True)
-            if len(got) < count:
-                self.emit("forgiven", seat, self._reshuffle_rule(), n=count - len(got))
-        return len(got)
+            if drawn:  # a draw that found both piles empty is only the forgiven event
+                self.emit("draw", seat, rule, tuple(got), drawn, hidden=True)
+            if drawn < count:
+                self.emit("forgiven", seat, self._reshuffle_rule(), n=count - drawn)
+        return drawn
 
     def _repeats_dry(self) -> bool:
         """Count the position after a draw that found both piles empty; True the third time.

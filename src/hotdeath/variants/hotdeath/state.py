@@ -109,6 +109,8 @@ _PASS_KIND: Final = A.PASS
 _PASS: Final = A.PASS_ACTION
 _DEAL_ACTIONS: Final = tuple(make(A.DEAL, n=k) for k in range(31))
 _COLOR_ACTIONS: Final = tuple(make(A.COLOR, color=c) for c in COLORS)
+_CATCHES: Final = tuple(make(A.CATCH, target=x) for x in range(10))
+"""``catch x`` of every seat ``x`` (10 players at most)."""
 
 
 class HotDeathState(VariantState):
@@ -428,7 +430,7 @@ class HotDeathState(VariantState):
         if self.active[seat]:
             for x in self.uno_open:
                 if x != seat:
-                    acts.append(make(A.CATCH, target=x))
+                    acts.append(_CATCHES[x])
             if self.sn_seat >= 0 and self.sn_seat != seat:
                 acts.append(make(A.CHALLENGE, target=self.sn_seat))
         return acts
@@ -537,17 +539,17 @@ class HotDeathState(VariantState):
         elif k == _DRAW_KIND:
             if self.uno_open or self.sn_seat >= 0:
                 self._close_windows()
-            had_play = self._lc[0].kind == _PLAY_KIND  # step checked the action against _lc
-            hand = self.hands[seat]
-            before = len(hand)
+            hand = self.hands[seat]  # draw_cards adds to this list
             self.drew = True  # a turn draw (HD-3.4): one card, or until a playable one
             if self._draw_one:
                 got = self.draw_cards(seat, 1, "HD-3.4")
-                self.drawn = self.hands[seat][-1] if got else -1
+                self.drawn = hand[-1] if got else -1
             else:  # draw_until_playable
                 self.drawn = -1
+                got = 0
                 while self.draw_cards(seat, 1, "HD-3.4"):
-                    f = self.hands[seat][-1]
+                    got += 1
+                    f = hand[-1]
                     if self.is_legal_card(seat, f):
                         self.drawn = f
                         break
@@ -555,7 +557,9 @@ class HotDeathState(VariantState):
                 # nothing to play after the draw: the turn ends at once (HD-3.4)
                 if self._events is not None:
                     self.emit("pass", seat, "HD-3.4")
-                if self._blocked_after_draw(had_play, len(hand) - before):
+                # (a card drawn with the idle count at 0 leaves nothing to count)
+                if (self.idle or not got) and self._blocked_after_draw(
+                        self._lc[0].kind == _PLAY_KIND, got):  # step checked it against _lc
                     self._end_blocked(seat)
                     return
                 self._end_action(self._ring[self.direction][seat])  # next_seat(seat)

@@ -52,6 +52,8 @@ _PLAYS_UNO: Final = tuple(
 _PLAYS_BOTH: Final = tuple(a + b for a, b in zip(_PLAYS, _PLAYS_UNO, strict=True))
 """Each face's plays without, then with an Uno call (offered with two cards in hand)."""
 _COLOR_ACTIONS: Final = tuple(make(A.COLOR, color=c) for c in COLORS)
+_CATCHES: Final = tuple(make(A.CATCH, target=x) for x in range(16))
+"""``catch x`` of every seat ``x`` (15 players at most, STD-1.1)."""
 _DECK: Final = tuple(standard_deck())
 
 
@@ -401,9 +403,11 @@ class StandardState(VariantState):
         if seat in self.uno_open or o.false_uno_call_penalty > 0:
             acts.append(A.UNO_ACTION)
         if o.false_uno_call_penalty > 0:
-            acts += [make(A.CATCH, target=x) for x in range(self.n) if x != seat]
+            acts += [_CATCHES[x] for x in range(self.n) if x != seat]
         else:
-            acts += [make(A.CATCH, target=x) for x in self.uno_open if x != seat]
+            for x in self.uno_open:
+                if x != seat:
+                    acts.append(_CATCHES[x])
         if (o.jump_in and self.phase == TURN and not self.drew and seat != self.turn
                 and seat != self.top_player):
             top = self.discard[-1]
@@ -503,18 +507,19 @@ class StandardState(VariantState):
             else:
                 self._next(nxt[p])
         elif k == DRAW:
-            had_play = self._lc[0].kind == PLAY  # step checked the action against _lc
-            hand = self.hands[seat]
-            before = len(hand)
+            hand = self.hands[seat]  # draw_cards adds to this list
             self.drew = True
             self.drawn = -1
             if self._draw_one:  # one card (STD-4)
-                if self.draw_cards(seat, 1, self.r("4") if self._events is not None else ""):
-                    self.drawn = hand[-1]  # draw_cards added to this hand
+                got = self.draw_cards(seat, 1, self.r("4") if self._events is not None else "")
+                if got:
+                    self.drawn = hand[-1]
             else:  # until a playable one (STD-12.4)
                 rule = self.r("12.4")
+                got = 0
                 while self.draw_cards(seat, 1, rule):
-                    f = self.hands[seat][-1]
+                    got += 1
+                    f = hand[-1]
                     self.drawn = f
                     if self.is_playable(seat, f):
                         break
@@ -523,7 +528,9 @@ class StandardState(VariantState):
                 # the drawn card cannot be played: the turn ends at once (STD-4)
                 if self._events is not None:
                     self.emit("pass", seat, self.r("4"))
-                if self._blocked_after_draw(had_play, len(hand) - before):
+                # (a card drawn with the idle count at 0 leaves nothing to count)
+                if (self.idle or not got) and self._blocked_after_draw(
+                        self._lc[0].kind == PLAY, got):  # step checked the action against _lc
                     self._end_blocked(seat)
                     return
                 self._next(self._ring[self.direction][seat])  # next_seat's table
