@@ -143,6 +143,7 @@ class StandardState(VariantState):
         self._two_player = opts.two_player_rules
         self._draw_one = opts.draw_rule == "one"
         self._sevens = opts.seven_o
+        self._stacking = opts.stacking != "none"
         self._windows = opts.false_uno_call_penalty > 0 or opts.jump_in
         self.pot = 0
         self.pot_top = -1
@@ -328,14 +329,13 @@ class StandardState(VariantState):
         with an Uno call); otherwise :meth:`_expand` builds them.
         """
         hand = self.hands[seat]
-        nh = len(hand)
-        plain = self._plain and nh > 1
-        plays = _PLAYS if nh > 2 else _PLAYS_BOTH
         acts: list[Action]
         if self.drew:
             f = self.drawn
             if f >= 0 and f in hand and self.is_playable(seat, f):
-                acts = list(plays[f]) if plain else self._face_plays(seat, f, hand)
+                nh = len(hand)
+                acts = (list((_PLAYS if nh > 2 else _PLAYS_BOTH)[f]) if self._plain and nh > 1
+                        else self._face_plays(seat, f, hand))
                 if not self._must_play:
                     acts.append(PASS_ACTION)
                 return acts
@@ -344,6 +344,9 @@ class StandardState(VariantState):
         key = NUM_FACES + self.color if IS_WILD[top] else top
         if _MATCHING[key].isdisjoint(hand):
             return [DRAW_ACTION]  # nothing playable: draw (STD-4)
+        nh = len(hand)
+        plain = self._plain and nh > 1
+        plays = _PLAYS if nh > 2 else _PLAYS_BOTH
         m = MATCH[key]
         faces = []
         for f in hand:  # a hand is short: a list beats a set here
@@ -591,8 +594,7 @@ class StandardState(VariantState):
         self.pot = count
         self.pot_top = f
         self.pot_victim = v
-        o = self.opts
-        decide = not out and (o.stacking != "none" or self._wd4_challengeable())
+        decide = not out and (self._stacking or self._wd4_challengeable())
         if decide:
             self.emit("attack", p, self.r("5.6" if f == WD4 else "5.4"), (f,), n=count, target=v)
             self.phase = RESPONSE
