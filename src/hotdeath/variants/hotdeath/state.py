@@ -113,6 +113,21 @@ _CATCHES: Final = tuple(make(A.CATCH, target=x) for x in range(10))
 """``catch x`` of every seat ``x`` (10 players at most)."""
 
 
+def _hand_result(hand: int, end: str, rule: str, winner: int, out_order: tuple[int, ...],
+                 gains: tuple[int, ...], infos: tuple[tuple[tuple[str, int], ...], ...],
+                 totals: tuple[int, ...], cards: tuple[tuple[int, ...], ...],
+                 extras: dict[str, Any]) -> HandResult:
+    """The result of a scored hand (HD-3.7.2), built when ``last_hand`` is first read.
+
+    ``gains`` are each seat's points, ``infos`` their scoring steps (``hand_values``, the
+    Virus penalty last), ``totals`` the totals after the hand.
+    """
+    seats = tuple(SeatScore(s, gains[s], score_lines(infos[s]), totals[s], cards[s])
+                  for s in range(len(gains)))
+    return HandResult(hand=hand, end=end, rule=rule, winners=(winner,) if winner >= 0 else (),
+                      out_order=out_order, seats=seats, extras=extras)
+
+
 class HotDeathState(VariantState):
     """A game of Hot Death Uno (hands until a total reaches ``game_end_score``)."""
 
@@ -954,8 +969,11 @@ class HotDeathState(VariantState):
         self._windows = False  # follows sn_seat (see _has_windows)
         self.emit("hand_end", winner, rule)
         hands = self.hands
+        cards = tuple(map(tuple, hands))
         vals = hand_values(hands, winner, bastard, self.active, self.opts, self.n)
-        seats: list[SeatScore] = []
+        events = self._events is not None
+        gains: list[int] = []
+        infos: list[tuple[tuple[str, int], ...]] = []
         for s, (v, info) in enumerate(vals):
             penalty = 0
             if s != winner and s != bastard:
@@ -965,15 +983,16 @@ class HotDeathState(VariantState):
             if penalty:
                 info = (*info, ("virus", penalty))
             self.scores[s] += total
-            seats.append(SeatScore(s, total, score_lines(info), self.scores[s],
-                                   tuple(hands[s])))
-            self.emit("score", s, "HD-3.7.2", tuple(hands[s]), n=total, info=info)
+            gains.append(total)
+            infos.append(info)
+            if events:
+                self.emit("score", s, "HD-3.7.2", cards[s], n=total, info=info)
         extras: dict[str, Any] = {"infections": tuple(self.infections)}
         if bastard >= 0:
             extras["bastard"] = bastard
-        self.last_hand = HandResult(
-            hand=self.hand_no, end=end, rule=rule, winners=(winner,) if winner >= 0 else (),
-            out_order=tuple(self.out_order), seats=tuple(seats), extras=extras)
+        self._hand_result_later(_hand_result, (
+            self.hand_no, end, rule, winner, tuple(self.out_order), tuple(gains), tuple(infos),
+            tuple(self.scores), cards, extras))
         o = self.opts
         if self._game_winner >= 0:
             self._game_over([self._game_winner])
@@ -986,9 +1005,8 @@ class HotDeathState(VariantState):
         if winner >= 0:
             self.dealer = winner
         else:
-            pts = self.last_hand.points()
-            low = min(pts)
-            tied = [s for s in range(self.n) if pts[s] == low]
+            low = min(gains)
+            tied = [s for s in range(self.n) if gains[s] == low]
             self.dealer = tied[self.rng.below(len(tied))]
         self.phase = DEAL
         self.turn = self.dealer
