@@ -477,6 +477,23 @@ class GameState:
         self.rng.shuffle(pile)
         return pile
 
+    def _deal_hands(self, pile: list[int], k: int) -> list[list[int]]:
+        """``k`` cards to each seat from the top of ``pile`` (its end), taken off it.
+
+        One card at a time in rounds starting left of the dealer: the j-th card dealt goes
+        to the j-th seat after the dealer.
+        """
+        n = self.n
+        cut = len(pile) - k * n
+        dealt = pile[cut:]
+        del pile[cut:]
+        dealt.reverse()
+        hands: list[list[int]] = [[]] * n  # every seat's entry is replaced below
+        d = self.dealer
+        for i in range(n):
+            hands[(d + 1 + i) % n] = dealt[i::n]
+        return hands
+
     def start_hand(self) -> None:
         """The start-of-hand procedure after the deal (the first card and its rules).
 

@@ -207,10 +207,7 @@ class HotDeathState(VariantState):
         pile = self._deal_pile()
         self.draw_pile = pile
         self.discard = []
-        self.hands = [[] for _ in range(n)]
-        for _ in range(k):
-            for i in range(1, n + 1):
-                self.hands[(self.dealer + i) % n].append(pile.pop())
+        self.hands = self._deal_hands(pile, k)
         self.active = [True] * n
         self._seats_changed()
         self.revealed = [[] for _ in range(n)]

@@ -195,20 +195,11 @@ class StandardState(VariantState):
         self._deal()
 
     def _deal(self) -> None:
-        n = self.n
         self.hand_no += 1
         pile = self._deal_pile()
         self.draw_pile = pile
         self.discard = []
-        # seven rounds of one card each from the top of the pile (its end), starting
-        # left of the dealer: the k-th card dealt goes to the k-th seat after the dealer
-        dealt = pile[-7 * n:]
-        del pile[-7 * n:]
-        dealt.reverse()
-        hands: list[list[int]] = [[] for _ in range(n)]
-        for i in range(n):
-            hands[(self.dealer + 1 + i) % n] = dealt[i::n]
-        self.hands = hands
+        self.hands = self._deal_hands(pile, 7)  # seven cards each (STD-2.2)
         self.hand_size = 7
         self.drew = False
         self.drawn = -1
