@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import lru_cache
 from itertools import pairwise, product
@@ -467,6 +467,14 @@ def _walkable(tops: tuple[int, ...]) -> tuple[_Walk, ...]:
     return tuple(out)
 
 
+def _lazy_walks(tops: tuple[int, ...]) -> Iterator[_Walk]:
+    """:func:`_walkable` one at a time (a generator, also when compiled)."""
+    for t in product(*(range(h + 1) for h in tops)):
+        routes = _chain_routes(t)
+        if routes is not None:
+            yield t, routes
+
+
 def _chain_plays(groups: _Groups, link_top: tuple[bool, ...], cc: int, sink: _Sink,
                  mode: int) -> None:
     """Plays along the path 9 — 6 — 33 — 8 (TD-2.3, TD-2.5), single-value ones included.
@@ -488,8 +496,7 @@ def _chain_plays(groups: _Groups, link_top: tuple[bool, ...], cc: int, sink: _Si
     if mode == ALL and _bound(tops) <= _WALKABLE_MAX:
         walks = _walkable(tops)
     elif mode == ALL:  # lazily: the listing limit may stop it early
-        walks = ((t, r) for t in product(*(range(h + 1) for h in tops))
-                 if (r := _chain_routes(t)) is not None)
+        walks = _lazy_walks(tops)
     else:
         if mode == SMALL:
             t_iter: Iterable[tuple[int, ...]] = (
@@ -756,6 +763,12 @@ def _as_plays(seqs: Iterable[tuple[int, ...]]) -> tuple[Action, ...]:
     return tuple([_tuple_new(Action, (play, q, NO_COLOR, -1, 0, False)) for q in seqs])
 
 
+@lru_cache(maxsize=1024)
+def _wild_play(face: int, count: int, color: int) -> Action:
+    """The play of ``count`` wilds ``face`` naming ``color`` (one object each)."""
+    return Action(A.PLAY, (face,) * count, color)
+
+
 _PLAY1: Final = tuple(Action(A.PLAY, (f,)) for f in range(NUM_FACES))
 """The play of each single card."""
 _PARTS: dict[tuple[Any, ...], tuple[Action, ...] | None] = {}
@@ -867,7 +880,7 @@ def _regular_by_parts(hand: Iterable[int], top_value: int, cc: int, cap: bool,
                 held.sort()
                 cards.append(tuple(held))
                 link_top.append(link[pv])
-                colour = colour or any(FACE_COLOR[f] == cc for f in held)
+                colour = colour or (cc >= 0 and _FACE_OF[v][cc] in held)
         ckey = (tuple(cards), cap, tuple(link_top), cc if colour else -1, limit)
         got = _PARTS.get(ckey, _MISSING)
         if got is _MISSING:
@@ -1247,11 +1260,12 @@ class ThrowdownState(VariantState):
             fam_of = FAM[self.level]
             top = self.discard[-1]
             match = self.opts.throwdown_match
+            free = [_opens_freely(top, fam, match) for fam in _FAMILIES]
             twos = {f for f in hand if _TWO_VALUED[f]} if cap else None
             n2 = sum(1 for f in hand if _TWO_VALUED[f])
             for f in hand:
                 fam = fam_of[f]
-                if fam < 0 or not (FACE_COLOR[f] == cc or _opens_freely(top, fam, match)):
+                if fam < 0 or not (FACE_COLOR[f] == cc or free[fam]):
                     continue
                 # TD-4.5: at level 4 a 2-valued card needs a second one beside it
                 if self.level == 4 and _TWO_VALUED[f] and (
@@ -1309,9 +1323,9 @@ class ThrowdownState(VariantState):
                 ):
                     continue
             top_k = min(count, size - 1) if self.opts.multi_play_same_color else 1
+            colors = self._wild_colors(f)
             for k in range(1, top_k + 1):
-                cards = (f,) * k
-                acts += [Action(A.PLAY, cards, c) for c in self._wild_colors(f)]
+                acts += [_wild_play(f, k, c) for c in colors]
         return acts
 
     def _turn_actions(self, seat: int) -> list[Action]:
@@ -1323,7 +1337,9 @@ class ThrowdownState(VariantState):
             return list(_DIRECTION_ACTIONS)
         plays = self._nonwild_plays(seat)
         acts = list(plays)
-        acts += self._wild_plays(seat, bool(plays))
+        hand = self.hands[seat]
+        if W in hand or WD4 in hand:
+            acts += self._wild_plays(seat, bool(plays))
         if ph == RESPONSE:
             # without a defence the engine draws the pot at once (TD-4.8); a position may
             # still hold such a pot, whose defender then has accept as his only answer
