@@ -489,8 +489,9 @@ def _chain_plays(groups: _Groups, link_top: tuple[bool, ...], cc: int, sink: _Si
     """
     subs = [_subs(faces, counts) for faces, counts in groups]
     tops = tuple(len(x) - 1 for x in subs)
-    if not any(tops[i] and (link_top[i] or (cc >= 0 and any(
-            FACE_COLOR[f] == cc for f in groups[i][0]))) for i in range(_NP)):
+    opens = [bool(tops[i]) and (link_top[i] or (cc >= 0 and any(
+        FACE_COLOR[f] == cc for f in groups[i][0]))) for i in range(_NP)]
+    if not any(opens):
         return  # no card may start a chain play
     walks: Iterable[_Walk]
     if mode == ALL and _bound(tops) <= _WALKABLE_MAX:
@@ -512,6 +513,8 @@ def _chain_plays(groups: _Groups, link_top: tuple[bool, ...], cc: int, sink: _Si
     limit = sink.limit
     no_colour = cc < 0
     for t, (present, size, feas) in walks:
+        if not any(opens[i] for i in present):
+            continue  # none of these values may start a play
         if size == 1:  # one card, which must link to the top or have the colour
             e = present[0]
             ok = link_top[e]
