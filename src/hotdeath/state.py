@@ -263,11 +263,10 @@ class GameState:
             seat = self.turn
         if self._lc_ver == self._ver and self._lc_seat == seat:
             return self._lc
-        ph = self.phase
         acts: list[Action]
-        if seat == self.turn and ph == TURN:  # the common case, tested first
+        if self.phase == TURN and seat == self.turn:  # the common case, tested first
             acts = self._turn_actions(seat)
-        elif ph == GAME_OVER or not 0 <= seat < self.n:
+        elif self.phase == GAME_OVER or not 0 <= seat < self.n:
             return []
         else:
             acts = [] if seat != self.turn else self._main_actions(seat)

@@ -564,8 +564,7 @@ class StandardState(VariantState):
             self.color = action.color
             self.emit("color", seat, self.r("3"), color=action.color)
             self._next(seat)
-        mt = self._max_turns
-        if mt and self.turns >= mt and self.phase != GAME_OVER:
+        if self._max_turns and self.turns >= self._max_turns and self.phase != GAME_OVER:
             self._stop_game()
 
     def _end_blocked(self, seat: int) -> None:
