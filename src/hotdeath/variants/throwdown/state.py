@@ -328,9 +328,10 @@ _Seg = tuple[int, int, int, int]
 """Cards of one block of a walk: (position of its index among those present, 0 for all of
 that index's cards, 1 for the start's cards less the first, 2 for the end's cards less the
 last (and the first, on a walk that ends where it starts), from, to)."""
-_Start = tuple[int, int, _Blocks, tuple[_Seg, ...], bool]
+_Start = tuple[int, int, _Blocks, tuple[_Seg, ...], bool, tuple[int, ...] | None]
 """A feasible start of a chain walk: (start index, its position among the indices present,
-the walk's blocks, their cards, whether it stays on one index)."""
+the walk's blocks, their cards, whether it stays on one index, and for a walk from one end
+of its stretch to the other the positions of the indices between, else None)."""
 _Ends = tuple[tuple[int, int, tuple[_Start, ...]], ...]
 """For each end index of a chain: (end index, its position, its feasible starts in the
 order tried)."""
@@ -380,7 +381,10 @@ def _chain_routes(t: tuple[int, ...]) -> tuple[tuple[int, ...], int, _Ends] | No
                             kind = 2 if i == e else 1 if i == s else 0
                             segs.append((present.index(i), kind, at[i], at[i] + need))
                             at[i] += need
-                    starts.append((s, present.index(s), blocks, tuple(segs), len(blocks) == 1))
+                    once = s != e and all(v <= 1 for v in visits)
+                    between = tuple(present.index(i) for i in seq[1:-1]) if once else None
+                    starts.append((s, present.index(s), blocks, tuple(segs), len(blocks) == 1,
+                                   between))
                     break
         if starts:
             feas.append((e, present.index(e), tuple(starts)))
@@ -513,7 +517,10 @@ def _chain_plays(groups: _Groups, link_top: tuple[bool, ...], cc: int, sink: _Si
     limit = sink.limit
     no_colour = cc < 0
     for t, (present, size, feas) in walks:
-        if not any(opens[i] for i in present):
+        for i in present:
+            if opens[i]:
+                break
+        else:
             continue  # none of these values may start a play
         if size == 1:  # one card, which must link to the top or have the colour
             e = present[0]
@@ -525,10 +532,15 @@ def _chain_plays(groups: _Groups, link_top: tuple[bool, ...], cc: int, sink: _Si
         for combo in product(*(subs[i][t[i]] for i in present)):
             for e, pe, starts in feas:
                 sub_e = combo[pe]
-                for n, (s, ps, _, segs, single) in enumerate(starts):
+                for n, (s, ps, _, segs, single, between) in enumerate(starts):
                     if link_top[s]:  # the smallest card starts
                         if single:
                             seqs += sub_e[5]
+                        elif between is not None:  # s's cards, those between, e's cards
+                            head = combo[ps][1]
+                            for x in between:
+                                head += combo[x][1]
+                            seqs += [head + tail for tail in sub_e[5]]
                         elif s == e:  # the end's cards less the last: the first of them starts
                             _chain_by_recipe(seqs, sub_e, sub_e[3], (), (0, 1),
                                              _recipe(combo, segs, (), 1))
@@ -545,6 +557,12 @@ def _chain_plays(groups: _Groups, link_top: tuple[bool, ...], cc: int, sink: _Si
                         continue
                     # a card of the current colour starts
                     first = groups[s][0][m]
+                    if between is not None:
+                        head = (first, *sub_s[3][m])
+                        for x in between:
+                            head += combo[x][1]
+                        seqs += [head + tail for tail in sub_e[5]]
+                        break
                     if s != e:
                         _chain_by_recipe(seqs, sub_e, sub_e[3], (first,), None,
                                          _recipe(combo, segs, sub_s[3][m], 0))
@@ -642,7 +660,7 @@ def _chain_later(combo: tuple[_Sub, ...], present: tuple[int, ...],
 
     Used when the last card, the colour's only one, could not also be the first.
     """
-    for s, ps, blocks, _, _ in starts:
+    for s, ps, blocks, _, _, _ in starts:
         sub_s = combo[ps]
         if link_top[s]:
             first = sub_s[1][0]
