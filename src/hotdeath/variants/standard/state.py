@@ -437,7 +437,7 @@ class StandardState(VariantState):
         k = action.kind
         if k <= ACCEPT or k in (CHALLENGE, JUMP, QUESTION):  # a turn action
             if self.uno_open:  # closes the others' Uno windows (STD-8.3)
-                self.uno_open = [h for h in self.uno_open if h == seat]
+                self.uno_open = [seat] if seat in self.uno_open else []  # (each seat once)
             self.turns += 1
         if k in (PLAY, JUMP):
             p = seat
@@ -467,15 +467,12 @@ class StandardState(VariantState):
                     self.uno_open.append(p)
             nxt = self._ring[self.direction]  # next_seat's table: nxt[p] is next_seat(p)
             kf = FACE_KIND[f]
-            if self.phase == RESPONSE:
+            if kf == NUMBER:  # (never an answer to a pot: only drawing cards stack, STD-12.1)
+                if left and self._sevens and FACE_NUMBER[f] in (0, 7):
+                    self._seven_o(p, f, action.target)
+                self._next(nxt[p])
+            elif self.phase == RESPONSE:
                 self._stack(p, f, honest)
-            elif kf == NUMBER:
-                if left:
-                    if self._sevens and FACE_NUMBER[f] in (0, 7):
-                        self._seven_o(p, f, action.target)
-                    self._next(nxt[p])
-                else:
-                    self._next(nxt[p])
             elif kf == SKIP:
                 s = nxt[p]
                 if events:
@@ -584,7 +581,8 @@ class StandardState(VariantState):
         self.pot = count
         self.pot_top = f
         self.pot_victim = v
-        decide = not out and (self._stacking or self._wd4_challengeable())
+        decide = not out and (self._stacking or (self._challenge_rule
+                                                 and self._wd4_challengeable()))
         if decide:
             self.emit("attack", p, self.r("5.6" if f == WD4 else "5.4"), (f,), n=count, target=v)
             self.phase = RESPONSE
