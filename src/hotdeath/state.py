@@ -51,6 +51,10 @@ NOBODY: Final = -1
 """No seat: the sender of an up-card attack, a hand without a winner."""
 
 
+_new_event: Final[Callable[[type[Event], tuple[Any, ...]], Event]] = tuple.__new__
+"""Builds an :class:`Event` from its fields at C speed (see :meth:`GameState.emit`)."""
+
+
 def _standard_draw_count(face: int) -> int:
     """Cards a standard drawing card makes draw: 4 for a Wild Draw Four, else 2."""
     return 4 if FACE_KIND[face] == WILD_DRAW_FOUR else 2
@@ -616,8 +620,9 @@ class GameState:
     ) -> None:
         """Record an event (only when events are being collected)."""
         ev = self._events
-        if ev is not None:
-            ev.append(Event(kind, seat, rule, cards, n, target, color, hidden, info))
+        if ev is not None:  # (tuple.__new__: the named tuple's own __new__ is Python code)
+            ev.append(_new_event(Event, (kind, seat, rule, cards, n, target, color, hidden,
+                                         info)))
 
     def next_seat(self, seat: int, direction: int | None = None) -> int:
         """The next active seat after ``seat`` (which may itself be inactive).

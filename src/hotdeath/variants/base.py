@@ -45,6 +45,9 @@ if TYPE_CHECKING:
     from hotdeath.view import View
 
 _RESOLVED: dict[str, dict[Any, Any]] = {}
+_LAST_RESOLVED: dict[str, tuple[str | None, dict[str, object] | None, Any]] = {}
+"""Per variant, the last request that was resolved and cached: its preset, a copy of its
+overrides (None for none) and the options (see ``Variant.resolve_options``)."""
 
 
 class Goal(NamedTuple):
@@ -244,19 +247,24 @@ class Variant:
             raise OptionError("unknown_preset", f"a preset is a name, not {preset!r:.60}")
         if options is not None and not isinstance(options, Mapping):
             raise OptionError("bad_option", "options are an object of names and values")
+        last = _LAST_RESOLVED.get(self.name)
+        if last is not None and last[0] == preset and last[1] == options:
+            return last[2]  # the same request as the last one (a simulation's new games)
         name = preset or self.default_preset
         try:
             key: Any = (name, tuple(sorted(options.items())) if options else ())
             hash(key)
         except TypeError:
             key = None
-        if key is not None and key in _RESOLVED.get(self.name, {}):
-            return _RESOLVED[self.name][key]
-        opts = resolve(self.options_cls, self.name, name, self.presets, options)
-        if key is not None:
-            cache = _RESOLVED.setdefault(self.name, {})
+        if key is None:
+            return resolve(self.options_cls, self.name, name, self.presets, options)
+        cache = _RESOLVED.setdefault(self.name, {})
+        opts = cache.get(key)
+        if opts is None:
+            opts = resolve(self.options_cls, self.name, name, self.presets, options)
             if len(cache) < 256:
                 cache[key] = opts
+        _LAST_RESOLVED[self.name] = (preset, dict(options) if options else None, opts)
         return opts
 
     def check_players(self, players: int, opts: Any) -> None:
