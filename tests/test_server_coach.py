@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import random
 import warnings
 from collections.abc import Iterator
+from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
@@ -128,6 +130,8 @@ def test_a_hint_over_the_websocket_is_the_seats_own_and_recorded(quick: TestClie
     hub.store.barrier().result()
     stored = hub.store.load_game(m["game_id"])[0]["reviews"]
     assert stored == {"1:0": review}
+    # computed in a process of its own, never on the event loop's interpreter
+    assert hub.reviewer().submit(os.getpid).result() != os.getpid()
     hub.reviews.clear()  # from the database now, not recomputed
     again = quick.get(f"/api/games/{m['game_id']}/review?hand=1&seat=0").json()["review"]
     assert again == review and not hub.reviews
@@ -172,3 +176,41 @@ def test_a_running_games_hand_is_reviewed_for_its_own_seat_once_over(
         assert quick.get(url + "&seat=1", headers=mine).json()["code"] == "not_your_seat"
         r = quick.get(url, headers=mine)
         assert r.status_code == 409 and r.json()["code"] == "hand_not_over"
+
+
+def test_reviews_are_bounded_and_a_dead_review_process_is_replaced(
+        quick: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = new_table(quick, variant="standard", seats=2, bots={"1": "basic"},
+                      options={"rounds": 1})
+    tid = table["table_id"]
+    ann = join(quick, tid, "Ann", 0)
+    hub = quick.app.state.hub  # type: ignore[attr-defined]
+    with quick.websocket_connect(f"/ws/{tid}") as a:
+        hello(a, ann["token"])
+        start(quick, table)
+        m = _my_turn(a, 0)
+        rng = random.Random(5)
+        while m["view"]["phase"] != "game_over":
+            view = m["view"]
+            if view["current_player"] == 0 and view["legal_actions"]:
+                a.send_json({"type": "action", "action": rng.choice(view["legal_actions"]),
+                             "version": m["version"], "id": str(m["version"])})
+            m = _next(a, "state")
+    url = f"/api/games/{m['game_id']}/review?hand=1&seat=0"
+    # a server that already has its share of reviews under way refuses one more, and
+    # remembers nothing of it
+    monkeypatch.setattr("hotdeath.server.room.REVIEWS_WAITING", 0)
+    r = quick.get(url)
+    assert r.status_code == 503 and r.json()["code"] == "coach_busy", r.text
+    assert not hub.reviews
+    monkeypatch.undo()
+    # the review process killed: the next review gets a new one
+    old = hub.reviewer()
+    pid = old.submit(os.getpid).result()
+    os.kill(pid, 9)
+    with pytest.raises(BrokenProcessPool):
+        old.submit(os.getpid).result(timeout=30)
+    r = quick.get(url)
+    assert r.status_code == 200, r.text
+    assert r.json()["review"]["seats"] == [0]
+    assert hub.reviewer() is not old

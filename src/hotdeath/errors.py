@@ -20,6 +20,10 @@ class HotDeathError(Exception):
     def __str__(self) -> str:
         return f"{self.message} [{self.code}]"
 
+    def __reduce__(self) -> tuple[type[HotDeathError], tuple[str, str]]:
+        """Pickle with both arguments (a review computed in another process, a Ray run)."""
+        return (type(self), (self.code, self.message))
+
 
 class NotationError(HotDeathError, ValueError):
     """Text that is not valid action, card or position notation."""

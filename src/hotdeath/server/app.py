@@ -15,6 +15,7 @@ import math
 import time
 from collections import deque
 from collections.abc import AsyncIterator
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -774,9 +775,12 @@ def create_app(
         body = f'{head_text}{record},"steps":[{page.steps}]}}'
         return Response(body, media_type="application/json")
 
+    reviewing: dict[str, int] = {}
+
     @app.get("/api/games/{game_id}/review", tags=["games"])
     async def review_hand(
         game_id: str,
+        request: Request,
         hand: Annotated[int, Query(ge=1, description="the hand to review (1 for the first)")],
         seat: Annotated[int | None, Query(ge=0, description="the seat to review")] = None,
         x_token: Annotated[str | None, Header()] = None,
@@ -784,9 +788,25 @@ def create_app(
         """The coach's review of a hand that is over, for one seat (docs/protocol.md).
 
         A running game's hands are reviewed only for the caller's own seat (its token); a
-        finished game's for any seat.  Computed once in the review thread, within a budget,
-        and stored with the game.
+        finished game's for any seat.  Computed once in the review process, within a
+        budget, and stored with the game.  One address may wait for :data:`PER_ADDRESS`
+        reviews at once (429); a server computes or holds :data:`REVIEWS_WAITING` at once
+        (503 ``coach_busy``).
         """
+        address = request.client.host if request.client else "?"
+        if reviewing.get(address, 0) >= PER_ADDRESS:
+            raise ApiError(429, "rate_limited", f"at most {PER_ADDRESS} reviews at once from "
+                           "one address")
+        reviewing[address] = reviewing.get(address, 0) + 1
+        try:
+            return await review_of(game_id, hand, seat, x_token)
+        finally:
+            reviewing[address] -= 1
+            if not reviewing[address]:
+                del reviewing[address]
+
+    async def review_of(game_id: str, hand: int, seat: int | None,
+                        x_token: str | None) -> dict[str, Any]:
         if len(game_id) > 32:
             raise ApiError(404, "unknown_game", f"there is no game {game_id!r}")
         await asyncio.wrap_future(store.barrier())
@@ -821,8 +841,11 @@ def create_app(
             result = await asyncio.wrap_future(
                 hub.review(row, actions, hand, target, str(table["theme"])))
         except CoachError as e:
-            status = {"no_hand": 404, "hand_not_over": 409}.get(e.code, 400)
+            status = {"no_hand": 404, "hand_not_over": 409, "coach_busy": 503}.get(e.code, 400)
             raise ApiError(status, e.code, e.message) from None
+        except BrokenProcessPool:  # the next review starts a new process
+            raise ApiError(503, "review_failed", "the coach stopped before the review was "
+                           "done: ask again") from None
         return {"game_id": game_id, "hand": hand, "seat": target, "review": result}
 
     # ---------------------------------------------------------------- WebSocket

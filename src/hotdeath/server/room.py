@@ -27,13 +27,16 @@ import hashlib
 import json
 import logging
 import math
+import multiprocessing
 import random
 import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import hotdeath
@@ -117,6 +120,8 @@ REVIEW_BUDGET = 20.0
 """The most seconds one review of a hand may take (longer hands get less per decision)."""
 REVIEWS_KEPT = 64
 """Reviews kept in memory (every one is also stored with its game)."""
+REVIEWS_WAITING = 8
+"""Reviews one server computes or holds waiting at once; more are refused (``coach_busy``)."""
 SAFE_DEFAULTS = ("accept", "draw", "pass", "decline")
 """What a timed-out seat does when no bot can choose: the first of these that is legal."""
 
@@ -1775,8 +1780,8 @@ class Hub:
         self.thinkers = ThreadPoolExecutor(THINKERS, thread_name_prefix="hotdeath-bot")
         self.coach = ThreadPoolExecutor(1, thread_name_prefix="hotdeath-coach")
         """Where hints are computed, one at a time for every table."""
-        self.reviewer = ThreadPoolExecutor(1, thread_name_prefix="hotdeath-review")
-        """Where reviews of hands are computed, one at a time (a hint never waits for one)."""
+        self._review_pool: ProcessPoolExecutor | None = None
+        """The review worker process (started on the first review; see :meth:`reviewer`)."""
         self.hint_seconds = min(HINT_SECONDS, max_bot_seconds)
         """The coach's thinking time per hint (the bots' cap, at most a second)."""
         self.review_seconds = min(REVIEW_SECONDS, max_bot_seconds)
@@ -1879,8 +1884,10 @@ class Hub:
         """The coach's review of ``hand`` for ``seat`` of the game of ``row``.
 
         Cached: a review stored with the game is answered at once, one being computed is
-        shared; otherwise it is computed in the review thread (at most
-        :attr:`review_budget` seconds) and then stored with the game.
+        shared; otherwise it is computed in the review process (:meth:`reviewer`, at most
+        :attr:`review_budget` seconds) and then stored with the game.  Raises
+        :class:`~hotdeath.coach.CoachError` ``coach_busy`` when :data:`REVIEWS_WAITING`
+        reviews are already under way.
         """
         game_id = str(row["id"])
         key = f"{hand}:{seat}"
@@ -1893,16 +1900,26 @@ class Hub:
         if fut is not None and not (fut.done() and fut.exception() is not None):
             self.reviews.move_to_end((game_id, key))
             return fut
+        if sum(not f.done() for f in self.reviews.values()) >= REVIEWS_WAITING:
+            raise CoachError("coach_busy", "the coach is busy with other reviews: ask again "
+                             "in a minute")
         rec = {
             "format": RECORD_FORMAT, "variant": row["variant"], "options": row["options"],
             "players": int(row["players"]), "seed": int(row["seed"]), "preset": row["preset"],
             "actions": [[s, a] for s, a in actions],
         }
-        fut = self.reviewer.submit(review_json, rec, hand, seat, list(row["names"]), theme,
-                                   self.review_seconds, self.review_budget)
+        job = partial(review_json, rec, hand, seat, list(row["names"]), theme,
+                      self.review_seconds, self.review_budget)
+        pool = self.reviewer()
+        try:
+            fut = pool.submit(job)
+        except BrokenProcessPool:  # the worker died (killed, out of memory): a new one
+            fut = self.reviewer(pool).submit(job)
         self.reviews[(game_id, key)] = fut
-        while len(self.reviews) > REVIEWS_KEPT:
-            self.reviews.popitem(last=False)
+        for old in [k for k, f in self.reviews.items() if f.done()]:
+            if len(self.reviews) <= REVIEWS_KEPT:
+                break
+            del self.reviews[old]
 
         def stored_now(f: Future[dict[str, Any]]) -> None:
             if not f.cancelled() and f.exception() is None:
@@ -1910,6 +1927,18 @@ class Hub:
 
         fut.add_done_callback(stored_now)
         return fut
+
+    def reviewer(self, broken: ProcessPoolExecutor | None = None) -> ProcessPoolExecutor:
+        """The process where this server's reviews are computed, one at a time.
+
+        A review searches for up to :attr:`review_budget` seconds; in a process of its own
+        it never holds the event loop's interpreter lock (the tables' pings and moves go on
+        at full speed, as with the replay workers).  Started on first use; a new one in
+        place of ``broken``.
+        """
+        if self._review_pool is None or self._review_pool is broken:
+            self._review_pool = ProcessPoolExecutor(1, multiprocessing.get_context("spawn"))
+        return self._review_pool
 
     def get(self, table_id: str) -> Room | None:
         """The room of ``table_id`` (loaded from the database if needed, waiting), or None.
@@ -2136,7 +2165,11 @@ class Hub:
                 c.close(code=1012 if self.leases is not None else None)
         self.thinkers.shutdown(wait=False, cancel_futures=True)
         self.coach.shutdown(wait=False, cancel_futures=True)
-        self.reviewer.shutdown(wait=False, cancel_futures=True)
+        if self._review_pool is not None:  # a review under way ends now, not at its budget
+            workers = list((self._review_pool._processes or {}).values())
+            self._review_pool.shutdown(wait=False, cancel_futures=True)
+            for proc in workers:
+                proc.terminate()
         if self.leases is not None and self.store.server_id is not None:
             await asyncio.to_thread(self.store.flush)
             try:
@@ -2147,7 +2180,7 @@ class Hub:
 
 def review_json(rec: Mapping[str, Any], hand: int, seat: int, names: list[str], theme: str,
                 seconds: float, budget: float) -> dict[str, Any]:
-    """The coach's review of a hand that is over, as JSON (run in the review thread).
+    """The coach's review of a hand that is over, as JSON (run in the review process).
 
     Raises :class:`~hotdeath.coach.CoachError`: ``no_hand`` (the record has no such hand),
     ``hand_not_over`` (the hand is still being played).
