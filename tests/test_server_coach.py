@@ -204,6 +204,12 @@ def test_reviews_are_bounded_and_a_dead_review_process_is_replaced(
     assert r.status_code == 503 and r.json()["code"] == "coach_busy", r.text
     assert not hub.reviews
     monkeypatch.undo()
+    # nor does it take more than its share from one address (two: the replays' cap)
+    monkeypatch.setattr("hotdeath.server.app.PER_ADDRESS", 0)
+    r = quick.get(url)
+    assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
+    assert "reviews at once" in r.json()["message"] and not hub.reviews
+    monkeypatch.undo()
     # the review process killed: the next review gets a new one
     old = hub.reviewer()
     pid = old.submit(os.getpid).result()
