@@ -270,6 +270,14 @@ def _wait_js(page: Page, expression: str, timeout: float = 30) -> None:
 
 
 def _player(browser: Browser, **kw: Any) -> Player:
+    """A page at a desktop size, with reduced motion unless ``reduced_motion`` says else.
+
+    Playwright clicks a card only once it stands still, so with the table's animations on a
+    game played to its end waits out every card's flight (a Throwdown game took a minute).
+    The tests that are about motion, and one whole hand, ask for it
+    (``reduced_motion="no-preference"``).
+    """
+    kw.setdefault("reduced_motion", "reduce")
     return Player(browser.new_context(viewport={"width": 1360, "height": 900}, **kw))
 
 
@@ -365,7 +373,7 @@ def _play_moves(p: Player, moves: int) -> None:
 def test_a_full_hand_against_three_bots_by_clicking_legal_cards(
     browser: Browser, server: Server
 ) -> None:
-    ann = _player(browser)
+    ann = _player(browser, reduced_motion="no-preference")  # as most people see it
     _create_in_lobby(ann, server, "hotdeath", shot=True)
     ann.page.screenshot(path=str(SHOTS / "waiting_room.png"))
     _start(ann)
