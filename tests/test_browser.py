@@ -600,10 +600,20 @@ def test_a_fanned_hand_shows_its_playable_cards_and_plays_them(
     page = ann.page
     assert "fanned" in (page.get_attribute("#hand", "class") or "")
     # at the centre of every playable card lies a playable card, never a dim one above it
-    hits = page.eval_on_selector_all("#hand .card.legal", """cards => cards.map((c) => {
-        const r = c.getBoundingClientRect();
-        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-        return hit ? hit.closest('.card').className : null; })""")
+    # (polled: a state that arrives re-lays the hand out, and a toast may pass over it)
+    deadline = time.monotonic() + 5
+    while True:
+        hits = page.eval_on_selector_all("#hand .card.legal", """cards => cards.map((c) => {
+            const r = c.getBoundingClientRect();
+            const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            const card = hit && hit.closest('.card');
+            return card ? card.className : (hit ? `${hit.tagName}#${hit.id}.${hit.className}`
+                                                : `nothing at ${r.left}, ${r.top}`); })""")
+        if (hits and all("legal" in h for h in hits)) or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(100)
+    if not (hits and all("legal" in h for h in hits)):
+        page.screenshot(path=str(SHOTS / "fanned_hand_failed.png"))
     assert hits and all("legal" in h for h in hits), hits
     page.screenshot(path=str(SHOTS / "fanned_hand.png"))
     _play_moves(ann, 2)

@@ -30,7 +30,8 @@ __all__ = ["browser"]  # the module's browser fixture, shared with test_browser'
 
 COACH_SHOTS = SHOTS / "coach"
 CODES = re.compile(r"\b(" + "|".join(re.escape(c) for c in set(FACE_CODE) if len(c) > 1)
-                   + r")\b")
+                   + r")\b(?!%)")
+"""A card's code in text people read ("69" is a card's code, "69%" a win chance)."""
 
 try:
     from playwright.sync_api import Browser
