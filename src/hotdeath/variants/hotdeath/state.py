@@ -577,13 +577,13 @@ class HotDeathState(VariantState):
                 self._end_action(self._ring[self.direction][seat])  # next_seat(seat)
             else:
                 self.idle = 0
-                self._check_after_window()
+                self._hand_over_check()  # the draw may complete the bastard cards (HD-3.7.1)
         elif k == _PASS_KIND:
             if self._events is not None:
                 self.emit("pass", seat, "HD-3.4")
             self._end_action(self._ring[self.direction][seat])  # next_seat(seat)
         elif k == _ACCEPT_KIND:
-            if self.a_kind == DRAW_ATTACK:
+            if self.a_kind == DRAW_ATTACK and (self.uno_open or self.sn_seat >= 0):
                 self._close_windows()
             self._accept(seat)
         elif k == A.UNO:
@@ -839,7 +839,7 @@ class HotDeathState(VariantState):
         if kind == DRAW_ATTACK:
             attack_draw = self.a_family != DRAW_TWO_FAMILY
             self._punish(r, self.a_count, "HD-4.3.6", attack_draw)
-            self._finish_attack(self.next_seat(r))
+            self._finish_attack(self._ring[self.direction][r])  # next_seat(r)
         elif kind == EJECT_ATTACK:
             if self.a_two:
                 self._hand_over_to(self.a_attacker, "HD-2.3.15")
