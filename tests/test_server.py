@@ -641,7 +641,7 @@ def test_how_a_game_is_won_comes_from_the_rulebook(
 ) -> None:
     from hotdeath.bots.arena import play_game
     from hotdeath.rulebook import RULES
-    from hotdeath.server.rules_pages import for_people
+    from hotdeath.words import for_people
 
     goal = new_table(client, variant=variant, seats=3, options=options)["table"]["goal"]
     assert (goal["rule"], goal["lowest_wins"]) == (rule, lowest)

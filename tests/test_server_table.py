@@ -10,7 +10,8 @@ from collections.abc import Callable
 
 from hotdeath.rulebook import RULES
 from hotdeath.server import create_app
-from hotdeath.server.rules_pages import card_help, for_people
+from hotdeath.server.rules_pages import card_help
+from hotdeath.words import for_people
 from tests.test_server import (
     FAST,
     Msg,

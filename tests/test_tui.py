@@ -40,9 +40,10 @@ from hotdeath.cli import app as cli
 from hotdeath.notation import replay, to_position
 from hotdeath.tui.app import ChoiceScreen, HelpScreen, HotDeathApp, ScoreScreen
 from hotdeath.tui.remote import ConnectError, RemoteSession, api, parse_table_url
-from hotdeath.tui.session import Session, card_rule_id, themed
+from hotdeath.tui.session import Session, card_rule_id
 from hotdeath.variants import get_variant
 from hotdeath.view import View
+from hotdeath.words import themed
 from tests.support import missing
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -378,11 +379,11 @@ async def test_glasnost_asks_for_a_victim() -> None:
         await settle(pilot)
         assert isinstance(app.screen, ChoiceScreen)
         text = screen_text(app)
-        assert "Glasnost: choose a player" in text and "P2 (basic): 3 cards" in text
+        assert "Glasnost: choose a player" in text and "P2 (casual bot): 3 cards" in text
         await pilot.press("2")
         await settle(pilot)
         assert session.state.history[0] == (0, A.Action.parse("play GLAS @2"))
-        assert "Glasnost, choosing P2 (basic)" in " ".join(screen_text(app).split())
+        assert "Glasnost, choosing P2 (casual bot)" in " ".join(screen_text(app).split())
 
 
 @pytest.mark.asyncio
@@ -423,6 +424,12 @@ async def test_help_shows_every_card_rule_in_the_theme() -> None:
         assert "Retaliation" not in text
         for entry in app.session.help_entries():
             assert entry.rule_id in text
+        # people read options and presets by their names, never by their identifiers
+        assert "Hot Death Uno: Hot Death as we play it; no house rules; 3 players." in text
+        ids = {s.name for s in get_variant("hotdeath").option_specs() if "_" in s.name}
+        words = set(re.findall(r"[a-z0-9_]+", text))
+        assert not ids & words and "canonical" not in words, ids & words
+        assert "“Stacking Draw Twos”" in text  # the rulebook's `stack_draw_twos`
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, ChoiceScreen)
@@ -710,7 +717,7 @@ async def test_the_scoring_of_many_seats_scrolls_and_keeps_its_keys_in_sight(
         assert scroll.max_scroll_y > 0 and app.screen.focused is scroll
         await pilot.press("end")
         await settle(pilot)
-        assert scroll.scroll_y > 0 and "P14 (basic)" in screen_text(app)
+        assert scroll.scroll_y > 0 and "P14 (casual bot)" in screen_text(app)  # a bot's level
 
 
 def test_before_a_deal_the_last_hands_cards_are_not_shown_as_anyones() -> None:
@@ -754,7 +761,7 @@ def test_rule_text_follows_the_theme() -> None:
     # a Hot Death window's challenge says what is challenged (the 69's 6/9 play)
     hd = Session("hotdeath", 3, 1, bots=["basic"])
     words = hd.action_words(A.Action.parse("challenge 2"))
-    assert "P2 (basic)'s 6/9 play" in words and "HD-3.11.1" in words
+    assert "P2 (casual bot)'s 6/9 play" in words and "HD-3.11.1" in words
 
 
 def test_bad_bot_spec_and_options_are_refused() -> None:
@@ -970,7 +977,7 @@ async def test_ctrl_q_mid_game_asks_and_can_save_the_record(
 @pytest.mark.asyncio
 @pytest.mark.parametrize(("variant", "players", "hands", "title", "shown"), [
     ("standard", 3, [["R1"], ["R9", "B5"], ["WD4"]], "End of hand 1",
-     ["P0 (you) went out and wins the hand", "P1 (basic)'s cards +14", "+50",
+     ["P0 (you) went out and wins the hand", "P1 (casual bot)'s cards +14", "+50",
       "cards count for P0 (you)", "64"]),
     ("hotdeath", 3, [["R1"], ["RET", "R5"], ["G2"]], "End of hand 1",
      ["went out", "cards in hand +5", "Retaliation doubles +5", "10"]),
@@ -978,7 +985,7 @@ async def test_ctrl_q_mid_game_asks_and_can_save_the_record(
      ["No points are counted", "P0 (you) wins the game (a player went out)",
       "Final standings", "Winner: P0 (you)"]),
     ("throwdown", 2, [["R1"], ["G2", "B3"]], "Game over",
-     ["Loser: P1 (basic)", "Final standings", "Winner: P0 (you)"]),
+     ["Loser: P1 (casual bot)", "Final standings", "Winner: P0 (you)"]),
 ])
 async def test_the_end_screens_show_the_common_result(
     variant: str, players: int, hands: list[list[str]], title: str, shown: list[str],

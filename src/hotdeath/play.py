@@ -30,7 +30,7 @@ from hotdeath.rulebook import get_rule
 from hotdeath.state import GameState
 from hotdeath.variants import DEFAULT_VARIANT, get_variant
 from hotdeath.view import View
-from hotdeath.words import describe_action
+from hotdeath.words import describe_action, for_people
 
 _STYLE = {0: "bold red", 1: "bold yellow", 2: "bold green", 3: "bold blue"}
 _LETTER = {0: "R", 1: "Y", 2: "G", 3: "B"}
@@ -172,7 +172,8 @@ class TerminalGame:
                 r = get_rule(rid)
             except KeyError:
                 continue
-            self.console.print(f"[bold]{card_name(c, self.theme)}[/] ({rid}): {r.text}")
+            text = escape(for_people(r.text, r.game, self.theme))
+            self.console.print(f"[bold]{card_name(c, self.theme)}[/] ({rid}): {text}")
 
     def step(self) -> None:
         """Let the seat to act (and anyone with an out-of-turn option) act once."""

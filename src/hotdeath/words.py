@@ -13,6 +13,7 @@ come from the caller (``names[seat]``; ``P0`` … without them); card names from
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -381,3 +382,86 @@ __all__ = [
     "hand_headline",
     "plural",
 ]
+
+
+# --------------------------------------------------------------------------- rule text
+
+_ORIGINAL_WORDS: Final = (("Retaliation", "Fuck You"), ("Big Brother", "Shitter"),
+                          ("Virus", "AIDS"))
+_ORIGINALLY: Final = re.compile(r"\s*\(originally(?: called)? “[^”]*”\)")
+
+def themed(text: str, theme: str) -> str:
+    """Rule text (written with the family names) in the name theme ``theme``.
+
+    >>> themed("Retaliation (originally called “Fuck You”) doubles", "original")
+    'Fuck You doubles'
+    """
+    if theme != "original":
+        return text
+    text = _ORIGINALLY.sub("", text)
+    for family, original in _ORIGINAL_WORDS:
+        text = text.replace(family, original)
+    return text
+
+
+_CODE = re.compile(r"`([A-Za-z0-9_.+-]+)`(?:\s*=\s*`([^`]+)`)?")
+
+
+def for_people(text: str, game: str, theme: str = "family") -> str:
+    """Rule text for people: option identifiers become their titles, in ``theme``.
+
+    The rulebook names options as code (`` `stack_draw_twos` = `true` ``); a player reads
+    the option's title and the value in words instead.
+
+    >>> for_people("with `shitter_last_card_needs_match` on", "hotdeath")
+    'with “Big Brother as the last card” on'
+    >>> for_people("with `uno_rule` = `off`, nobody calls", "hotdeath", "original")
+    'with “Calling Uno” set to “No Uno call”, nobody calls'
+    """
+    from hotdeath.variants import get_variant
+
+    v = get_variant(game)
+    specs = {s.name: s for s in v.option_specs()}
+    values = {str(val): text for s in specs.values() for val, text in s.labels}
+    values.update({p: v.preset_title(p) for p in v.presets})
+
+    def swap(m: re.Match[str]) -> str:
+        name, value = m.group(1), m.group(2)
+        spec = specs.get(name)
+        if spec is None:
+            if value is None and name in values:
+                return f"“{values[name]}”"
+            return m.group(0).replace("`", "")
+        title = spec.title or name
+        if value is None:
+            return f"“{title}”"
+        try:
+            words = spec.words(spec.coerce(value))
+        except Exception:  # a value the option does not take: say it as written
+            words = value
+        return f"“{title}” set to “{words}”"
+
+    return themed(_CODE.sub(swap, text), theme)
+
+
+def house_rules(
+    variant: str, preset: str, options: Mapping[str, Any], theme: str = "family"
+) -> list[dict[str, Any]]:
+    """The options a table changes from its preset, in people's words (name theme ``theme``).
+
+    >>> house_rules("standard", "official", {"seven_o": True})[0]["text"]
+    'Sevens and zeros (7-0): yes'
+    """
+    from hotdeath.variants import get_variant
+
+    v = get_variant(variant)
+    out = []
+    for spec in v.option_specs():
+        if spec.name not in options:
+            continue
+        title = themed(spec.title or spec.name, theme)
+        words = themed(spec.words(options[spec.name]), theme)
+        out.append({"name": spec.name, "title": title, "value": words,
+                    "sentence": themed(spec.sentence, theme), "rule": spec.rule,
+                    "text": f"{title}: {words}"})
+    return out

@@ -182,3 +182,50 @@ __all__ = [
     "parse_spec",
     "register_bot",
 ]
+
+
+# --------------------------------------------------------------------------- bots in words
+
+BOT_RANKS: dict[str, tuple[int, str]] = {
+    "random": (0, "random"),
+    "heuristic:skill=weak": (1, "easy"),
+    "basic": (2, "casual"),
+    "heuristic:skill=strong": (3, "strong"),
+    "heuristic:skill=expert": (4, "expert"),
+    "ismcts": (5, "thinking"),
+}
+"""Each bot level's place by measured strength (docs/bots.md: the heads-up round robin of
+standard Uno, and ISMCTS against three experts) and the word people read for it."""
+
+
+def bot_rank(spec: str) -> tuple[int, str]:
+    """A bot spec's place by measured strength and the word people read for it.
+
+    >>> bot_rank("heuristic:skill=weak") < bot_rank("basic")
+    True
+    >>> bot_rank("ismcts:seconds=0.5")
+    (5, 'thinking')
+    """
+    try:
+        info, values = parse_spec(spec)
+    except ValueError:
+        return (99, "bot")
+    level = next((p for p in info.params if p.choices), None)
+    key = f"{info.name}:{level.name}={values[level.name]}" if level is not None else info.name
+    return BOT_RANKS.get(key, BOT_RANKS.get(info.name, (50, info.name)))
+
+
+def bot_label(spec: str) -> str:
+    """A bot level in people's words: ``strong bot``, ``thinking bot (0.5 s a move)``.
+
+    >>> bot_label("heuristic:skill=strong"), bot_label("ismcts:seconds=0.5")
+    ('strong bot', 'thinking bot (0.5 s a move)')
+    """
+    word = bot_rank(spec)[1]
+    try:
+        info, values = parse_spec(spec)
+    except ValueError:
+        return f"{word} bot"
+    if info.budget is not None:
+        return f"{word} bot ({float(values[info.budget]):g} s a move)"
+    return f"{word} bot"

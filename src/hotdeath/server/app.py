@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hotdeath import PROGRAM, __version__
-from hotdeath.bots import bot_catalog
+from hotdeath.bots import bot_catalog, bot_label, bot_rank
 from hotdeath.cards import (
     COLOR_LETTERS,
     COLOR_NAMES,
@@ -67,11 +67,8 @@ from hotdeath.server.room import (
     Conn,
     Hub,
     Room,
-    bot_label,
     bot_levels,
-    bot_rank,
     check_turn_timer,
-    house_rules,
     reveal_json,
     server_bot,
     token_hash,
@@ -79,6 +76,7 @@ from hotdeath.server.room import (
 from hotdeath.server.rules_pages import card_help, rules_page
 from hotdeath.server.store import Store
 from hotdeath.variants import DEFAULT_VARIANT
+from hotdeath.words import house_rules
 
 log = logging.getLogger("hotdeath.server")
 

@@ -41,7 +41,7 @@ from typing import Any
 
 import hotdeath
 from hotdeath.actions import DEAL, DIRECTION, KIND_WORDS, LEAVE, Action
-from hotdeath.bots import Bot, BotInfo, make_bot, parse_spec
+from hotdeath.bots import Bot, BotInfo, bot_label, make_bot, parse_spec
 from hotdeath.bots.arena import next_bot_move, worth_offering
 from hotdeath.cards import COLOR_NAMES, THEMES, card_code
 from hotdeath.coach import HINT_SECONDS, CoachError, hint, hints_line, hints_used, review
@@ -66,7 +66,15 @@ from hotdeath.server.store import CHAT_KEPT, DealRow, GameRows, RoomRows, Store
 from hotdeath.state import GameState
 from hotdeath.text import clean_text
 from hotdeath.variants import get_variant
-from hotdeath.words import button_label, describe_action, describe_game, describe_hand
+from hotdeath.words import (
+    button_label,
+    describe_action,
+    describe_game,
+    describe_hand,
+    for_people,
+    house_rules,
+    themed,
+)
 
 log = logging.getLogger("hotdeath.server")
 
@@ -104,16 +112,6 @@ TURN_TIMER_RANGE = (15.0, 120.0)
 """The turn timers a table may have (seconds; None: no timer)."""
 BOT_NAMES = ("Ada", "Bo", "Cy", "Dot", "Eve", "Finn", "Gus", "Hal", "Ivy", "Jo")
 """The first names of bot seats, by seat."""
-BOT_RANKS: dict[str, tuple[int, str]] = {
-    "random": (0, "random"),
-    "heuristic:skill=weak": (1, "easy"),
-    "basic": (2, "casual"),
-    "heuristic:skill=strong": (3, "strong"),
-    "heuristic:skill=expert": (4, "expert"),
-    "ismcts": (5, "thinking"),
-}
-"""Each bot level's place by measured strength (docs/bots.md: the heads-up round robin of
-standard Uno, and ISMCTS against three experts) and the word people read for it."""
 REVIEW_SECONDS = 0.2
 """The coach's thinking time per decision in a review of a hand."""
 REVIEW_BUDGET = 20.0
@@ -293,9 +291,6 @@ def _rule(rule_id: str, theme: str = "family") -> tuple[str, str]:
     """A rule's title and text for people (option ids in words), in ``theme``."""
     got = _RULE_CACHE.get((rule_id, theme))
     if got is None:
-        from hotdeath.server.rules_pages import for_people
-        from hotdeath.tui.session import themed
-
         r = RULES.get(rule_id)
         got = (
             (themed(r.title, theme), for_people(r.text, r.game, theme)) if r is not None
@@ -434,27 +429,6 @@ def changed_options(
     return out
 
 
-def house_rules(
-    variant: str, preset: str, options: Mapping[str, Any], theme: str = "family"
-) -> list[dict[str, Any]]:
-    """The options a table changes from its preset, in people's words (name theme ``theme``).
-
-    >>> house_rules("standard", "official", {"seven_o": True})[0]["text"]
-    'Sevens and zeros (7-0): yes'
-    """
-    from hotdeath.tui.session import themed
-
-    v = get_variant(variant)
-    out = []
-    for spec in v.option_specs():
-        if spec.name not in options:
-            continue
-        title = themed(spec.title or spec.name, theme)
-        words = themed(spec.words(options[spec.name]), theme)
-        out.append({"name": spec.name, "title": title, "value": words,
-                    "sentence": themed(spec.sentence, theme), "rule": spec.rule,
-                    "text": f"{title}: {words}"})
-    return out
 
 
 def reveal_json(deal: DealRow) -> dict[str, Any]:
@@ -1632,39 +1606,6 @@ class Room:
             except HotDeathError:  # a bot chose an illegal move: a bug; people play on
                 log.exception("a bot move failed at table %s", self.table_id)
                 return
-
-
-def bot_rank(spec: str) -> tuple[int, str]:
-    """A bot spec's place by measured strength and the word people read for it.
-
-    >>> bot_rank("heuristic:skill=weak") < bot_rank("basic")
-    True
-    >>> bot_rank("ismcts:seconds=0.5")
-    (5, 'thinking')
-    """
-    try:
-        info, values = parse_spec(spec)
-    except ValueError:
-        return (99, "bot")
-    level = next((p for p in info.params if p.choices), None)
-    key = f"{info.name}:{level.name}={values[level.name]}" if level is not None else info.name
-    return BOT_RANKS.get(key, BOT_RANKS.get(info.name, (50, info.name)))
-
-
-def bot_label(spec: str) -> str:
-    """A bot level in people's words: ``strong bot``, ``thinking bot (0.5 s a move)``.
-
-    >>> bot_label("heuristic:skill=strong"), bot_label("ismcts:seconds=0.5")
-    ('strong bot', 'thinking bot (0.5 s a move)')
-    """
-    word = bot_rank(spec)[1]
-    try:
-        info, values = parse_spec(spec)
-    except ValueError:
-        return f"{word} bot"
-    if info.budget is not None:
-        return f"{word} bot ({float(values[info.budget]):g} s a move)"
-    return f"{word} bot"
 
 
 def bot_name(seat: int, spec: str) -> str:

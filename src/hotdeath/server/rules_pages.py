@@ -9,52 +9,15 @@ every text escaped, the rules a table's house rules change marked.
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
 from hotdeath.cards import FACE_CODE, card_name
 from hotdeath.rulebook import SECTIONS, get_rule, rules_for
-from hotdeath.tui.session import card_rule_id, themed
+from hotdeath.tui.session import card_rule_id
 from hotdeath.variants import get_variant
-
-_CODE = re.compile(r"`([A-Za-z0-9_.+-]+)`(?:\s*=\s*`([^`]+)`)?")
-
-
-def for_people(text: str, game: str, theme: str = "family") -> str:
-    """Rule text for people: option identifiers become their titles, in ``theme``.
-
-    The rulebook names options as code (`` `stack_draw_twos` = `true` ``); a player reads
-    the option's title and the value in words instead.
-
-    >>> for_people("with `shitter_last_card_needs_match` on", "hotdeath")
-    'with “Big Brother as the last card” on'
-    >>> for_people("with `uno_rule` = `off`, nobody calls", "hotdeath", "original")
-    'with “Calling Uno” set to “No Uno call”, nobody calls'
-    """
-    v = get_variant(game)
-    specs = {s.name: s for s in v.option_specs()}
-    values = {str(val): text for s in specs.values() for val, text in s.labels}
-    values.update({p: v.preset_title(p) for p in v.presets})
-
-    def swap(m: re.Match[str]) -> str:
-        name, value = m.group(1), m.group(2)
-        spec = specs.get(name)
-        if spec is None:
-            if value is None and name in values:
-                return f"“{values[name]}”"
-            return m.group(0).replace("`", "")
-        title = spec.title or name
-        if value is None:
-            return f"“{title}”"
-        try:
-            words = spec.words(spec.coerce(value))
-        except Exception:  # a value the option does not take: say it as written
-            words = value
-        return f"“{title}” set to “{words}”"
-
-    return themed(_CODE.sub(swap, text), theme)
+from hotdeath.words import for_people, themed
 
 
 @lru_cache(maxsize=64)

@@ -42,7 +42,6 @@ from hotdeath.notation import record
 from hotdeath.pending import Ejection, Pending, Pot, Reveal
 from hotdeath.tui.remote import RemoteSession
 from hotdeath.tui.session import CARD_ACTIONS, ScoreSheet, Session, colour_word, face_order
-from hotdeath.variants import get_variant
 from hotdeath.view import View
 
 if TYPE_CHECKING:
@@ -1458,13 +1457,7 @@ class HotDeathApp(App[None]):
         if isinstance(self.screen, HelpScreen):
             return
         s = self.session
-        variant = get_variant(s.variant_name)
-        changed = s.view().options
-        options = ", ".join(f"{k}={v}" for k, v in changed.items())
-        setup = (f"{variant.title}, preset {s.preset or variant.default_preset}; "
-                 + (f"changed from the defaults: {options}" if changed
-                    else "every option at its default")
-                 + f"; {s.players} players.")
+        setup = s.setup_line()
         parts: list[RenderableType] = [
             Text(f"{s.title}: every card's rule ({s.theme} names)", style="bold underline"),
             Text(setup, style="dim"),

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ from typing import Final
 from hotdeath import PROGRAM
 from hotdeath import actions as A
 from hotdeath.actions import Action
-from hotdeath.bots import Bot, bot_catalog, make_bot
+from hotdeath.bots import Bot, bot_catalog, bot_rank, make_bot
 from hotdeath.bots.arena import next_bot_move, seat_rngs, window_seats, worth_offering
 from hotdeath.cards import (
     COLOR_LETTERS,
@@ -41,28 +40,17 @@ from hotdeath.rulebook import get_rule
 from hotdeath.state import GameState
 from hotdeath.variants import DEFAULT_VARIANT, get_variant
 from hotdeath.view import View
-from hotdeath.words import describe_action, describe_game, describe_hand
+from hotdeath.words import (
+    describe_action,
+    describe_game,
+    describe_hand,
+    for_people,
+    house_rules,
+    themed,
+)
 
 CARD_ACTIONS: Final = (A.PLAY, A.JUMP)
 """Action kinds that put cards from the hand on the pile."""
-
-_ORIGINAL_WORDS: Final = (("Retaliation", "Fuck You"), ("Big Brother", "Shitter"),
-                          ("Virus", "AIDS"))
-_ORIGINALLY: Final = re.compile(r"\s*\(originally(?: called)? “[^”]*”\)")
-
-def themed(text: str, theme: str) -> str:
-    """Rule text (written with the family names) in the name theme ``theme``.
-
-    >>> themed("Retaliation (originally called “Fuck You”) doubles", "original")
-    'Fuck You doubles'
-    """
-    if theme != "original":
-        return text
-    text = _ORIGINALLY.sub("", text)
-    for family, original in _ORIGINAL_WORDS:
-        text = text.replace(family, original)
-    return text
-
 
 def card_rule_id(variant: str, face: int) -> str:
     """The rulebook id of the rule that says what card ``face`` does in ``variant``.
@@ -172,13 +160,12 @@ class Session:
         self.state: GameState = get_variant(variant).new_game(players, seed, preset, self.options)
         self.human: int | None = 0 if human else None
         first = 1 if human else 0
-        self.bots: dict[int, Bot] = {
-            s: make_bot(self.bot_specs[(s - first) % len(self.bot_specs)])
-            for s in range(first, players)
-        }
+        specs = {s: self.bot_specs[(s - first) % len(self.bot_specs)]
+                 for s in range(first, players)}
+        self.bots: dict[int, Bot] = {s: make_bot(spec) for s, spec in specs.items()}
         self.rngs = seat_rngs(seed, players)
         self.names = [
-            f"P{s} (you)" if s == self.human else f"P{s} ({self.bots[s].name})"
+            f"P{s} (you)" if s == self.human else f"P{s} ({bot_rank(specs[s])[1]} bot)"
             for s in range(players)
         ]
         self.log: list[LogLine] = []
@@ -377,9 +364,10 @@ class Session:
     def rule_text(self, rule_id: str) -> str:
         """A rule's text in the name theme, or an empty string for an unknown id."""
         try:
-            return themed(get_rule(rule_id).text, self.theme)
+            rule = get_rule(rule_id)
         except KeyError:
             return ""
+        return for_people(rule.text, rule.game, self.theme)
 
     def rule_title(self, rule_id: str) -> str:
         """A rule's title in the name theme, or an empty string for an unknown id."""
@@ -389,6 +377,20 @@ class Session:
             return ""
 
     # ------------------------------------------------------------------ help
+
+    def setup_line(self) -> str:
+        """The game's rules in one line of words: the preset, the house rules, the seats.
+
+        >>> Session("hotdeath", 4, 1, options={"stack_draw_twos": True}).setup_line()
+        'Hot Death Uno: Hot Death as we play it; house rules: Stacking Draw Twos: yes; 4 players.'
+        """
+        variant = get_variant(self.variant_name)
+        preset = self.preset or variant.default_preset
+        changed = house_rules(self.variant_name, preset, self.view().options, self.theme)
+        rules = "; ".join(h["text"] for h in changed) if changed else ""
+        return (f"{variant.title}: {variant.preset_title(preset)}; "
+                + (f"house rules: {rules}" if rules else "no house rules")
+                + f"; {self.players} players.")
 
     def help_entries(self) -> list[HelpEntry]:
         """Every card's rule in this variant (cards of the deck, in the name theme)."""
@@ -404,11 +406,11 @@ class Session:
             rule = get_rule(rule_id)
             names = _group_names(group, self.theme)
             out.append(HelpEntry(names, rule_id, themed(rule.title, self.theme),
-                                 themed(rule.text, self.theme)))
+                                 for_people(rule.text, rule.game, self.theme)))
         for rule_id in get_variant(self.variant_name).kit.help_rules:
             rule = get_rule(rule_id)
             out.append(HelpEntry("", rule_id, themed(rule.title, self.theme),
-                                 themed(rule.text, self.theme)))
+                                 for_people(rule.text, rule.game, self.theme)))
         return out
 
     # ------------------------------------------------------------------ the record
