@@ -18,7 +18,7 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import pytest
 
@@ -62,13 +62,27 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = db.with_suffix(".log")
 
-    def start(self) -> None:
-        cmd = [
+    def command(self) -> list[str]:
+        """The ``hotdeath serve`` command line of this server."""
+        return [
             sys.executable, "-m", "hotdeath.cli", "serve", "--port", str(self.port),
             "--database-url", self.url, "--bot-delay", "0.02",
         ]
+
+    def environment(self) -> dict[str, str] | None:
+        """The process's environment (None: this one's)."""
+        return None
+
+    def launch(self) -> Self:
+        """Start the process (:meth:`wait` waits until it answers)."""
         with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+            self.proc = subprocess.Popen(self.command(), stdout=log, stderr=subprocess.STDOUT,
+                                         cwd=ROOT, env=self.environment())
+        return self
+
+    def wait(self) -> Self:
+        """Wait until the process answers."""
+        assert self.proc is not None
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -76,10 +90,14 @@ class Server:
             try:
                 with urllib.request.urlopen(f"{self.base}/api/variants", timeout=2) as r:
                     if r.status == 200:
-                        return
+                        return self
             except OSError:
-                time.sleep(0.1)
+                time.sleep(0.05)
         raise RuntimeError(f"the server did not start: {self.log.read_text()[-2000:]}")
+
+    def start(self) -> None:
+        """Start the process and wait until it answers."""
+        self.launch().wait()
 
     def kill(self) -> None:
         assert self.proc is not None

@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -37,7 +36,7 @@ from hotdeath.server.leases import Claim, Leases
 from hotdeath.server.room import Hub, decision_rngs
 from hotdeath.server.store import Store
 from tests.pgcluster import free_port
-from tests.test_browser import browser  # noqa: F401 (the Chromium fixture)
+from tests.test_browser import Server, browser  # noqa: F401 (the Chromium fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
 LEASE = 2.0
@@ -45,65 +44,20 @@ LEASE = 2.0
 that a live process's event loop, stalled by a busy machine, does not lose its tables."""
 
 
-class Proc:
-    """A ``hotdeath serve`` process sharing the database ``url``."""
+class Proc(Server):
+    """A ``hotdeath serve`` process sharing the database ``url`` (given in its environment,
+    as docs/deploy.md does), with its own public address and a short lease."""
 
     def __init__(self, url: str, folder: Path, name: str) -> None:
-        self.url = url
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log = folder / f"{name}.log"
-        self.proc: subprocess.Popen[bytes] | None = None
+        super().__init__(folder / f"{name}.db", free_port(), url)
 
-    def start(self) -> Proc:
-        """Start the process (:meth:`wait` waits until it answers)."""
-        cmd = [sys.executable, "-m", "hotdeath.cli", "serve", "--port", str(self.port),
-               "--public-url", self.base, "--lease-seconds", str(LEASE),
-               "--bot-delay", "0.02"]
-        env = {**os.environ, "HOTDEATH_DATABASE_URL": self.url}
-        with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
-                                         env=env)
-        return self
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "hotdeath.cli", "serve", "--port", str(self.port),
+                "--public-url", self.base, "--lease-seconds", str(LEASE),
+                "--bot-delay", "0.02"]
 
-    def wait(self) -> Proc:
-        """Wait until the process answers."""
-        assert self.proc is not None
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"{self.base}/api/tables", timeout=2):
-                    return self
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError(f"the server did not start: {self.log.read_text()[-2000:]}")
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-
-    def api(self, path: str, body: dict[str, Any] | None = None,
-            token: str | None = None) -> Any:
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["X-Token"] = token
-        req = urllib.request.Request(
-            self.base + path, data=None if body is None else json.dumps(body).encode(),
-            headers=headers, method="GET" if body is None else "POST")
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return json.loads(r.read())
+    def environment(self) -> dict[str, str] | None:
+        return {**os.environ, "HOTDEATH_DATABASE_URL": self.url}
 
     def errors(self) -> list[str]:
         """Logged errors (a failed write, a traceback): none may appear.
@@ -120,7 +74,7 @@ def procs(pg_url: str, tmp_path: Path) -> Any:
     started: list[Proc] = []
 
     def start(*names: str) -> list[Proc]:
-        ps = [Proc(pg_url, tmp_path, name).start() for name in names]
+        ps = [Proc(pg_url, tmp_path, name).launch() for name in names]
         started.extend(ps)
         return [p.wait() for p in ps]
 
@@ -387,7 +341,7 @@ def test_claims_race_one_winner_per_table_and_takeover_only_after_the_lease(
 def test_a_second_server_on_one_sqlite_file_refuses_to_start(tmp_path: Path) -> None:
     """SQLite is for one process: the second ``serve`` says so instead of sharing it."""
     url = f"sqlite:///{tmp_path / 'one.sqlite3'}"
-    first = Proc(url, tmp_path, "first").start().wait()
+    first = Proc(url, tmp_path, "first").launch().wait()
     try:
         second = subprocess.run(
             [sys.executable, "-m", "hotdeath.cli", "serve", "--port", str(free_port()),
