@@ -9,8 +9,21 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+from hotdeath.actions import Action
+from hotdeath.events import Event
 from hotdeath.tui.app import ChoiceScreen, HelpScreen, HotDeathApp, ScoreScreen
-from tests.test_tui import SIZE, app_at, make_app, play_hand, screen_text, settle
+from hotdeath.tui.remote import RemoteSession, api
+from tests.test_tui import (
+    SIZE,
+    app_at,
+    make_app,
+    play_hand,
+    screen_text,
+    server,
+    settle,
+)
+
+__all__ = ["server"]  # the hotdeath serve fixture of the terminal tests, used by name
 
 
 async def _hint(app: HotDeathApp, pilot: Pilot[None]) -> ChoiceScreen:
@@ -94,3 +107,47 @@ async def test_the_score_screen_offers_the_coachs_review_of_the_hand(
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, ScoreScreen)  # back to the scores
+
+
+@pytest.mark.asyncio
+async def test_the_hint_key_asks_the_servers_coach_at_a_server_table(
+        server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a server table the server's coach answers (hints are on at a table with bots)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    created = api(server, "/api/tables", {"variant": "standard", "seats": 2,
+                                          "bots": {"1": "basic"}})
+    table_id = created["table_id"]
+    session = RemoteSession.connect(f"{server}/t/{table_id}", "Ann")
+    assert session.hints_on
+    sent: list[Action] = []
+    play = session.play
+
+    def recorded(action: Action) -> list[Event]:
+        sent.append(action)
+        return play(action)
+
+    monkeypatch.setattr(session, "play", recorded)
+    api(server, f"/api/tables/{table_id}/start", {}, token=created["host_token"])
+    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        deadline = time.monotonic() + 60
+        while not app.check_action("hint", ()) or len(session.legal()) < 2:
+            assert time.monotonic() < deadline, "no turn with a choice came"
+            await pilot.pause(0.02)
+            if isinstance(app.screen, ChoiceScreen):
+                await pilot.press("enter")
+            elif session.my_turn() and not session.waiting and len(session.legal()) == 1:
+                await pilot.press("o", "enter")  # the one move (the server waits for it)
+        legal = set(session.legal())
+        screen = await _hint(app, pilot)
+        assert screen.prompt_title == "The coach would play"
+        lines = [str(label) for label in screen.labels]
+        assert 1 <= len(lines) <= 3 and lines[0].startswith("Best: ")
+        assert "1 hint used" in screen_text(app)  # the server's count of the seat's hints
+        version = session.version
+        await pilot.press("enter")  # the best move
+        while session.version == version:
+            assert time.monotonic() < deadline, "the coach's move was not played"
+            await pilot.pause(0.02)
+        assert sent and sent[-1] in legal
+        assert lines[0].startswith(f"Best: {session.action_words(sent[-1])}")

@@ -14,9 +14,9 @@ import contextlib
 import json
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -482,9 +482,14 @@ class HotDeathApp(App[None]):
             self._shown_results = 0
             self.query_one("#log", RichLog).clear()
         if session.error:
+            self._hinting = None  # a refused hint (hints off, not your turn) ends the wait
             self.message = Text(session.error, style="bold red")
             self._message_token = self._token
             session.error = ""
+        if session.hint_reply is not None:
+            reply, session.hint_reply = session.hint_reply, None
+            self._server_hint(reply)
+            return
         self._advance()
 
     # ------------------------------------------------------------------ rendering
@@ -1272,9 +1277,13 @@ class HotDeathApp(App[None]):
     # ------------------------------------------------------------------ the coach
 
     def can_hint(self) -> bool:
-        """Whether the person may ask the coach now: a local game, on their own turn."""
+        """Whether the person may ask the coach now, on their own turn.
+
+        In a local game, or at a server table whose host allows hints (its coach answers).
+        """
         s = self.session
-        return (s.local and s.human is not None and not s.over() and s.my_turn()
+        allowed = s.local or (isinstance(s, RemoteSession) and s.hints_on and not s.waiting)
+        return (allowed and s.human is not None and not s.over() and s.my_turn()
                 and self._hinting is None and not self._modal_open())
 
     def action_hint(self) -> None:
@@ -1284,6 +1293,11 @@ class HotDeathApp(App[None]):
         s = self.session
         token = self._token
         self._hinting = token
+        if isinstance(s, RemoteSession):
+            s.ask_hint()
+            self.run_worker(self._send_outbox(), group="send")
+            self._say("The coach is thinking…")
+            return
         view = s.view()
         names, theme, seconds = list(s.names), s.theme, self.hint_seconds
 
@@ -1319,6 +1333,24 @@ class HotDeathApp(App[None]):
             lambda i: self._chosen_move([m.action for m in moves], i),
             hint=f"From what you can see only · Enter plays the move, Escape closes · "
                  f"{len(s.hints)} hint{'s' if len(s.hints) != 1 else ''} used",
+        )
+
+    def _server_hint(self, reply: Mapping[str, Any]) -> None:
+        """Show the server coach's answer, as a local hint is shown."""
+        self._hinting = None
+        if not reply.get("fresh", True) or self._modal_open():
+            self._say("The game moved on before the coach answered: ask again.")
+            self._advance()
+            return
+        moves = [Action.parse(str(m["action"])) for m in reply["hint"]["moves"]]
+        used = int(reply.get("used", 0))
+        self.message = Text("")
+        self._refresh()
+        self._push_choice(
+            "The coach would play", [Text(str(line)) for line in reply["lines"]],
+            lambda i: self._chosen_move(moves, i),
+            hint=f"From what you can see only · Enter plays the move, Escape closes · "
+                 f"{used} hint{'s' if used != 1 else ''} used",
         )
 
     def can_review(self) -> bool:

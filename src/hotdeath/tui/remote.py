@@ -176,6 +176,11 @@ class RemoteSession(Session):
         self.saved_to = None
         self.declined = frozenset()
         self.hints: list[list[int]] = []  # the server keeps a table's hints
+        self.hints_on = bool(summary.get("hints"))
+        """Whether the table lets its people ask the coach (the host's setting)."""
+        self.hint_reply: dict[str, Any] | None = None
+        """The coach's latest answer from the server, until the screen shows it."""
+        self._asked = 0
         self.game_id: str | None = None
         self.version = 0
         self.generation = 0
@@ -280,6 +285,14 @@ class RemoteSession(Session):
         self.waiting = True
         return []
 
+    def ask_hint(self) -> None:
+        """Ask the server's coach for the best moves from this seat's view.
+
+        The answer comes back as a ``hint`` message (:attr:`hint_reply`).
+        """
+        self._asked += 1
+        self.outbox.append({"type": "hint", "id": f"tui-hint-{self._asked}"})
+
     def rematch(self) -> None:
         """Ask for a new game at the same table (the server deals it to every seat)."""
         self.outbox.append({"type": "rematch"})
@@ -308,7 +321,7 @@ class RemoteSession(Session):
         return {"type": "hello", "token": self.token}
 
     def handle(self, msg: Mapping[str, Any]) -> None:
-        """Take in one server message (welcome, table, state, error, pong)."""
+        """Take in one server message (welcome, table, state, hint, error, pong)."""
         kind = msg.get("type")
         if kind == "welcome":
             seat = msg.get("seat")
@@ -316,6 +329,10 @@ class RemoteSession(Session):
             self._names_from(msg.get("table", {}).get("seats", []))
         elif kind == "table":
             self._names_from(msg.get("table", {}).get("seats", []))
+            if "hints" in msg.get("table", {}):
+                self.hints_on = bool(msg["table"]["hints"])
+        elif kind == "hint":
+            self.hint_reply = dict(msg)
         elif kind == "state":
             self._state(msg)
         elif kind == "error":
