@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from hotdeath.state import GameState
 from tests.support import act, kinds, pos, position
 
 
@@ -97,3 +98,66 @@ def test_a_position_is_counted_the_same_whatever_the_turn_counters_say(variant: 
         if hasattr(g, "turns"):
             g.turns += 1
     assert seen == [False, False, True]
+
+
+def _circling_game(round_trip: bool) -> tuple[int, dict[str, int]]:
+    """Game 64 of the circle above, to its blocking move.
+
+    With ``round_trip`` the state is written as a position and read back once a position
+    has come round twice. Returns the move that blocked the hand and the ``repeats``
+    written then (empty without a trip).
+    """
+    from hotdeath.bots import make_bot
+    from hotdeath.bots.arena import next_bot_move, seat_rngs
+    from hotdeath.notation import from_position, to_position
+    from hotdeath.simulate import SimConfig, game_seed, seating
+    from hotdeath.variants import get_variant
+
+    cfg = SimConfig.make("hotdeath", bots=["basic", "heuristic"], seed=7,
+                         options={"stack_draw_twos": True})
+    seed, specs = game_seed(cfg.seed, 64), seating(cfg, 64)
+    g: GameState = get_variant("hotdeath").new_game(cfg.players, seed, cfg.preset,
+                                                    dict(cfg.options))
+    bots = {s: make_bot(spec) for s, spec in enumerate(specs)}
+    rngs = seat_rngs(seed, cfg.players)
+    written: dict[str, int] = {}
+    for move in range(1, 6000):
+        got = next_bot_move(g, bots, rngs)
+        assert got is not None
+        seat, action = got
+        ev = act(g, action, seat=seat)
+        if "blocked" in kinds(ev):
+            return move, written
+        if round_trip and not written and 2 in pos(g).get("repeats", {}).values():
+            written = dict(pos(g)["repeats"])
+            g = from_position(to_position(g))
+            assert pos(g)["repeats"] == written
+    raise AssertionError("the circle was never broken")
+
+
+@pytest.mark.rule("HD-3.7.1", "ruling", "STD-0.4's repetition, kept in the position notation")
+def test_a_position_keeps_the_count_of_positions_come_round() -> None:
+    """A position written in the middle of the circle and read back goes on to the same
+    block: ``repeats`` carries how often each position came round this hand."""
+    blocked, _ = _circling_game(round_trip=False)
+    again, written = _circling_game(round_trip=True)
+    assert written and 2 in written.values()
+    assert again == blocked
+
+
+@pytest.mark.parametrize(("repeats", "words"), [
+    ([1, 2], "must be an object"),
+    ({"zz": 1}, "is not a position digest"),
+    ({"0123456789abcdef": 0}, "must be a positive integer"),
+    ({"0123456789abcdef": True}, "must be a positive integer"),
+])
+def test_bad_repeats_are_refused_with_a_code(repeats: object, words: str) -> None:
+    from hotdeath.errors import PositionError
+    from hotdeath.notation import from_position
+
+    data = pos(position(variant="standard", players=2, turn=0, top="B9",
+                        hands=[["R1"], ["G5"]]))
+    data["repeats"] = repeats
+    with pytest.raises(PositionError) as e:
+        from_position(data)
+    assert e.value.code == "bad_position" and words in e.value.message

@@ -20,6 +20,7 @@ True
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
@@ -58,7 +59,7 @@ _KNOWN_KEYS: Final = frozenset({
     "discard", "top", "active", "revealed", "out_order", "uno_open", "scores", "winners",
     "pending", "attack", "sixty_nine_window", "infections", "up_pending", "pot", "wd4",
     "top_player", "turns", "hand_winner", "comment", "last_hand", "idle", "declined",
-    "pair_on_top", "left", "buried", "stack", "turn_up",
+    "pair_on_top", "left", "buried", "stack", "turn_up", "repeats",
 })
 
 
@@ -113,11 +114,40 @@ def to_position(state: GameState) -> dict[str, Any]:
         d["last_hand"] = state.last_hand.to_json()
     if state.stack is not None:
         d["stack"] = _codes(state.stack)
+    if state._dry_seen and state._dry_hand == state.hand_no:
+        d["repeats"] = dict(sorted(state._dry_seen.items()))
     d.update(state.position_extra())
     pending = state.pending()
     if pending is not None:
         d["pending"] = pending.to_json()
     return d
+
+
+_DIGEST: Final = re.compile(r"[0-9a-f]{16}")
+MAX_REPEATS: Final = 100_000
+"""The most positions a position's ``repeats`` may count (a hand's distinct positions
+after draws from empty piles: far fewer in any real game)."""
+
+
+def _repeats(value: object) -> dict[str, int]:
+    """The ``repeats`` of a position, checked.
+
+    How often each position (by its digest) came round this hand after a draw that found
+    both piles empty (STD-0.4; the third time blocks the hand).
+    """
+    if not isinstance(value, Mapping) or len(value) > MAX_REPEATS:
+        raise PositionError("bad_position", "'repeats' must be an object of at most "
+                            f"{MAX_REPEATS} position digests and their counts")
+    out: dict[str, int] = {}
+    for key, count in value.items():
+        if not isinstance(key, str) or not _DIGEST.fullmatch(key):
+            raise PositionError("bad_position", f"'repeats': {key!r} is not a position digest "
+                                "(16 hexadecimal digits)")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise PositionError("bad_position", f"'repeats': the count of {key} must be a "
+                                "positive integer")
+        out[key] = count
+    return out
 
 
 def dumps(state: GameState) -> str:
@@ -303,6 +333,8 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
     state.scores = list(scores)
     state.winners = _seat_list(data.get("winners", []), n, "winners")
     state.idle = _int(data, "idle", 0, 0, n)
+    state._dry_seen = _repeats(data.get("repeats", {}))
+    state._dry_hand = state.hand_no
     last = data.get("last_hand")
     try:
         goal_rule = variant.goal(state.opts).rule

@@ -13,6 +13,7 @@ sequential: ignoring the windows never blocks the current player.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NoReturn, Self
@@ -199,8 +200,8 @@ class GameState:
         self._dry = False
         """A draw of the action being applied came up short: both piles were empty."""
         self._dry_seen: dict[str, int] = {}
-        """How often each position came round after such a draw, this hand (see
-        :meth:`_repeats_dry`)."""
+        """How often each position came round after such a draw, this hand, by a digest of
+        the position (see :meth:`_repeats_dry`; ``repeats`` in the position notation)."""
         self._dry_hand = -1
 
     # ------------------------------------------------------------------ public API
@@ -729,11 +730,12 @@ class GameState:
             self._dry_seen.clear()
             self._dry_hand = self.hand_no
         pos = to_position(self)
-        for name in ("rng", "idle", "history", "turns"):  # counters: never the same twice
+        for name in ("rng", "idle", "history", "turns", "repeats"):  # never the same twice
             pos.pop(name, None)
         pos["draw"] = sorted(pos["draw"])
         pos["discard"] = sorted(pos["discard"][:-1]) + pos["discard"][-1:]  # the top apart
-        key = json.dumps(pos, sort_keys=True, separators=(",", ":"))
+        text = json.dumps(pos, sort_keys=True, separators=(",", ":"))
+        key = hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
         seen = self._dry_seen.get(key, 0) + 1
         self._dry_seen[key] = seen
         return seen >= 3
