@@ -292,6 +292,25 @@ def test_determinizations_agree_with_the_view(variant: str) -> None:
     assert checked >= 9
 
 
+def test_a_throwdown_pot_under_a_wild_draw_four_is_determinised() -> None:
+    """Throwdown's pot has no Wild Draw Four challenge (TD-4): a determinisation of a view
+    with one under a Wild Draw Four gives the pot no challenge fact (it was refused)."""
+    from hotdeath.bots.ismcts import Sampler
+    from hotdeath.pending import Pot
+
+    found = 0
+    for seed in range(3):
+        for g, seat in _decisions("throwdown", 3, seed=seed, every=1):
+            view = g.view(seat)
+            if not (isinstance(view.attack, Pot) and view.attack.wd4_on_top):
+                continue
+            s = Sampler(view).sample(random.Random(seed))
+            assert s.view(seat).attack == view.attack
+            assert s.view(seat).legal_actions == view.legal_actions
+            found += 1
+    assert found, "no Throwdown pot under a Wild Draw Four in these games"
+
+
 def test_ismcts_never_reads_hidden_cards() -> None:
     # The same view (own hand, discard, sizes) with different hidden hands and draw piles.
     base: dict[str, Any] = {"variant": "hotdeath", "players": 3, "turn": 0, "top": "R7"}

@@ -228,9 +228,10 @@ def position_of(view: View, hands: list[list[int]], draw: list[int],
     d.update(get_variant(view.variant).kit.position_from_view(view))
     at = view.attack
     if at is not None:
-        # the view hides only whether a Wild Draw Four was legal: assume it was
+        # the view hides only whether a Wild Draw Four was legal: assume it was (a pot of
+        # levels, Throwdown's, has no challenge and takes no such fact)
         d["pending"] = at.to_json()
-        if isinstance(at, Pot) and at.wd4_on_top:
+        if isinstance(at, Pot) and at.wd4_on_top and at.level is None:
             d["pending"]["wd4_legal"] = True
     return d
 
