@@ -429,8 +429,6 @@ def changed_options(
     return out
 
 
-
-
 def reveal_json(deal: DealRow) -> dict[str, Any]:
     """The reveal of a deal commitment."""
     return {"hand_no": deal.hand_no, "salt": deal.salt, "deck": list(deal.deck),
