@@ -39,9 +39,12 @@ from tests.pgcluster import free_port
 from tests.test_browser import Server, browser  # noqa: F401 (the Chromium fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
-LEASE = 2.0
+LEASE = 3.0
 """The lease time of the processes here (seconds): short for quick takeovers, long enough
-that a live process's event loop, stalled by a busy machine, does not lose its tables."""
+that a live process's event loop, stalled by a busy machine, does not lose its tables (at
+2 s, three test workers on two cores once let a process's heartbeat lapse while four
+threads hammered it: both survivors then played the same tables for a moment, their
+second writes refused by the action log's key)."""
 
 
 class Proc(Server):
