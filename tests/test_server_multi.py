@@ -394,7 +394,7 @@ async def test_two_processes_holding_one_table_by_mistake_never_fork_its_game(
                       {"i": a.leases.server_id})
         taken = await b.load(table_id)  # B takes it over: A's lease looks run out
         assert taken is not None and table_id in b.held
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + LEASE + 40  # a refused write, A back, B plays on
         while stores[0].failures + stores[1].failures == 0:  # both play: a key refused
             assert time.monotonic() < deadline, "no write was refused"
             await asyncio.sleep(0.02)
