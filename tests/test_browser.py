@@ -732,7 +732,7 @@ def test_keyboard_plays_a_card(browser: Browser, server: Server) -> None:
     ann = _player(browser)
     table = _create_in_lobby(ann, server, "standard")
     _start(ann)
-    _until_my_turn(ann)
+    _until_my_turn(ann, cards=True)  # a turn with a card to play (not one only to accept)
     page = ann.page
     before = ann.version()
     cards = page.locator("#hand .card.legal")
