@@ -14,9 +14,9 @@ import logging
 import math
 import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Final
 
@@ -79,6 +79,26 @@ from hotdeath.variants import DEFAULT_VARIANT
 from hotdeath.words import house_rules
 
 log = logging.getLogger("hotdeath.server")
+
+
+@contextmanager
+def under_way(counts: dict[str, int], request: Request, what: str) -> Iterator[None]:
+    """Count one request of the caller's address under way in ``counts`` while it runs.
+
+    ``rate_limited`` (429) when the address already has :data:`PER_ADDRESS` of ``what``
+    under way (replays, reviews: each a worker's time).
+    """
+    address = request.client.host if request.client else "?"
+    if counts.get(address, 0) >= PER_ADDRESS:
+        raise ApiError(429, "rate_limited", f"at most {PER_ADDRESS} {what} at once from one "
+                       "address")
+    counts[address] = counts.get(address, 0) + 1
+    try:
+        yield
+    finally:
+        counts[address] -= 1
+        if not counts[address]:
+            del counts[address]
 
 STATIC = Path(__file__).parent / "static"
 """The browser UI's files (HTML, CSS, JavaScript modules)."""
@@ -712,17 +732,8 @@ def create_app(
         A running game is shown as the caller (its seat token) sees it.  ``next`` is the
         start of the next page (null: the last page).
         """
-        address = request.client.host if request.client else "?"
-        if replaying.get(address, 0) >= PER_ADDRESS:
-            raise ApiError(429, "rate_limited", f"at most {PER_ADDRESS} replays at once from "
-                           "one address")
-        replaying[address] = replaying.get(address, 0) + 1
-        try:
+        with under_way(replaying, request, "replays"):
             return await replay_steps(game_id, x_token, start, count)
-        finally:
-            replaying[address] -= 1
-            if not replaying[address]:
-                del replaying[address]
 
     async def replay_steps(
         game_id: str, x_token: str | None, start: int, count: int
@@ -791,17 +802,8 @@ def create_app(
         reviews at once (429); a server computes or holds :data:`REVIEWS_WAITING` at once
         (503 ``coach_busy``).
         """
-        address = request.client.host if request.client else "?"
-        if reviewing.get(address, 0) >= PER_ADDRESS:
-            raise ApiError(429, "rate_limited", f"at most {PER_ADDRESS} reviews at once from "
-                           "one address")
-        reviewing[address] = reviewing.get(address, 0) + 1
-        try:
+        with under_way(reviewing, request, "reviews"):
             return await review_of(game_id, hand, seat, x_token)
-        finally:
-            reviewing[address] -= 1
-            if not reviewing[address]:
-                del reviewing[address]
 
     async def review_of(game_id: str, hand: int, seat: int | None,
                         x_token: str | None) -> dict[str, Any]:
