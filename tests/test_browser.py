@@ -206,7 +206,10 @@ class Player:
 
     def idle(self, timeout: float = 15) -> None:
         """Wait until no action of ours is waiting for the server's answer."""
-        self.page.wait_for_selector("body:not([data-pending='1'])", timeout=timeout * 1000)
+        # attached, not visible: the body of a page whose content is all positioned can
+        # measure zero for a frame, and Playwright then calls it hidden
+        self.page.wait_for_selector("body:not([data-pending='1'])", state="attached",
+                                    timeout=timeout * 1000)
 
     def step(
         self, prefer_choosers: bool = False, shot: Callable[[str], None] | None = None
