@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from typing import Any, NoReturn
 
@@ -11,7 +12,7 @@ import pytest
 from hotdeath import actions as A
 from hotdeath import describe
 from hotdeath.actions import Action
-from hotdeath.cards import card_code, parse_card
+from hotdeath.cards import FACE_CODE, THEMES, card_code, card_name, parse_card
 from hotdeath.errors import HotDeathError, IllegalActionError, NotationError, WrongSeatError
 from hotdeath.events import Event
 from hotdeath.notation import from_position, to_position
@@ -21,6 +22,17 @@ from hotdeath.state import GameState
 def position(**fields: Any) -> GameState:
     """Build a state from position-notation fields (see docs/notation.md)."""
     return from_position(fields)
+
+
+_NAMES = {card_name(face, theme) for face in range(len(FACE_CODE)) for theme in THEMES}
+CARD_CODES = re.compile(
+    r"\b(" + "|".join(re.escape(c) for c in sorted(set(FACE_CODE) - _NAMES) if len(c) > 1)
+    + r")\b(?!%)")
+"""A card's code in text people read, which they should never see.
+
+Codes that are also a card's name are left out: the card "69" is called 69 in both themes, so
+"play 69" is its name, not its code. "69%" is a win chance, never a code.
+"""
 
 
 PATHS = ("apply_action", "step")

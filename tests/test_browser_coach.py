@@ -6,14 +6,13 @@ Screenshots go to ``artifacts/screenshots/coach/``.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from hotdeath.cards import FACE_CODE
+from tests.support import CARD_CODES as CODES
 from tests.test_browser import (
     SHOTS,
     Server,
@@ -29,9 +28,6 @@ from tests.test_browser import (
 __all__ = ["browser"]  # the module's browser fixture, shared with test_browser's helpers
 
 COACH_SHOTS = SHOTS / "coach"
-CODES = re.compile(r"\b(" + "|".join(re.escape(c) for c in set(FACE_CODE) if len(c) > 1)
-                   + r")\b(?!%)")
-"""A card's code in text people read ("69" is a card's code, "69%" a win chance)."""
 
 try:
     from playwright.sync_api import Browser

@@ -12,14 +12,13 @@ import pytest
 import hotdeath
 from hotdeath import coach
 from hotdeath.bots import make_bot
-from hotdeath.cards import FACE_CODE, RET
+from hotdeath.cards import RET
 from hotdeath.notation import record
 from hotdeath.state import GameState
+from tests.support import CARD_CODES as CODES
 from tests.support import position
 
 NAMES = ["Ann", "Bo", "Cy", "Dot"]
-CODES = re.compile(r"\b(" + "|".join(re.escape(c) for c in set(FACE_CODE) if len(c) > 1)
-                   + r")\b")
 
 
 def _played(variant: str, seed: int, moves: int) -> GameState:
