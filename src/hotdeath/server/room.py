@@ -62,7 +62,7 @@ from hotdeath.server.commitment import (
 )
 from hotdeath.server.leases import Claim, Leases
 from hotdeath.server.protocol import RATE_BURST, RATE_PER_SECOND, ProtocolError, TokenBucket
-from hotdeath.server.store import CHAT_KEPT, DealRow, GameRows, RoomRows, Store
+from hotdeath.server.store import CHAT_KEPT, DealRow, GameRows, LeaseLost, RoomRows, Store
 from hotdeath.state import GameState
 from hotdeath.text import clean_text
 from hotdeath.variants import get_variant
@@ -610,19 +610,35 @@ class Room:
     ) -> None:
         """Call ``ok`` on the event loop once ``fut`` has committed, ``failed`` if it failed.
 
-        A write that failed also starts (or continues) the table's backoff episode.
+        A write that failed also starts (or continues) the table's backoff episode; one
+        refused because another process holds the table now (:class:`LeaseLost`) drops the
+        table here instead, and its clients reconnect to that process.
         """
 
         def done() -> None:
-            if fut.exception() is None:
+            e = fut.exception()
+            if e is None:
                 self._write_ok()
                 ok()
+            elif isinstance(e, LeaseLost):
+                self._moved()
             else:
                 self._write_failed()
                 if failed is not None:
                     failed()
 
         on_loop(fut, done)
+
+    def _moved(self) -> None:
+        """Another process holds this table now: drop it here (once), nothing acknowledged."""
+        if self.hub.rooms.get(self.table_id) is not self or (
+                self._recovery is not None and not self._recovery.done()):
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop to close sockets on: the next heartbeat drops it
+            return
+        self._recovery = loop.create_task(self.hub.drop(self.table_id))
 
     def paused_for(self) -> float:
         """Seconds until this table may write again (0: now)."""

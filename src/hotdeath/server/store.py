@@ -218,6 +218,16 @@ class WriteFailed(Quiet):
     """A write the database refused (the cause is chained); logged once per episode."""
 
 
+class LeaseLost(WriteFailed):
+    """A write of a table another server process holds now: made by neither.
+
+    With several processes on one database every write of a table checks, in its own
+    transaction, that the ``leases`` row still names this process (docs/architecture.md,
+    "Several server processes"); a process whose lease was taken over while it stalled
+    learns it here, before it acknowledges anything.
+    """
+
+
 class Writer:
     """Runs database jobs one at a time, in the order they were submitted.
 
@@ -369,6 +379,8 @@ class Store:
         """Writes the database refused (a count, for tests and the log)."""
         self.server_id: str | None = None
         """This process's id when it shares the database (a new table's lease is its)."""
+        self.fenced = 0
+        """Writes refused because another process holds the table now (a count)."""
 
     def close(self) -> None:
         """Write everything queued, then release the connections."""
@@ -384,8 +396,14 @@ class Store:
         self.barrier().result()
 
     def _write(self, table_id: str, what: str, job: Callable[[sa.Connection], None],
-               chain: bool = False) -> Future[None]:
-        """Queue ``job`` in one transaction; ``chain``: part of the table's game record."""
+               chain: bool = False, fenced: bool = True) -> Future[None]:
+        """Queue ``job`` in one transaction; ``chain``: part of the table's game record.
+
+        ``fenced`` (with several processes): the transaction first locks the table's lease
+        row (``FOR SHARE``: no claim or adoption takes it meanwhile) and raises
+        :class:`LeaseLost` unless it names this process.
+        """
+        server_id = self.server_id if fenced else None
 
         def run() -> None:
             if chain and table_id in self._broken:
@@ -393,7 +411,22 @@ class Store:
                 raise SaveRefused(f"an earlier write of table {table_id} failed")
             try:
                 with self.engine.begin() as c:
+                    if server_id is not None:
+                        holder = c.execute(
+                            sa.select(leases_t.c.server_id)
+                            .where(leases_t.c.table_id == table_id).with_for_update(read=True)
+                        ).scalar()
+                        if holder != server_id:
+                            raise LeaseLost(f"table {table_id} is held by another server "
+                                            "process now")
                     job(c)
+            except LeaseLost:
+                if chain:
+                    self._broken.add(table_id)
+                self.fenced += 1
+                log.info("database: %s not written: another server process holds table "
+                         "%s now", what, table_id)
+                raise
             except Exception as e:
                 if chain:
                     self._broken.add(table_id)
@@ -439,7 +472,7 @@ class Store:
                 c.execute(leases_t.insert().values(table_id=row["id"], server_id=server_id,
                                                    since=sa.func.now()))
 
-        return self._write(row["id"], "create the table", job, chain=True)
+        return self._write(row["id"], "create the table", job, chain=True, fenced=False)
 
     def update_seat(self, table_id: str, seat: int, **values: Any) -> Future[None]:
         """Change a seat's name, token hash, bot or connected flag."""
@@ -467,7 +500,7 @@ class Store:
         def job(c: sa.Connection) -> None:
             c.execute(seats_t.update().values(connected=False))
 
-        return self._write("*", "reset the connected flags", job)
+        return self._write("*", "reset the connected flags", job, fenced=False)
 
     def load_table(self, table_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         """A table row and its seat rows (by seat), or None."""
@@ -687,7 +720,7 @@ class Store:
             reviews[key] = value
             c.execute(games_t.update().where(games_t.c.id == game_id).values(reviews=reviews))
 
-        return self._write(table_id, f"a review of game {game_id}", job)
+        return self._write(table_id, f"a review of game {game_id}", job, fenced=False)
 
     def load_game(self, game_id: str) -> GameRows | None:
         """A game row, its actions ``(seat, text)`` in order and its deals, or None."""
