@@ -208,8 +208,16 @@ class Player:
         """Wait until no action of ours is waiting for the server's answer."""
         # attached, not visible: the body of a page whose content is all positioned can
         # measure zero for a frame, and Playwright then calls it hidden
-        self.page.wait_for_selector("body:not([data-pending='1'])", state="attached",
-                                    timeout=timeout * 1000)
+        try:
+            self.page.wait_for_selector("body:not([data-pending='1'])", state="attached",
+                                        timeout=timeout * 1000)
+        except PlaywrightTimeout:
+            self.page.screenshot(path=str(SHOTS / "idle_failed.png"))
+            last = [{k: f.get(k) for k in ("type", "id", "code", "version", "message")}
+                    for f in self.frames[-6:]]
+            raise AssertionError(
+                f"no answer to our action in {timeout} s: {_diagnose(self)}; last frames "
+                f"{last}; page errors {self.errors}") from None
 
     def step(
         self, prefer_choosers: bool = False, shot: Callable[[str], None] | None = None
