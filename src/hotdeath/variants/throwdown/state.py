@@ -797,15 +797,37 @@ _PARTS: dict[tuple[Any, ...], tuple[Action, ...] | None] = {}
 _PARTS_HELD = [0]
 _PARTS_MAX: Final = 200_000
 """Plays kept (all entries together) before the memo starts afresh (a bound on memory)."""
+_KEPT_PLAYS: Final = 16
+"""Parts of more plays than this are kept only among the last few (:data:`_RECENT`).
+
+Big parts come from big hands, which seldom come back in another game; what does come
+back is the same hand a moment later (a card drawn that the part does not use).  Keeping
+them all would fill the memo with parts met once, and every object kept is one more for
+the garbage collector to walk.
+"""
+_RECENT: dict[tuple[Any, ...], tuple[Action, ...] | None] = {}
+"""The last parts of more than :data:`_KEPT_PLAYS` plays (and those over the limit)."""
+_RECENT_MAX: Final = 64
 
 
 def _remember(key: tuple[Any, ...], got: tuple[Action, ...] | None) -> None:
-    held = 1 + (len(got) if got is not None else 0)
+    if got is None or len(got) > _KEPT_PLAYS:
+        if len(_RECENT) >= _RECENT_MAX:
+            del _RECENT[next(iter(_RECENT))]
+        _RECENT[key] = got
+        return
+    held = 1 + len(got)
     if _PARTS_HELD[0] + held > _PARTS_MAX:
         _PARTS.clear()
         _PARTS_HELD[0] = 0
     _PARTS_HELD[0] += held
     _PARTS[key] = got
+
+
+def _recall(key: tuple[Any, ...]) -> tuple[Action, ...] | None:
+    """A part's memoised listing, or :data:`_MISSING`."""
+    got = _PARTS.get(key, _MISSING)
+    return _RECENT.get(key, _MISSING) if got is _MISSING else got
 
 
 def _items_of(cards: list[int], cap: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -859,8 +881,8 @@ def _regular_by_parts(hand: Iterable[int], top_value: int, cc: int, cap: bool,
             continue
         g.sort()
         key: tuple[Any, ...] = (tuple(g), cap, lk, -1 if lk else cc)
-        got = _PARTS.get(key)
-        if got is None:
+        got = _recall(key)
+        if got is _MISSING or got is None:
             faces, counts = _items_of(g, cap)
             sink = _Sink()
             _group_plays(faces, _vectors(counts, ALL), lk, cc, sink)
@@ -889,37 +911,74 @@ def _regular_by_parts(hand: Iterable[int], top_value: int, cc: int, cap: bool,
             if one is not None and pv != V33 and (link[pv] or FACE_COLOR[one[0]] == cc):
                 out.append(_PLAY1[one[0]])
     else:
-        cards: list[tuple[int, ...]] = []
-        link_top: list[bool] = []
-        colour = False
-        for v, pv in zip(_PATH, _PATH_VALUE, strict=True):
-            held = by_value.get(v)
-            if held is None:
-                cards.append(())
-                link_top.append(False)
-            else:
-                held.sort()
-                cards.append(tuple(held))
-                link_top.append(link[pv])
-                colour = colour or (cc >= 0 and _FACE_OF[v][cc] in held)
-        ckey = (tuple(cards), cap, tuple(link_top), cc if colour else -1, limit)
-        got = _PARTS.get(ckey, _MISSING)
-        if got is _MISSING:
-            groups = tuple(_items_of(list(c), cap) for c in cards)
-            sink = _Sink(limit)
-            got = None
-            try:
-                _chain_plays(groups, ckey[2], ckey[3], sink, ALL)
-                got = _as_plays(sink.seqs)
-            except _TooMany:
-                pass
-            _remember(ckey, got)
-        if got is None:
-            return None
-        out += got
+        # the chain's cards fall into stretches of path indices, each holding at least a
+        # unit (a lone 3 breaks the path); no play spans two stretches, and the listing
+        # takes the stretches from the path's far end (8) back: each is a part of its own
+        held_at: list[list[int] | None] = [by_value.get(v) for v in _PATH]
+        i = _NP - 1
+        while i >= 0:
+            if not _unit_held(held_at[i], i, cap):
+                i -= 1
+                continue
+            hi = i
+            while i > 0 and _unit_held(held_at[i - 1], i - 1, cap):
+                i -= 1
+            got = _chain_part(held_at, i, hi, link, cc, cap, limit)
+            if got is None:
+                return None
+            out += got
+            i -= 1
     if 0 < limit < len(out):
         return None
     return tuple(out)
+
+
+def _unit_held(held: list[int] | None, i: int, cap: bool) -> bool:
+    """Whether the cards ``held`` of path index ``i`` make at least one unit there."""
+    if held is None:
+        return False
+    if _WEIGHT[i] == 1:
+        return True
+    if not cap:
+        return len(held) >= _WEIGHT[i]
+    return len(set(held)) >= _WEIGHT[i]
+
+
+def _chain_part(held_at: list[list[int] | None], lo: int, hi: int, link: tuple[bool, ...],
+                cc: int, cap: bool, limit: int) -> tuple[Action, ...] | None:
+    """The chain plays of the stretch ``lo..hi`` of path indices, memoised; None: too many."""
+    if lo == hi and _WEIGHT[lo] == 1:
+        held = held_at[lo]
+        assert held is not None
+        if len(held) == 1:  # one card: it must link to the top or have the colour
+            f = held[0]
+            return (_PLAY1[f],) if link[_PATH_VALUE[lo]] or FACE_COLOR[f] == cc else ()
+    cards: list[tuple[int, ...]] = []
+    link_top: list[bool] = []
+    colour = False
+    for j in range(_NP):
+        held = held_at[j] if lo <= j <= hi else None
+        if held is None:
+            cards.append(())
+            link_top.append(False)
+        else:
+            held.sort()
+            cards.append(tuple(held))
+            link_top.append(link[_PATH_VALUE[j]])
+            colour = colour or (cc >= 0 and _FACE_OF[_PATH[j]][cc] in held)
+    ckey = (tuple(cards), cap, tuple(link_top), cc if colour else -1, limit)
+    got = _recall(ckey)
+    if got is _MISSING:
+        groups = tuple(_items_of(list(c), cap) for c in cards)
+        sink = _Sink(limit)
+        got = None
+        try:
+            _chain_plays(groups, ckey[2], ckey[3], sink, ALL)
+            got = _as_plays(sink.seqs)
+        except _TooMany:
+            pass
+        _remember(ckey, got)
+    return got
 
 
 _MISSING: Final[tuple[Action, ...]] = (A.DRAW_ACTION,)
@@ -1047,7 +1106,7 @@ def _defence_plays(hand: list[int], level: int, top: int, cc: int, match: str, m
         g.sort()
         rules = (level, mix2, rule4, mix4) if fam == F_DRAW else ()
         key = (2, tuple(g), cap, free, -1 if free else cc, rules, limit)
-        got = _PARTS.get(key, _MISSING)
+        got = _recall(key)
         if got is _MISSING:
             faces, counts = _items_of(g, cap)
             vectors = _vectors(counts, ALL)
