@@ -217,3 +217,101 @@ def test_the_random_bot_shortcut_chooses_as_the_bot_does() -> None:
         return [hash(a) for _, a in v.sub_env(0).state.history]
 
     assert trajectory(True) == trajectory(False)
+
+
+# The vector environment steps the game itself on the learner's own turns when no window
+# can be open (the "direct path": its own mask, and the observation written from a
+# template row whose hand counts it keeps from what changed); the AEC environment builds
+# windows, Throwdown throws and every episode's first decision.  These tests hold the
+# direct path to the AEC environment's full encoding and to SingleAgentEnv's game.
+
+CASES = [
+    ("standard", 2, "random", {"rounds": 1}),
+    ("standard", 4, ["random", "basic", "random"], {"rounds": 1}),
+    ("standard", 3, "random", {"jump_in": True, "seven_o": True, "stacking": "flat",
+                               "rounds": 1}),
+    ("hotdeath", 4, "random", {"game_end_score": 100}),
+    ("hotdeath", 3, "heuristic", None),
+    ("cutthroat", 3, "random", None),
+    ("throwdown", 3, "random", None),
+]
+
+
+@pytest.mark.parametrize(("variant", "players", "opponents", "options"), CASES)
+@pytest.mark.parametrize("episode", ["game", "hand"])
+def test_every_row_is_the_full_encoding_of_the_learners_view(
+    variant: str, players: int, opponents: Any, options: Any, episode: str
+) -> None:
+    v = VectorEnv(3, variant, players=players, opponents=opponents, options=options,
+                  episode=episode, max_steps=400, seat=None)
+    obs, _ = v.reset(seed=31)
+    rng = np.random.default_rng(4)
+    direct = checked = 0
+    for _ in range(250):
+        for i in range(3):
+            t = v._tables[i]
+            row = obs["observation"][i].copy()
+            mask = obs["action_mask"][i].copy()
+            direct += t.direct
+            e = v.sub_env(i)
+            if t.done:
+                assert not mask.any()
+                continue
+            assert e.acting_seat == v.learner(i)
+            full = e.observe(e.possible_agents[v.learner(i)])
+            assert np.array_equal(row, full["observation"])
+            assert np.array_equal(mask, full["action_mask"])
+            assert e.legal_moves() == list(np.flatnonzero(mask))
+            checked += 1
+        obs, *_ = v.step(random_legal(obs, rng))
+    assert checked > 500
+    if variant != "throwdown":
+        assert direct > 50  # the direct path was taken (throws are always the AEC env's)
+
+
+@pytest.mark.parametrize(("variant", "players", "opponents", "options"), CASES)
+def test_a_table_plays_single_agent_env_games_step_by_step(
+    variant: str, players: int, opponents: Any, options: Any
+) -> None:
+    """Several episodes of table 0 against SingleAgentEnv from the same game seeds."""
+    v = VectorEnv(2, variant, players=players, opponents=opponents, options=options,
+                  max_steps=300)
+    s = SingleAgentEnv(variant, players=players, opponents=opponents, options=options,
+                       max_steps=300)
+    obs, _ = v.reset(seed=17)
+    rng = np.random.default_rng(8)
+    ends = 0
+    for _ in range(4):
+        sobs, _ = s.reset(seed=v._tables[0].st.seed)
+        while True:
+            assert np.array_equal(sobs["observation"], obs["observation"][0])
+            assert np.array_equal(sobs["action_mask"], obs["action_mask"][0])
+            acts = random_legal(obs, rng)
+            obs, r, term, trunc, _ = v.step(acts)
+            sobs, sr, sterm, strunc, _ = s.step(int(acts[0]))
+            assert (r[0], term[0], trunc[0]) == (sr, sterm, strunc)
+            if sterm or strunc:
+                ends += 1
+                break
+        while v._tables[0].done:  # the auto-reset step
+            obs, *_ = v.step(random_legal(obs, rng))
+    assert ends == 4
+
+
+def test_hand_counts_follow_plays_draws_and_recounts() -> None:
+    """The template's hand counts stay those of the hand over many steps and games."""
+    v = VectorEnv(4, "standard", players=2, options={"rounds": 1, "seven_o": True},
+                  max_steps=None)
+    obs, _ = v.reset(seed=2)
+    rng = np.random.default_rng(0)
+    lo, size = v.obs_layout.section("hand")
+    faces = v.obs_layout.faces
+    for _ in range(1500):
+        obs, *_ = v.step(random_legal(obs, rng))
+        for i, t in enumerate(v._tables):
+            if t.direct and not t.done:
+                hand = t.st.hands[v.learner(i)]
+                want = [hand.count(f) for f in faces]
+                assert list(obs["observation"][i][lo: lo + size]) == want
+                assert list(v._tmpl[i][lo: lo + size]) == want
+                assert not v._tmpl[i][:lo].any() and not v._tmpl[i][lo + size:].any()

@@ -27,8 +27,8 @@ from ``(seed, i)``, and each bot draws from its own generator derived from the g
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final, cast
 
 import gymnasium
 import numpy as np
@@ -37,27 +37,44 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 import hotdeath
+from hotdeath import actions as A
+from hotdeath.actions import JUMP, PLAY, Action
 from hotdeath.bots import Bot, make_bot
 from hotdeath.bots.arena import seat_rngs, worth_offering
 from hotdeath.bots.simple import RandomBot
 from hotdeath.errors import IllegalActionError, OptionError
-from hotdeath.rl.aec import raw_env
+from hotdeath.rl.aec import _NSEAT, raw_env
+from hotdeath.state import GAME_OVER, RESPONSE, GameState
 from hotdeath.variants import BASIC_VARIANT
 
 EPISODES: Final = ("game", "hand")
 """The episode kinds (``episode=`` argument)."""
 
 Obs = dict[str, np.ndarray[Any, Any]]
+_CACHE_LIMIT: Final = 50_000
+_CHECKED_KINDS: Final = frozenset({A.UNO, A.CATCH})
+"""Kinds the AEC environment offers only when worth it (``worth_offering``)."""
 
 
 class _Table:
-    """One sub-environment: an AEC env whose buffers are rows of the batch, and its bots."""
+    """One sub-environment: an AEC env whose buffers are rows of the batch, and its bots.
 
-    __slots__ = ("bots", "done", "env", "fast", "hand_mark", "learner", "rng", "rngs",
-                 "seat", "spare", "steps")
+    ``direct`` says how the learner's pending decision was built: True by the vector
+    environment itself (an own turn with no window open: ``legal`` and ``codes``, the
+    state's legal actions and their flat mask indices), False by the AEC environment
+    (``env._slot_act``: windows, Throwdown throws, the first decision of an episode).
+    ``tbuf`` is the table's template row: zeros but for the learner's hand counts, kept
+    equal to the counts of ``snap`` (the hand as last encoded) from what changed.
+    """
 
-    def __init__(self, e: raw_env, bots: list[Bot], seat: int | None, rng: random.Random) -> None:
+    __slots__ = ("bots", "cache", "codes", "direct", "done", "env", "fast", "get", "hand_mark",
+                 "hix", "keep", "learner", "legal", "off", "rng", "rngs", "row", "saved",
+                 "seat", "snap", "spare", "st", "steps", "tbuf")
+
+    def __init__(self, e: raw_env, bots: list[Bot], seat: int | None, rng: random.Random,
+                 off: int, row: memoryview[float], tbuf: memoryview[float]) -> None:
         self.env = e
+        self.st: GameState = e.state
         self.bots: dict[int, Bot] = {}
         self.fast: dict[int, bool] = {}
         self.spare = bots
@@ -69,6 +86,21 @@ class _Table:
         self.done = True
         self.hand_mark: object = None
         self.steps = 0
+        self.direct = False
+        self.legal: list[Action] = []
+        self.codes: list[int] = []
+        self.cache: dict[int, int] = {}
+        """id of an engine action of the learner -> its flat mask index (see ``_codes``)."""
+        self.get: Callable[[int], int] = self.cache.__getitem__
+        self.keep: list[Action] = []
+        self.off = off
+        self.row = row
+        self.tbuf = tbuf
+        self.snap: list[int] = []
+        self.hix: list[int] = e._hand_ix
+        self.saved: bytes | None = None
+        """The mask of the decision a truncated hand episode stopped at (the next episode
+        goes on from it)."""
 
 
 class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray[Any, Any]]):
@@ -149,22 +181,47 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._obs = np.zeros((num_envs, size), np.float32)
-        self._mask = np.zeros((num_envs, k), np.int8)
+        self._tmpl = np.zeros((num_envs, size), np.float32)
+        # the masks are the first num_envs * k bytes of a flat buffer with one spare byte at
+        # the end: the index that actions without a slot map to (see _codes)
+        self._mask_flat = np.zeros(num_envs * k + 1, np.int8)
+        self._mask = self._mask_flat[: num_envs * k].reshape(num_envs, k)
+        self._no_slot = num_envs * k
         self._rewards = np.zeros(num_envs, np.float64)
         self._terminated = np.zeros(num_envs, np.bool_)
         self._truncated = np.zeros(num_envs, np.bool_)
         self._seats = np.zeros(num_envs, np.int64)
         self._hands = np.zeros(num_envs, np.int64)
+        # item stores into these views cost less than into the arrays
+        self._rewards_mv: memoryview[Any] = memoryview(cast(Any, self._rewards))
+        self._term_mv: memoryview[Any] = memoryview(cast(Any, self._terminated))
+        self._trunc_mv: memoryview[Any] = memoryview(cast(Any, self._truncated))
+        self._hands_mv: memoryview[Any] = memoryview(cast(Any, self._hands))
+        self._cap = max_steps if max_steps is not None else 1 << 62
+        self._hand_episode = episode == "hand"
+        self._allc: list[int] = []
+        """Flat mask indices of the direct decisions of the step being taken (see step)."""
         self._tables: list[_Table] = []
         for i in range(num_envs):
             e = first if i == 0 else raw_env(variant, preset, options, n, None, reward, None)
-            e.bind_buffers(
-                memoryview(self._obs[i]).cast("B").cast("f"),
-                memoryview(self._mask[i]).cast("B"),
-            )
+            row = memoryview(self._obs[i]).cast("B").cast("f")
+            e.bind_buffers(row, memoryview(self._mask[i]).cast("B"))
             bots = [make_bot(s) for s in specs]
-            self._tables.append(_Table(e, bots, seat, random.Random(i)))
+            tbuf = memoryview(self._tmpl[i]).cast("B").cast("f")
+            self._tables.append(_Table(e, bots, seat, random.Random(i), i * k, row, tbuf))
         self._started = False
+        st = first.state
+        cls = type(st)
+        lay = self.obs_layout
+        self._hand_lo, nf = lay.section("hand")
+        self._hand_zeros = memoryview(bytes(4 * nf)).cast("f")
+        # which of the state's observation methods a variant overrides (the base ones
+        # return constants the encoder need not ask for)
+        self._infections = cls.infection_counts is not GameState.infection_counts
+        self._sixty_nine = cls.window_seat is not GameState.window_seat
+        self._buried = cls.buried_cards is not GameState.buried_cards
+        self._hand_number = cls.current_hand is not GameState.current_hand
+        self._throws = self.layout.throws
 
     # ------------------------------------------------------------------ Gymnasium API
 
@@ -214,42 +271,72 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
             raise IllegalActionError(
                 "masked_action", f"step takes {self.num_envs} actions, got shape {acts.shape}"
             )
+        slots: list[int] = acts.tolist()
+        k = self.layout.size
+        if self.illegal == "raise":  # refuse before any table moves
+            for i, t in enumerate(self._tables):
+                slot = slots[i]
+                if not t.done and not (0 <= slot < k and self._mask[i, slot]):
+                    self._sync(t)
+                    t.env._illegal(slot)
+        self._mask_flat.fill(0)
+        allc = self._allc
+        allc.clear()
         rewards = self._rewards
         term = self._terminated
         trunc = self._truncated
         illegal: list[int] = []
         for i, t in enumerate(self._tables):
             if t.done:
-                if self.episode == "game" or t.env._over:
+                if self.episode == "game" or t.st.phase == GAME_OVER:
                     self._new_game(t)
                 self._begin(i, t)
                 rewards[i] = 0.0
                 term[i] = False
                 trunc[i] = False
                 continue
-            e = t.env
-            slot = int(acts[i])
-            if not (0 <= slot < self.layout.size and self._mask[i, slot]):
-                if self.illegal == "raise":
-                    e._illegal(slot)
-                illegal.append(i)
-                t.done = True
-                rewards[i] = -1.0
-                term[i] = True
-                trunc[i] = False
+            slot = slots[i]
+            if t.direct:
+                try:
+                    j = t.codes.index(t.off + slot)
+                except ValueError:
+                    j = -1
+                if j < 0 or not 0 <= slot < k:
+                    illegal.append(i)
+                    self._illegal_end(i, t)
+                    continue
+                a = t.legal[j]
+                if not a.uno and t.codes.count(t.off + slot) > 1:
+                    a = self._uno_twin(t, j)
+                p = t.learner
+                t.st.step(a, p)
+                if a.kind == PLAY or a.kind == JUMP:  # the hand as the engine leaves it
+                    snap = t.snap
+                    tb = t.tbuf
+                    hix = t.hix
+                    for f in a.cards:
+                        snap.remove(f)
+                        tb[hix[f]] -= 1.0
+                t.steps += 1
+                self._advance(i, t)
                 continue
-            me = e.possible_agents[t.learner]
+            e = t.env
+            if slot not in e._slots:
+                illegal.append(i)
+                self._illegal_end(i, t)
+                continue
             act = e._slot_act.get(slot)
-            if act is not None:  # what raw_env.step does, less PettingZoo's bookkeeping
-                e._apply(t.learner, act)
-            else:
-                e.step(slot)  # "ignore" in a window, or one card of a Throwdown throw
             t.steps += 1
-            r = float(e.rewards[me])
+            if act is not None:  # an engine action: the direct path takes it from here
+                t.st.step(act, t.learner)
+                self._advance(i, t)
+                continue
+            e.step(slot)  # "ignore" in a window, or one card of a Throwdown throw
             if not self._ended(t):
-                r += self._run_bots(t)
-            rewards[i] = r
+                self._run_bots(t)
             self._finish(i, t)
+        if allc:
+            self._mask_flat[allc] = 1
         info = self._info()
         if illegal:
             flags = np.zeros(self.num_envs, np.bool_)
@@ -265,8 +352,16 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
     # ------------------------------------------------------------------ extras
 
     def sub_env(self, i: int) -> raw_env:
-        """Sub-environment ``i``'s AEC environment (its state, layouts and helpers)."""
-        return self._tables[i].env
+        """Sub-environment ``i``'s AEC environment (its state, layouts and helpers).
+
+        Brought up to date with the table first (the vector environment steps the game
+        itself where it can), so its ``legal_moves()``, ``action_of()``, ``acting_seat`` and
+        ``observe()`` describe the decision the batch shows.  ``observe()`` writes into the
+        table's row of the observation buffer.
+        """
+        t = self._tables[i]
+        self._sync(t)
+        return t.env
 
     def learner(self, i: int) -> int:
         """The learner's seat in sub-environment ``i``'s current game."""
@@ -285,6 +380,11 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
         t.rngs = seat_rngs(game_seed, n)
         t.env.set_bot_seats(frozenset(others))
         t.env.reset(seed=game_seed)
+        t.st = t.env.state
+        t.direct = False
+        t.saved = None
+        t.cache.clear()  # the learner's seat may have changed
+        t.keep.clear()
 
     def _begin(self, i: int, t: _Table) -> None:
         """Start an episode of ``t``: bots play to the learner (new games if one ends first)."""
@@ -300,7 +400,12 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
             self._new_game(t)
         else:
             raise RuntimeError("100 episodes in a row ended before the learner could move")
+        if t.saved is not None:
+            if t.steps == 0:  # nothing moved since the truncation: the same decision
+                t.env._mask_bytes[:] = t.saved
+            t.saved = None
         t.done = False
+        t.direct = False
         t.hand_mark = t.env.state.last_hand
         self._seats[i] = t.learner
         self._hands[i] = t.env.state.current_hand()
@@ -314,26 +419,276 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
             return True
         return self.max_steps is not None and t.steps >= self.max_steps
 
+    def _reward(self, t: _Table) -> float:
+        """The learner's reward for an episode that just ended (not truncated)."""
+        st = t.st
+        p = t.learner
+        if self._hand_episode:
+            last = st.last_hand
+            if last is t.hand_mark or last is None:
+                return 0.0  # the game stopped without a hand result
+            w = last.winner
+            if not isinstance(w, int) or w < 0:
+                return 0.0  # a hand with no winner
+            return 1.0 if p in st.team_of(w) else -1.0
+        if st.phase == GAME_OVER and st.winners:
+            return 1.0 if p in st.winners else -1.0
+        return 0.0
+
     def _finish(self, i: int, t: _Table) -> None:
-        """Record how sub-environment ``i``'s step ended and encode its learner's view."""
+        """Record how sub-environment ``i``'s step ended and encode its learner's view.
+
+        The AEC path: the AEC environment found the decision (windows, throws).
+        """
         e = t.env
         over = e._over or (self.episode == "hand" and e.state.last_hand is not t.hand_mark)
         cut = not over and self.max_steps is not None and t.steps >= self.max_steps
+        t.direct = False
         self._terminated[i] = over
         self._truncated[i] = cut
         t.done = over or cut
+        self._rewards[i] = self._reward(t) if over else 0.0
         self._hands[i] = e.state.current_hand()
         e.agent_selection = e.possible_agents[e._seat]
         e._encode(t.learner)
         if t.done:
+            t.saved = bytes(e._mask_bytes) if cut else None
             self._mask[i] = 0
 
-    def _run_bots(self, t: _Table) -> float:
-        """Bots decide until the learner must (or the episode ends); the learner's reward."""
+    def _end(self, i: int, t: _Table) -> None:
+        """The direct path ended ``t``'s episode (over or truncated).
+
+        The table goes back to the AEC environment as that would have found it, and the
+        last observation is encoded.
+        """
         e = t.env
-        me = e.possible_agents[t.learner]
+        e._asked = []
+        e._prefix = []
+        if t.st.phase == GAME_OVER:
+            if not e._over:
+                e._game_over()
+        else:
+            e._decide()
+        e._last_hand = t.st.last_hand
+        self._finish(i, t)
+
+    def _advance(self, i: int, t: _Table) -> None:
+        """After the learner's engine action: bots play, then its next decision is built.
+
+        (Or the episode ends.)  The direct path asks no window holder: it runs only while
+        no window can be open (``state.uno_open`` empty and ``state._has_windows()``
+        false), when the AEC environment would offer the decision to the current player;
+        when a window may be open it hands the table to the AEC environment
+        (:meth:`_run_bots`).
+        """
+        st = t.st
+        p = t.learner
+        hand_episode = self._hand_episode
+        cap = self._cap
+        fast = t.fast
+        rngs = t.rngs
+        while True:
+            if st.phase == GAME_OVER:
+                self._end(i, t)
+                return
+            if hand_episode and (st._hand_later is not None or st._last_hand is not t.hand_mark):
+                self._end(i, t)
+                return
+            if t.steps >= cap:
+                self._end(i, t)
+                return
+            if st.uno_open or (st._windows and st._has_windows()):
+                e = t.env
+                e._asked = []
+                e._prefix = []
+                e._decide()
+                self._run_bots(t)
+                self._finish(i, t)
+                return
+            s = st.turn
+            if s == p:
+                break
+            if fast[s]:
+                # the random bot needs only the legal actions: the same choice from the same
+                # generator as RandomBot.choose on the seat's view, without building the view
+                st.step(rngs[s].choice(st.legal_actions(s)), s)
+            else:
+                bot = t.bots[s]
+                choice = bot.choose(st.view(s), rngs[s])
+                if choice is None:
+                    raise RuntimeError(f"bot {bot.name!r} returned no action for its turn")
+                st.step(choice, s)
+            t.steps += 1
+        # the learner's own turn, no window: its mask and observation
+        legal = st.legal_actions(p)
+        codes: list[int] | None
+        try:
+            codes = list(map(t.get, map(id, legal)))
+        except KeyError:  # an action not seen yet
+            codes = self._codes(t, legal)
+        if self._throws or codes is None:  # slots the AEC environment must build
+            e = t.env
+            e._asked = []
+            e._prefix = []
+            e._offer(p, False)
+            e.agent_selection = e.possible_agents[p]
+            t.direct = False
+            self._terminated[i] = False
+            self._truncated[i] = False
+            self._rewards[i] = 0.0
+            self._hands[i] = st.current_hand()
+            e._encode(p)
+            return
+        t.legal = legal
+        t.codes = codes
+        self._allc += codes
+        t.direct = True
+        self._term_mv[i] = False
+        self._trunc_mv[i] = False
+        self._rewards_mv[i] = 0.0
+        self._hands_mv[i] = st.current_hand() if self._hand_number else st.hand_no
+        self._encode_direct(t)
+
+    def _codes(self, t: _Table, legal: list[Action]) -> list[int] | None:
+        """Flat mask indices of the learner's ``legal`` actions, filling the cache.
+
+        An action without a slot maps to the spare byte after the masks; None when an
+        action needs the AEC environment's judgement (a window action).
+        """
+        cache = t.cache
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+            t.keep.clear()
+        p = t.learner
+        lay = self.layout
+        out: list[int] = []
+        for a in legal:
+            code = cache.get(id(a))
+            if code is None:
+                if a.kind in _CHECKED_KINDS:
+                    return None
+                slot = lay.slot_of(a, p)
+                code = t.off + slot if slot >= 0 else self._no_slot
+                cache[id(a)] = code
+                t.keep.append(a)  # keeps the id valid while it is a cache key
+            out.append(code)
+        return out
+
+    def _uno_twin(self, t: _Table, j: int) -> Action:
+        """The action of a slot that several actions share: the one with the Uno call."""
+        codes = t.codes
+        code = codes[j]
+        a = t.legal[j]
+        for jj in range(j + 1, len(codes)):
+            if codes[jj] == code and t.legal[jj].uno:
+                a = t.legal[jj]
+        return a
+
+    def _sync_hand(self, t: _Table, hand: list[int]) -> None:
+        """Bring the template's hand counts to ``hand`` (cards added, or a recount)."""
+        snap = t.snap
+        tb = t.tbuf
+        hix = t.hix
+        ns = len(snap)
+        if len(hand) > ns and hand[:ns] == snap:  # cards drawn
+            new = hand[ns:]
+            for f in new:
+                tb[hix[f]] += 1.0
+            snap += new
+            return
+        lo = self._hand_lo
+        tb[lo: lo + len(self._hand_zeros)] = self._hand_zeros
+        for f in hand:
+            tb[hix[f]] += 1.0
+        t.snap = list(hand)
+
+    def _encode_direct(self, t: _Table) -> None:
+        """Write the learner's observation on its own turn.
+
+        What ``raw_env._encode`` writes for a seat that is to act, with no window, no throw
+        in progress and no Uno window open; the hand counts come from the template row.
+        """
+        st = t.st
+        p = t.learner
+        hand = st.hands[p]
+        if hand != t.snap:
+            self._sync_hand(t, hand)
+        e = t.env
+        (_, _, _, top_ix, hist_ix, o_color, o_cw, o_phase, o_decision, o_drew, rot,
+         o_table) = e._enc
+        b = t.row
+        b[:] = t.tbuf  # zeros and the hand counts: one copy
+        b[o_decision] = 1.0
+        disc = st.discard
+        if disc:
+            b[top_ix[disc[-1]]] = 1.0
+            under = len(disc) - 1
+            if self._buried:
+                under -= st.buried_cards()
+            k = -1
+            for ix in hist_ix[:under]:
+                k -= 1
+                b[ix[disc[k]]] = 1.0
+        if st.color >= 0:
+            b[o_color + st.color] = 1.0
+        if st.direction == 1:
+            b[o_cw] = 1.0
+        phase = st.phase
+        b[o_phase + phase] = 1.0
+        if st.drew:
+            b[o_drew] = 1.0
+        hands = st.hands
+        active = st.active
+        scores = st.scores
+        revealed = st.revealed
+        for s, base in rot[p]:
+            b[base] = len(hands[s])
+            if active[s]:
+                b[base + 1] = 1.0
+                if revealed[s]:
+                    e._encode_revealed(p, s, base)
+            b[base + 3] = scores[s]
+        n = self.players
+        o = e._o_seats
+        b[o + 5] = 1.0  # the learner is to act
+        b[o + 6 + ((st.dealer - p) % n) * _NSEAT] = 1.0
+        if self._infections:
+            infections = st.infection_counts()
+            if any(infections):
+                for s in range(n):
+                    b[o + 4 + ((s - p) % n) * _NSEAT] = infections[s]
+        if self._sixty_nine:
+            sn = st.window_seat()
+            if sn >= 0:
+                b[e._o_sn + (sn - p) % n] = 1.0
+        if phase == RESPONSE:
+            pending = st.pending()
+            if pending is not None:
+                e._encode_attack(pending, p)
+        b[o_table] = len(st.draw_pile)
+        b[o_table + 1] = st.current_hand() if self._hand_number else st.hand_no
+        b[o_table + 2] = st.hand_size
+
+    def _sync(self, t: _Table) -> None:
+        """Bring the AEC environment of ``t`` up to the decision the direct path built."""
+        if t.direct and not t.done:
+            e = t.env
+            e._asked = []
+            e._prefix = []
+            e._offer(t.learner, False)
+            e.agent_selection = e.possible_agents[t.learner]
+
+    def _illegal_end(self, i: int, t: _Table) -> None:
+        t.done = True
+        self._rewards[i] = -1.0
+        self._terminated[i] = True
+        self._truncated[i] = False
+        self._mask[i] = 0
+
+    def _run_bots(self, t: _Table) -> None:
+        """Bots decide until the learner must (or the episode ends), through the AEC env."""
+        e = t.env
         learner = t.learner
-        total = 0.0
         bots = t.bots
         fast = t.fast
         rngs = t.rngs
@@ -364,8 +719,6 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
             else:
                 e._apply(s, choice)
             t.steps += 1
-            total += e.rewards[me]
-        return total
 
     def _out(self) -> Obs:
         if self.copy:
