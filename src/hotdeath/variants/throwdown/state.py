@@ -850,134 +850,140 @@ _PART_OF: Final = tuple(0 if v in _GROUP_VALUES else 1 if v == 3 else 2 if v in 
 lone 3s and the chain, 2 the chain, 3 not at all (wilds)."""
 
 
+_VKEY: Final = tuple(VAL[f] * NUM_FACES + f for f in range(NUM_FACES))
+"""A sort key of faces: by value, then by face (a hand sorted by it holds each value's cards
+together, in the listing's order)."""
+_AT: Final = tuple(_PATH.index(v) if v in _PATH else -1 for v in range(_NV))
+"""The path index of each card value on the chain, or -1."""
+
+
 def _regular_by_parts(hand: Iterable[int], top_value: int, cc: int, cap: bool,
-                      limit: int) -> tuple[Action, ...] | None:
-    """:func:`regular_plays` of the cards ``hand`` from memoised parts.
+                      limit: int) -> list[Action] | None:
+    """:func:`regular_plays` of the cards ``hand`` from memoised parts (a new list).
 
     Wilds are left out; None when the listing must be reduced.
     """
     link = LINK[top_value]
-    by_value: dict[int, list[int]] = {}
-    for f in hand:
-        v = VAL[f]
-        if v in by_value:
-            by_value[v].append(f)
-        else:
-            by_value[v] = [f]
+    cards = sorted(hand, key=_VKEY.__getitem__)
     out: list[Action] = []
+    chain: list[list[int] | None] | None = None
     n_chain = 0
-    for v in sorted(by_value):  # the values outside the chain, in ascending order
+    n = len(cards)
+    i = 0
+    while i < n:  # the values outside the chain, in ascending order
+        f = cards[i]
+        v = VAL[f]
+        j = i + 1
+        while j < n and VAL[cards[j]] == v:
+            j += 1
         part = _PART_OF[v]
-        if part:
-            if part < 3:
-                n_chain += len(by_value[v])
-            continue
-        g = by_value[v]
-        lk = link[v]
-        if len(g) == 1:
-            f = g[0]
-            if lk or FACE_COLOR[f] == cc:
-                out.append(_PLAY1[f])
-            continue
-        g.sort()
-        key: tuple[Any, ...] = (tuple(g), cap, lk, -1 if lk else cc)
-        got = _recall(key)
-        if got is _MISSING or got is None:
-            faces, counts = _items_of(g, cap)
-            sink = _Sink()
-            _group_plays(faces, _vectors(counts, ALL), lk, cc, sink)
-            got = _as_plays(sink.seqs)
-            _remember(key, got)
-        out += got
-    if not n_chain:
-        return tuple(out)
-    threes = by_value.get(3)
+        if part == 0:
+            lk = link[v]
+            if j == i + 1:  # one card: it must link to the top or have the colour
+                if lk or FACE_COLOR[f] == cc:
+                    out.append(_PLAY1[f])
+            else:
+                g = cards[i:j]
+                key = (tuple(g), cap, lk, -1 if lk else cc)
+                got = _PARTS.get(key)
+                if got is None:
+                    got = _RECENT.get(key)
+                    if got is None:
+                        faces, counts = _items_of(g, cap)
+                        sink = _Sink()
+                        _group_plays(faces, _vectors(counts, ALL), lk, cc, sink)
+                        got = _as_plays(sink.seqs)
+                        _remember(key, got)
+                out += got
+        elif part < 3:
+            if chain is None:
+                chain = [None] * _NP
+            chain[_AT[v]] = cards[i:j]
+            n_chain += j - i
+        i = j
+    if chain is None:
+        return out
+    threes = chain[_AT[3]]
     if threes is not None:  # lone 3s (TD-2.1)
         lk = link[3]
-        if len(threes) == 1:
-            f = threes[0]
-            if lk or FACE_COLOR[f] == cc:
+        prev = -1
+        for f in threes:
+            if f != prev and (lk or FACE_COLOR[f] == cc):
+                out.append(_PLAY1[f])
+            prev = f
+    if n_chain == 1:
+        for at in range(_NP):
+            one = chain[at]
+            if one is not None and _WEIGHT[at] == 1 and (link[_PATH_VALUE[at]]
+                                                        or FACE_COLOR[one[0]] == cc):
+                out.append(_PLAY1[one[0]])
+        return out
+    # the chain's cards fall into stretches of path indices, each holding at least a unit
+    # (a lone 3 breaks the path); no play spans two stretches, and the listing takes the
+    # stretches from the path's far end (8) back: each is a part of its own
+    i = _NP - 1
+    while i >= 0:
+        held = chain[i]
+        w = _WEIGHT[i]
+        if held is None or (w > 1 and (len(set(held)) if cap else len(held)) < w):
+            i -= 1
+            continue
+        hi = i
+        while i > 0:
+            h = chain[i - 1]
+            wl = _WEIGHT[i - 1]
+            if h is None or (wl > 1 and (len(set(h)) if cap else len(h)) < wl):
+                break
+            i -= 1
+        if i == hi and w == 1 and len(held) == 1:  # one card
+            f = held[0]
+            if link[_PATH_VALUE[i]] or FACE_COLOR[f] == cc:
                 out.append(_PLAY1[f])
         else:
-            threes.sort()
-            prev = -1
-            for f in threes:
-                if f != prev and (lk or FACE_COLOR[f] == cc):
-                    out.append(_PLAY1[f])
-                prev = f
-    if n_chain == 1:
-        for v, pv in zip(_PATH, _PATH_VALUE, strict=True):
-            one = by_value.get(v)
-            if one is not None and pv != V33 and (link[pv] or FACE_COLOR[one[0]] == cc):
-                out.append(_PLAY1[one[0]])
-    else:
-        # the chain's cards fall into stretches of path indices, each holding at least a
-        # unit (a lone 3 breaks the path); no play spans two stretches, and the listing
-        # takes the stretches from the path's far end (8) back: each is a part of its own
-        held_at: list[list[int] | None] = [by_value.get(v) for v in _PATH]
-        i = _NP - 1
-        while i >= 0:
-            if not _unit_held(held_at[i], i, cap):
-                i -= 1
-                continue
-            hi = i
-            while i > 0 and _unit_held(held_at[i - 1], i - 1, cap):
-                i -= 1
-            got = _chain_part(held_at, i, hi, link, cc, cap, limit)
+            got = _chain_part(chain, i, hi, link, cc, cap, limit)
             if got is None:
                 return None
             out += got
-            i -= 1
+        i -= 1
     if 0 < limit < len(out):
         return None
-    return tuple(out)
+    return out
 
 
-def _unit_held(held: list[int] | None, i: int, cap: bool) -> bool:
-    """Whether the cards ``held`` of path index ``i`` make at least one unit there."""
-    if held is None:
-        return False
-    if _WEIGHT[i] == 1:
-        return True
-    if not cap:
-        return len(held) >= _WEIGHT[i]
-    return len(set(held)) >= _WEIGHT[i]
-
-
-def _chain_part(held_at: list[list[int] | None], lo: int, hi: int, link: tuple[bool, ...],
+def _chain_part(chain: list[list[int] | None], lo: int, hi: int, link: tuple[bool, ...],
                 cc: int, cap: bool, limit: int) -> tuple[Action, ...] | None:
     """The chain plays of the stretch ``lo..hi`` of path indices, memoised; None: too many."""
-    if lo == hi and _WEIGHT[lo] == 1:
-        held = held_at[lo]
-        assert held is not None
-        if len(held) == 1:  # one card: it must link to the top or have the colour
-            f = held[0]
-            return (_PLAY1[f],) if link[_PATH_VALUE[lo]] or FACE_COLOR[f] == cc else ()
-    cards: list[tuple[int, ...]] = []
-    link_top: list[bool] = []
-    colour = False
-    for j in range(_NP):
-        held = held_at[j] if lo <= j <= hi else None
-        if held is None:
-            cards.append(())
-            link_top.append(False)
-        else:
-            held.sort()
-            cards.append(tuple(held))
-            link_top.append(link[_PATH_VALUE[j]])
-            colour = colour or (cc >= 0 and _FACE_OF[_PATH[j]][cc] in held)
-    ckey = (tuple(cards), cap, tuple(link_top), cc if colour else -1, limit)
-    got = _recall(ckey)
+    held = chain[lo]
+    assert held is not None
+    colour = cc >= 0 and _FACE_OF[_PATH[lo]][cc] in held
+    if lo == hi:
+        ckey: tuple[Any, ...] = (lo, tuple(held), cap, link[_PATH_VALUE[lo]],
+                                 cc if colour else -1, limit)
+    else:
+        sets: list[tuple[int, ...]] = []
+        links = 0
+        for j in range(lo, hi + 1):
+            h = chain[j]
+            assert h is not None
+            sets.append(tuple(h))
+            links = 2 * links + link[_PATH_VALUE[j]]
+            colour = colour or (cc >= 0 and _FACE_OF[_PATH[j]][cc] in h)
+        ckey = (lo, tuple(sets), cap, links, cc if colour else -1, limit)
+    got = _PARTS.get(ckey, _MISSING)
     if got is _MISSING:
-        groups = tuple(_items_of(list(c), cap) for c in cards)
-        sink = _Sink(limit)
-        got = None
-        try:
-            _chain_plays(groups, ckey[2], ckey[3], sink, ALL)
-            got = _as_plays(sink.seqs)
-        except _TooMany:
-            pass
-        _remember(ckey, got)
+        got = _RECENT.get(ckey, _MISSING)
+        if got is _MISSING:
+            groups = tuple(_items_of(chain[j] or [], cap) if lo <= j <= hi else ((), ())
+                           for j in range(_NP))
+            link_top = tuple(lo <= j <= hi and link[_PATH_VALUE[j]] for j in range(_NP))
+            sink = _Sink(limit)
+            got = None
+            try:
+                _chain_plays(groups, link_top, cc if colour else -1, sink, ALL)
+                got = _as_plays(sink.seqs)
+            except _TooMany:
+                pass
+            _remember(ckey, got)
     return got
 
 
@@ -994,11 +1000,13 @@ def regular_plays(hand: Items, top_value: int, cc: int, cap: bool,
     All of them when there are at most ``limit`` (0: no limit), else the reduced listing
     of :data:`MAX_LISTED_PLAYS`.
     """
-    return _regular_plays([f for f, k in hand for _ in range(k)], top_value, cc, cap, limit)
+    return tuple(_regular_plays([f for f, k in hand for _ in range(k)], top_value, cc, cap,
+                                limit))
 
 
 def _regular_plays(hand: list[int], top_value: int, cc: int, cap: bool,
-                   limit: int) -> tuple[Action, ...]:
+                   limit: int) -> list[Action]:
+    """:func:`regular_plays` of the cards ``hand``, as a new list."""
     fast = _regular_by_parts(hand, top_value, cc, cap, limit)
     if fast is not None:
         return fast
@@ -1012,7 +1020,7 @@ def _regular_plays(hand: list[int], top_value: int, cc: int, cap: bool,
         _regular_run(items, top_value, cc, cap, sink, mode)
 
     # the parts said: more than ``limit`` plays, the reduced listing
-    return _as_plays(_listing(run, limit, too_many=True))
+    return list(_as_plays(_listing(run, limit, too_many=True)))
 
 
 def _opens_freely(top: int, fam: int, match: str) -> bool:
@@ -1073,16 +1081,16 @@ def defence_plays(
 
     All of them when there are at most ``limit``, else the reduced listing.
     """
-    return _defence_plays([f for f, k in hand for _ in range(k)], level, top, cc, match, mix2,
-                          rule4, mix4, cap, limit)
+    return tuple(_defence_plays([f for f, k in hand for _ in range(k)], level, top, cc, match,
+                                mix2, rule4, mix4, cap, limit))
 
 
 _FAMILIES: Final = (F_DRAW, F_SKIP, F_REV, F_ZERO)
 
 
 def _defence_plays(hand: list[int], level: int, top: int, cc: int, match: str, mix2: bool,
-                   rule4: str, mix4: bool, cap: bool, limit: int) -> tuple[Action, ...]:
-    """:func:`defence_plays` of the cards ``hand``, each family's part memoised.
+                   rule4: str, mix4: bool, cap: bool, limit: int) -> list[Action]:
+    """:func:`defence_plays` of the cards ``hand``, each family's part memoised (a new list).
 
     Like :func:`_regular_by_parts`, by family instead of by value.
     """
@@ -1125,7 +1133,7 @@ def _defence_plays(hand: list[int], level: int, top: int, cc: int, match: str, m
         out += got
     else:
         if not 0 < limit < len(out):
-            return tuple(out)
+            return out
     counts_: dict[int, int] = {}
     for f in hand:
         if not IS_WILD[f]:
@@ -1135,7 +1143,7 @@ def _defence_plays(hand: list[int], level: int, top: int, cc: int, match: str, m
     def run(sink: _Sink, mode: int) -> None:
         _defence_run(items, level, top, cc, match, mix2, rule4, mix4, cap, sink, mode)
 
-    return _as_plays(_listing(run, limit, too_many=True))
+    return list(_as_plays(_listing(run, limit, too_many=True)))
 
 
 def canonical_order(
@@ -1320,7 +1328,8 @@ class ThrowdownState(VariantState):
             return V33
         return v
 
-    def _nonwild_plays(self, seat: int) -> tuple[Action, ...]:
+    def _nonwild_plays(self, seat: int) -> list[Action]:
+        """The non-wild plays or defences of ``seat`` now, as a new list."""
         o = self.opts
         if self.phase == RESPONSE:
             return _defence_plays(
@@ -1376,6 +1385,30 @@ class ThrowdownState(VariantState):
         hand = self.hands[seat]
         return len(hand) >= 2 and (W in hand or WD4 in hand)
 
+    def _drawn_makes_play(self, seat: int) -> bool:
+        """:meth:`_has_play` in a turn, when ``seat`` had no play before the card drawn last.
+
+        Cards drawn only add plays, so only the new card can make one: alone, as a second
+        3 for a threes-unit, or as the second card beside a wild (a wild is played with
+        another card left in hand, TD-2.8).
+        """
+        hand = self.hands[seat]
+        c = hand[-1]
+        if c in (W, WD4):
+            return len(hand) >= 2
+        if len(hand) == 2 and hand[0] in (W, WD4):
+            return True
+        v = VAL[c]
+        if v < 0 or IS_WILD[c]:
+            return False
+        link = LINK[self.top_value()]
+        if FACE_COLOR[c] == self.color or link[v]:
+            return True
+        if v != 3 or not link[V33]:
+            return False
+        threes = [f for f in hand if VAL[f] == 3]
+        return len(set(threes) if not self.opts.multi_play_same_color else threes) >= 2
+
     def _wild_colors(self, f: int) -> tuple[int, ...]:
         o = self.opts
         must = o.wild_color_must_change if f == W else o.wd4_color_must_change
@@ -1409,17 +1442,30 @@ class ThrowdownState(VariantState):
         return acts
 
     def _turn_actions(self, seat: int) -> list[Action]:
-        return self._main_actions(seat)
+        """:meth:`_main_actions` in phase ``turn`` (the common case, spelt out)."""
+        o = self.opts
+        hand = self.hands[seat]
+        top = self.discard[-1]
+        tv = VAL[top]
+        if tv == 3 and self.pair_on_top and o.top_three_pair_equivalence:
+            tv = V33  # TD-2.4, as top_value()
+        acts = _regular_plays(hand, tv, self.color, not o.multi_play_same_color,
+                              self.max_listed_plays)
+        if W in hand or WD4 in hand:
+            acts += self._wild_plays(seat, bool(acts))
+        if not acts or (o.voluntary_draw and not self.drew):
+            acts.append(A.DRAW_ACTION)
+        acts.append(_LEAVE)  # TD-6.6: the player to act may leave instead
+        return acts
 
     def _main_actions(self, seat: int) -> list[Action]:
         ph = self.phase
         if ph == DEAL:
             return list(_DIRECTION_ACTIONS)
-        plays = self._nonwild_plays(seat)
-        acts = list(plays)
+        acts = self._nonwild_plays(seat)  # a new list: extended in place
         hand = self.hands[seat]
         if W in hand or WD4 in hand:
-            acts += self._wild_plays(seat, bool(plays))
+            acts += self._wild_plays(seat, bool(acts))
         if ph == RESPONSE:
             # without a defence the engine draws the pot at once (TD-4.8); a position may
             # still hold such a pot, whose defender then has accept as his only answer
@@ -1847,7 +1893,7 @@ class ThrowdownState(VariantState):
         got = 0
         while self.draw_cards(p, 1, "TD-3.2"):
             got += 1
-            if self._has_play(p):
+            if had_play or self._drawn_makes_play(p):
                 self.idle = 0
                 return
         # nothing (more) to draw and nothing to play: the turn ends
