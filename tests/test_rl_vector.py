@@ -314,4 +314,8 @@ def test_hand_counts_follow_plays_draws_and_recounts() -> None:
                 want = [hand.count(f) for f in faces]
                 assert list(obs["observation"][i][lo: lo + size]) == want
                 assert list(v._tmpl[i][lo: lo + size]) == want
-                assert not v._tmpl[i][:lo].any() and not v._tmpl[i][lo + size:].any()
+                rest = v._tmpl[i].copy()
+                rest[lo: lo + size] = 0
+                # beside the hand, what every direct decision shows: own turn, to act
+                assert list(np.flatnonzero(rest)) == sorted(
+                    [v.obs_layout.offset("decision"), v.obs_layout.offset("seats") + 5])

@@ -297,6 +297,21 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         if self._seat in self._quiet and not self._over:
             self._clear_mask()
 
+    def share_tables(self, other: raw_env) -> None:
+        """Use ``other``'s encoder index tables (same variant and size; they never change).
+
+        Many environments of one batch then read one copy, which stays in the CPU's caches.
+        """
+        if (other.variant.name, other.n) != (self.variant.name, self.n):
+            raise ValueError("tables are shared between environments of one variant and size")
+        for name in ("_hand_ix", "_top_ix", "_hist_ix", "_rev_ix", "_rot", "_throw_start"):
+            setattr(self, name, getattr(other, name))
+        if self._throws:
+            self._throw_ix = other._throw_ix
+            self._throw_last_ix = other._throw_last_ix
+        self._enc = (*self._enc[:2], self._hand_ix, self._top_ix, self._hist_ix,
+                     *self._enc[5:10], self._rot, self._o_table)
+
     def bind_buffers(self, obs: memoryview[float], mask: memoryview[int]) -> None:
         """Write observations and masks into ``obs`` (float32) and ``mask`` (int8) from now on.
 

@@ -27,6 +27,7 @@ from ``(seed, i)``, and each bot draws from its own generator derived from the g
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, cast
 
@@ -38,12 +39,13 @@ from gymnasium.vector.utils import batch_space
 
 import hotdeath
 from hotdeath import actions as A
-from hotdeath.actions import JUMP, PLAY, Action
+from hotdeath.actions import DRAW, JUMP, PLAY, Action
 from hotdeath.bots import Bot, make_bot
 from hotdeath.bots.arena import seat_rngs, worth_offering
 from hotdeath.bots.simple import RandomBot
 from hotdeath.errors import IllegalActionError, OptionError
 from hotdeath.rl.aec import _NSEAT, raw_env
+from hotdeath.rl.spaces import HISTORY
 from hotdeath.state import GAME_OVER, RESPONSE, GameState
 from hotdeath.variants import BASIC_VARIANT
 
@@ -63,8 +65,9 @@ class _Table:
     environment itself (an own turn with no window open: ``legal`` and ``codes``, the
     state's legal actions and their flat mask indices), False by the AEC environment
     (``env._slot_act``: windows, Throwdown throws, the first decision of an episode).
-    ``tbuf`` is the table's template row: zeros but for the learner's hand counts, kept
-    equal to the counts of ``snap`` (the hand as last encoded) from what changed.
+    ``tbuf`` is the table's template row: zeros but for the learner's hand counts (kept
+    equal to the counts of ``snap``, the hand as last encoded, from what changed) and the
+    two entries every direct decision sets (own turn, the learner to act).
     """
 
     __slots__ = ("bots", "cache", "codes", "direct", "done", "env", "fast", "get", "hand_mark",
@@ -199,14 +202,18 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
         self._hands_mv: memoryview[Any] = memoryview(cast(Any, self._hands))
         self._cap = max_steps if max_steps is not None else 1 << 62
         self._hand_episode = episode == "hand"
-        self._allc: list[int] = []
+        self._allc = array("q")
         """Flat mask indices of the direct decisions of the step being taken (see step)."""
         self._tables: list[_Table] = []
         for i in range(num_envs):
             e = first if i == 0 else raw_env(variant, preset, options, n, None, reward, None)
+            if i:
+                e.share_tables(first)
             row = memoryview(self._obs[i]).cast("B").cast("f")
             e.bind_buffers(row, memoryview(self._mask[i]).cast("B"))
             bots = [make_bot(s) for s in specs]
+            self._tmpl[i, first._o_decision] = 1.0  # a direct decision is an own turn
+            self._tmpl[i, first._o_seats + 5] = 1.0  # of the learner (row 0: the observer)
             tbuf = memoryview(self._tmpl[i]).cast("B").cast("f")
             self._tables.append(_Table(e, bots, seat, random.Random(i), i * k, row, tbuf))
         self._started = False
@@ -222,6 +229,13 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
         self._buried = cls.buried_cards is not GameState.buried_cards
         self._hand_number = cls.current_hand is not GameState.current_hand
         self._throws = self.layout.throws
+        self._rare = self._infections or self._sixty_nine
+        self._four = HISTORY == 4 and not self._buried
+        self._rot = first._rot
+        o = first._o_seats
+        self._dealer_ix = [[o + 6 + ((d - p) % n) * _NSEAT for d in range(n)] for p in range(n)]
+        self._tabs = (first._top_ix, first._hist_ix, first._o_color, first._o_cw,
+                      first._o_phase, first._o_drew, first._o_table)
 
     # ------------------------------------------------------------------ Gymnasium API
 
@@ -280,43 +294,56 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
                     self._sync(t)
                     t.env._illegal(slot)
         self._mask_flat.fill(0)
-        allc = self._allc
-        allc.clear()
         rewards = self._rewards
         term = self._terminated
         trunc = self._truncated
+        rewards.fill(0.0)  # what a step does not set: no reward, not over
+        term.fill(False)
+        trunc.fill(False)
+        allc = self._allc
+        del allc[:]
+        nos = self._no_slot
         illegal: list[int] = []
         for i, t in enumerate(self._tables):
             if t.done:
                 if self.episode == "game" or t.st.phase == GAME_OVER:
                     self._new_game(t)
                 self._begin(i, t)
-                rewards[i] = 0.0
-                term[i] = False
-                trunc[i] = False
                 continue
             slot = slots[i]
             if t.direct:
+                codes = t.codes
+                c = t.off + slot
                 try:
-                    j = t.codes.index(t.off + slot)
+                    j = codes.index(c)  # (another table's index or the spare: not legal)
                 except ValueError:
                     j = -1
-                if j < 0 or not 0 <= slot < k:
+                if j < 0 or c == nos:
                     illegal.append(i)
                     self._illegal_end(i, t)
                     continue
                 a = t.legal[j]
-                if not a.uno and t.codes.count(t.off + slot) > 1:
+                if not a.uno and codes.count(c) > 1:
                     a = self._uno_twin(t, j)
                 p = t.learner
                 t.st.step(a, p)
-                if a.kind == PLAY or a.kind == JUMP:  # the hand as the engine leaves it
+                kind = a.kind
+                if kind in (PLAY, JUMP):  # the hand as the engine leaves it
                     snap = t.snap
                     tb = t.tbuf
                     hix = t.hix
                     for f in a.cards:
                         snap.remove(f)
                         tb[hix[f]] -= 1.0
+                elif kind == DRAW:  # the cards drawn, if the engine appended them (the
+                    snap = t.snap   # encoder checks the hand against snap in any case)
+                    new = t.st.hands[p][len(snap):]
+                    if new:
+                        tb = t.tbuf
+                        hix = t.hix
+                        for f in new:
+                            tb[hix[f]] += 1.0
+                        snap += new
                 t.steps += 1
                 self._advance(i, t)
                 continue
@@ -336,7 +363,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
                 self._run_bots(t)
             self._finish(i, t)
         if allc:
-            self._mask_flat[allc] = 1
+            self._mask_flat[np.frombuffer(allc, np.int64)] = 1
         info = self._info()
         if illegal:
             flags = np.zeros(self.num_envs, np.bool_)
@@ -541,13 +568,82 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
             return
         t.legal = legal
         t.codes = codes
-        self._allc += codes
+        self._allc.extend(codes)
         t.direct = True
-        self._term_mv[i] = False
-        self._trunc_mv[i] = False
-        self._rewards_mv[i] = 0.0
         self._hands_mv[i] = st.current_hand() if self._hand_number else st.hand_no
-        self._encode_direct(t)
+        # the observation: what raw_env._encode writes for a seat that is to act, with no
+        # window, no throw in progress and no Uno window open (see _sync_hand for the hand)
+        hand = st.hands[p]
+        if hand != t.snap:
+            self._sync_hand(t, hand)
+        b = t.row
+        b[:] = t.tbuf  # zeros, the hand counts, own turn, the learner to act: one copy
+        top_ix, hist_ix, o_color, o_cw, o_phase, o_drew, o_table = self._tabs
+        disc = st.discard
+        if disc:
+            b[top_ix[disc[-1]]] = 1.0
+            under = len(disc) - 1
+            if under >= 4 and self._four:  # the usual case, unrolled
+                h1, h2, h3, h4 = hist_ix
+                b[h1[disc[-2]]] = 1.0
+                b[h2[disc[-3]]] = 1.0
+                b[h3[disc[-4]]] = 1.0
+                b[h4[disc[-5]]] = 1.0
+            elif under:
+                if self._buried:
+                    under -= st.buried_cards()
+                k = -1
+                for ix in hist_ix[:under]:
+                    k -= 1
+                    b[ix[disc[k]]] = 1.0
+        c = st.color
+        if c >= 0:
+            b[o_color + c] = 1.0
+        if st.direction == 1:
+            b[o_cw] = 1.0
+        phase = st.phase
+        b[o_phase + phase] = 1.0
+        if st.drew:
+            b[o_drew] = 1.0
+        hands = st.hands
+        active = st.active
+        scores = st.scores
+        revealed = st.revealed
+        for s, base in self._rot[p]:
+            b[base] = len(hands[s])
+            if active[s]:
+                b[base + 1] = 1.0
+                if revealed[s]:
+                    t.env._encode_revealed(p, s, base)
+            b[base + 3] = scores[s]
+        b[self._dealer_ix[p][st.dealer]] = 1.0
+        if phase == RESPONSE or self._rare:
+            self._encode_rare(t, phase)
+        b[o_table] = len(st.draw_pile)
+        b[o_table + 1] = st.current_hand() if self._hand_number else st.hand_no
+        b[o_table + 2] = st.hand_size
+
+    def _encode_rare(self, t: _Table, phase: int) -> None:
+        """Sections most positions leave at zero: infections, a 69, a pending attack."""
+        st = t.st
+        p = t.learner
+        e = t.env
+        b = t.row
+        n = self.players
+        o = e._o_seats
+        if self._infections:
+            infections = st.infection_counts()
+            if any(infections):
+                for s in range(n):
+                    b[o + 4 + ((s - p) % n) * _NSEAT] = infections[s]
+        if self._sixty_nine:
+            sn = st.window_seat()
+            if sn >= 0:
+                b[e._o_sn + (sn - p) % n] = 1.0
+        if phase == RESPONSE:
+            pending = st.pending()
+            if pending is not None:
+                e._encode_attack(pending, p)
 
     def _codes(self, t: _Table, legal: list[Action]) -> list[int] | None:
         """Flat mask indices of the learner's ``legal`` actions, filling the cache.
@@ -601,73 +697,6 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
         for f in hand:
             tb[hix[f]] += 1.0
         t.snap = list(hand)
-
-    def _encode_direct(self, t: _Table) -> None:
-        """Write the learner's observation on its own turn.
-
-        What ``raw_env._encode`` writes for a seat that is to act, with no window, no throw
-        in progress and no Uno window open; the hand counts come from the template row.
-        """
-        st = t.st
-        p = t.learner
-        hand = st.hands[p]
-        if hand != t.snap:
-            self._sync_hand(t, hand)
-        e = t.env
-        (_, _, _, top_ix, hist_ix, o_color, o_cw, o_phase, o_decision, o_drew, rot,
-         o_table) = e._enc
-        b = t.row
-        b[:] = t.tbuf  # zeros and the hand counts: one copy
-        b[o_decision] = 1.0
-        disc = st.discard
-        if disc:
-            b[top_ix[disc[-1]]] = 1.0
-            under = len(disc) - 1
-            if self._buried:
-                under -= st.buried_cards()
-            k = -1
-            for ix in hist_ix[:under]:
-                k -= 1
-                b[ix[disc[k]]] = 1.0
-        if st.color >= 0:
-            b[o_color + st.color] = 1.0
-        if st.direction == 1:
-            b[o_cw] = 1.0
-        phase = st.phase
-        b[o_phase + phase] = 1.0
-        if st.drew:
-            b[o_drew] = 1.0
-        hands = st.hands
-        active = st.active
-        scores = st.scores
-        revealed = st.revealed
-        for s, base in rot[p]:
-            b[base] = len(hands[s])
-            if active[s]:
-                b[base + 1] = 1.0
-                if revealed[s]:
-                    e._encode_revealed(p, s, base)
-            b[base + 3] = scores[s]
-        n = self.players
-        o = e._o_seats
-        b[o + 5] = 1.0  # the learner is to act
-        b[o + 6 + ((st.dealer - p) % n) * _NSEAT] = 1.0
-        if self._infections:
-            infections = st.infection_counts()
-            if any(infections):
-                for s in range(n):
-                    b[o + 4 + ((s - p) % n) * _NSEAT] = infections[s]
-        if self._sixty_nine:
-            sn = st.window_seat()
-            if sn >= 0:
-                b[e._o_sn + (sn - p) % n] = 1.0
-        if phase == RESPONSE:
-            pending = st.pending()
-            if pending is not None:
-                e._encode_attack(pending, p)
-        b[o_table] = len(st.draw_pile)
-        b[o_table + 1] = st.current_hand() if self._hand_number else st.hand_no
-        b[o_table + 2] = st.hand_size
 
     def _sync(self, t: _Table) -> None:
         """Bring the AEC environment of ``t`` up to the decision the direct path built."""
