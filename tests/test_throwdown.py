@@ -1433,6 +1433,34 @@ class TestMultiCardPlays:
                         checked += 1
         assert checked == 120 * 7 * 4 * 2
 
+    @pytest.mark.rule("TD-4.2", "ruling", "the defences by memoised families are the enumeration")
+    def test_defences_by_parts_equal_the_whole_hand_enumeration(self) -> None:
+        # the same for the Throwdown defences (TD-4.2 to TD-4.6), memoised per family: the
+        # very same actions in the very same order, under each count rule and match option
+        from hotdeath.variants.throwdown import state as T
+
+        rnd = random.Random(12)
+        deck = [f for f in standard_deck() * 2 if not IS_WILD[f]]
+        family = [f for f in deck if T.FAM[4][f] >= 0]
+        tops = [parse_card(c) for c in ("R+2", "G4", "BS", "YR", "WD4", "W", "R7")]
+        checked = 0
+        for _ in range(150):
+            cards_ = rnd.sample(family, rnd.choice((2, 4, 6))) + rnd.sample(deck, 3)
+            items = tuple(sorted(Counter(cards_).items()))
+            for top in tops:
+                level = 4 if top == parse_card("WD4") else rnd.choice((2, 4))
+                cc = rnd.choice((0, 1, 2, 3))
+                match = rnd.choice(("color_or_kind", "kind_free"))
+                mix2, mix4, cap = (rnd.random() < 0.5 for _ in range(3))
+                rule4 = rnd.choice(("even", "at_least_two"))
+                sink = T._Sink()
+                T._defence_run(items, level, top, cc, match, mix2, rule4, mix4, cap, sink, T.ALL)
+                whole = tuple(Action(A.PLAY, q) for q in sink.seqs)
+                fast = T._defence_plays(cards_, level, top, cc, match, mix2, rule4, mix4, cap, 0)
+                assert tuple(fast) == whole, (items, top, level, cc, match)
+                checked += 1
+        assert checked == 150 * len(tops)
+
     @pytest.mark.rule("TD-2.5", "ruling", "other orders of a listed play are accepted")
     def test_every_valid_order_is_accepted_and_recorded_canonically(self) -> None:
         g = td([["B9", "Y6", "G3", "Y3", "R8", "G1"], ["G2"]], "B7")

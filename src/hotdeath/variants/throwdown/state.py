@@ -432,6 +432,43 @@ def _subs(faces: tuple[int, ...], counts: tuple[int, ...]) -> tuple[tuple[_Sub, 
     return tuple(tuple(x) for x in by)
 
 
+@lru_cache(maxsize=4096)
+def _subs_in_order(faces: tuple[int, ...], counts: tuple[int, ...]) -> tuple[_Sub, ...]:
+    """The non-empty sub-multisets of :func:`_subs`, in :func:`_subsets` order."""
+    by_vec = {sub[0]: sub for size in _subs(faces, counts) for sub in size}
+    return tuple(by_vec[v] for v in _subsets(counts) if any(v))
+
+
+def _value_plays(faces: tuple[int, ...], counts: tuple[int, ...], any_first: bool,
+                 cc: int) -> list[tuple[int, ...]]:
+    """:func:`_group_plays` of every sub-multiset of one value's cards (at most 4 faces).
+
+    The cards of one value differ only by colour, so at most one face has the colour.
+    With ``any_first`` each play is the smallest card, the others ascending, the last
+    card: the sub-multiset less the last card, then the last (its ``tails``).  Otherwise
+    the colour's card starts, unless it is the last card and the only one of its face.
+    """
+    out: list[tuple[int, ...]] = []
+    for sub in _subs_in_order(faces, counts):
+        if any_first:
+            out += sub[5]
+            continue
+        m = sub[2][cc] if cc >= 0 else -1
+        if m < 0:
+            continue
+        cards = sub[1]
+        if len(cards) == 1:
+            out.append(cards)
+            continue
+        first = (faces[m],)
+        vec = sub[0]
+        minus2 = sub[6]
+        for j, last in sub[4]:
+            if j != m or vec[m] > 1:
+                out.append(first + minus2[j][m] + (last,))
+    return out
+
+
 _Groups = tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
 """The hand's chain cards: (faces, counts) for each path index."""
 _WALKABLE_MAX: Final = 512
@@ -890,9 +927,7 @@ def _regular_by_parts(hand: Iterable[int], top_value: int, cc: int, cap: bool,
                     got = _RECENT.get(key)
                     if got is None:
                         faces, counts = _items_of(g, cap)
-                        sink = _Sink()
-                        _group_plays(faces, _vectors(counts, ALL), lk, cc, sink)
-                        got = _as_plays(sink.seqs)
+                        got = _as_plays(_value_plays(faces, counts, lk, cc))
                         _remember(key, got)
                 out += got
         elif part < 3:
@@ -1117,16 +1152,20 @@ def _defence_plays(hand: list[int], level: int, top: int, cc: int, match: str, m
         got = _recall(key)
         if got is _MISSING:
             faces, counts = _items_of(g, cap)
-            vectors = _vectors(counts, ALL)
-            if fam == F_DRAW:
-                vectors = filter(_draw_rule(faces, level, mix2, rule4, mix4), vectors)
-            sink = _Sink(limit)
             got = None
-            try:
-                _group_plays(faces, vectors, free, cc, sink)
-                got = _as_plays(sink.seqs)
-            except _TooMany:
-                pass
+            if fam != F_DRAW:  # one value: Skips, Reverses or 0s
+                seqs = _value_plays(faces, counts, free, cc)
+                if not 0 < limit < len(seqs):
+                    got = _as_plays(seqs)
+            else:
+                vectors = filter(_draw_rule(faces, level, mix2, rule4, mix4),
+                                 _vectors(counts, ALL))
+                sink = _Sink(limit)
+                try:
+                    _group_plays(faces, vectors, free, cc, sink)
+                    got = _as_plays(sink.seqs)
+                except _TooMany:
+                    pass
             _remember(key, got)
         if got is None:
             break
