@@ -27,7 +27,6 @@ from ``(seed, i)``, and each bot draws from its own generator derived from the g
 from __future__ import annotations
 
 import random
-from array import array
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, cast
 
@@ -70,8 +69,8 @@ class _Table:
     two entries every direct decision sets (own turn, the learner to act).
     """
 
-    __slots__ = ("bots", "cache", "codes", "direct", "done", "env", "fast", "get", "hand_mark",
-                 "hix", "keep", "learner", "legal", "off", "rng", "rngs", "row", "saved",
+    __slots__ = ("bots", "cache", "caches", "codes", "direct", "done", "env", "fast", "get",
+                 "hand_mark", "hix", "learner", "legal", "off", "rng", "rngs", "row", "saved",
                  "seat", "snap", "spare", "st", "steps", "tbuf")
 
     def __init__(self, e: raw_env, bots: list[Bot], seat: int | None, rng: random.Random,
@@ -92,10 +91,10 @@ class _Table:
         self.direct = False
         self.legal: list[Action] = []
         self.codes: list[int] = []
-        self.cache: dict[int, int] = {}
-        """id of an engine action of the learner -> its flat mask index (see ``_codes``)."""
-        self.get: Callable[[int], int] = self.cache.__getitem__
-        self.keep: list[Action] = []
+        self.caches: list[dict[Action, int]] = [{} for _ in range(e.n)]
+        """Per learner seat: engine action -> its flat mask index (see ``_codes``)."""
+        self.cache = self.caches[self.learner]
+        self.get: Callable[[Action], int] = self.cache.__getitem__
         self.off = off
         self.row = row
         self.tbuf = tbuf
@@ -202,8 +201,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
         self._hands_mv: memoryview[Any] = memoryview(cast(Any, self._hands))
         self._cap = max_steps if max_steps is not None else 1 << 62
         self._hand_episode = episode == "hand"
-        self._allc = array("q")
-        """Flat mask indices of the direct decisions of the step being taken (see step)."""
+        self._mask_mv: memoryview[Any] = memoryview(cast(Any, self._mask_flat)).cast("B")
         self._tables: list[_Table] = []
         for i in range(num_envs):
             e = first if i == 0 else raw_env(variant, preset, options, n, None, reward, None)
@@ -300,8 +298,6 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
         rewards.fill(0.0)  # what a step does not set: no reward, not over
         term.fill(False)
         trunc.fill(False)
-        allc = self._allc
-        del allc[:]
         nos = self._no_slot
         illegal: list[int] = []
         for i, t in enumerate(self._tables):
@@ -362,8 +358,6 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
             if not self._ended(t):
                 self._run_bots(t)
             self._finish(i, t)
-        if allc:
-            self._mask_flat[np.frombuffer(allc, np.int64)] = 1
         info = self._info()
         if illegal:
             flags = np.zeros(self.num_envs, np.bool_)
@@ -410,8 +404,8 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
         t.st = t.env.state
         t.direct = False
         t.saved = None
-        t.cache.clear()  # the learner's seat may have changed
-        t.keep.clear()
+        t.cache = t.caches[t.learner]
+        t.get = t.cache.__getitem__
 
     def _begin(self, i: int, t: _Table) -> None:
         """Start an episode of ``t``: bots play to the learner (new games if one ends first)."""
@@ -550,7 +544,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
         legal = st.legal_actions(p)
         codes: list[int] | None
         try:
-            codes = list(map(t.get, map(id, legal)))
+            codes = list(map(t.get, legal))
         except KeyError:  # an action not seen yet
             codes = self._codes(t, legal)
         if self._throws or codes is None:  # slots the AEC environment must build
@@ -568,7 +562,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
             return
         t.legal = legal
         t.codes = codes
-        self._allc.extend(codes)
+        mf = self._mask_mv
+        for c in codes:
+            mf[c] = 1
         t.direct = True
         self._hands_mv[i] = st.current_hand() if self._hand_number else st.hand_no
         # the observation: what raw_env._encode writes for a seat that is to act, with no
@@ -654,19 +650,17 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
         cache = t.cache
         if len(cache) > _CACHE_LIMIT:
             cache.clear()
-            t.keep.clear()
         p = t.learner
         lay = self.layout
         out: list[int] = []
         for a in legal:
-            code = cache.get(id(a))
+            code = cache.get(a)
             if code is None:
                 if a.kind in _CHECKED_KINDS:
                     return None
                 slot = lay.slot_of(a, p)
                 code = t.off + slot if slot >= 0 else self._no_slot
-                cache[id(a)] = code
-                t.keep.append(a)  # keeps the id valid while it is a cache key
+                cache[a] = code
             out.append(code)
         return out
 
