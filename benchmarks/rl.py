@@ -22,10 +22,15 @@ and counts *steps* (decisions):
 * ``env_wrapped``: ``hotdeath.rl.env()`` (PettingZoo's bound and order wrappers);
 * ``rlcard_env``: RLCard 1.2.0's ``rlcard.make('uno')``: ``env.step`` (which builds the
   next observation) with ``rng.choice`` over ``state['legal_actions']``;
-* ``vector``: :class:`hotdeath.rl.VectorEnv` with 16 tables, the learner in seat 0 and
-  the ``random`` bot in the other, the learner's slots drawn uniformly from the batch of
-  masks with numpy (one call for the whole batch); every decision counts, the learner's
-  and the bot's, as in the other loops;
+* ``vector``: :class:`hotdeath.rl.VectorEnv` with ``--envs`` tables (16), the learner in
+  seat 0 and the ``random`` bot in the other, the learner's slots drawn uniformly from the
+  batch of masks with numpy (one call for the whole batch); every decision counts, the
+  learner's and the bot's, as in the other loops (the engine's actions: ``len(history)``).
+  This is the single-agent use: observations and masks are built at the learner's
+  decisions only (``vector_learner_share`` of all decisions, about half), while RLCard's
+  env builds one at every decision whoever plays; a learner against RLCard's env gets
+  those too, so the ratio of decisions per CPU second compares what training one agent
+  against the random bot costs on each side;
 * ``api_floor``: not an environment but its lower bound: the bare engine behind the least
   that PettingZoo's AEC loop costs, a ``last()`` method that returns a dict of two fresh
   arrays (copies of preallocated ones of our observation and mask sizes) and the
@@ -121,8 +126,11 @@ def env_loop(seed: int, numpy_choice: bool = False, wrapped: bool = False) -> Lo
     return _timed(play)
 
 
-def vector_loop(seed: int, envs: int = 16) -> Loop:
-    """``VectorEnv`` steps; the rate counts every seat's decisions (the engine's actions)."""
+def vector_loop(seed: int, envs: int = 16, share: list[int] | None = None) -> Loop:
+    """``VectorEnv`` steps; the rate counts every seat's decisions (the engine's actions).
+
+    ``share`` (when given) accumulates [learner decisions, all decisions] of ended games.
+    """
     v = VectorEnv(envs, "standard", players=2, options=OPTIONS, opponents="random",
                   max_steps=None)
     nrng = np.random.default_rng(seed)
@@ -146,7 +154,11 @@ def vector_loop(seed: int, envs: int = 16) -> Loop:
                 obs, _, term, trunc, _ = v.step(acts)
                 if term.any() or trunc.any():
                     for i in np.flatnonzero(term | trunc):
-                        done += len(subs[i].state.history)
+                        history = subs[i].state.history
+                        done += len(history)
+                        if share is not None:
+                            share[0] += sum(1 for s, _ in history if s == 0)
+                            share[1] += len(history)
         dt = time.process_time() - c0
         return done + partial() - start, dt
 
@@ -232,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=2.0, help="length of one timed slice")
     ap.add_argument("--repeat", type=int, default=5, help="repetitions (medians reported)")
     ap.add_argument("--quick", action="store_true", help="0.2 s x 1: a smoke run")
+    ap.add_argument("--envs", type=int, default=16, help="VectorEnv tables (the batch)")
     args = ap.parse_args(argv)
     if args.quick:
         args.seconds, args.repeat = 0.2, 1
@@ -245,7 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     rl = rlcard_loop(5)
     if rl is not None:
         loops["rlcard_env"] = rl
-    loops["vector"] = vector_loop(8)
+    share = [0, 0]
+    loops["vector"] = vector_loop(8, args.envs, share)
     loops["api_floor"] = floor_loop(6)
     for run in loops.values():  # warm-up
         run(min(0.2, args.seconds))
@@ -266,6 +280,7 @@ def main(argv: list[str] | None = None) -> int:
         "core": hotdeath.core(),
         "seconds": args.seconds,
         "repeat": args.repeat,
+        "envs": args.envs,
     }
     for k in loops:
         summary[f"{k}_steps_per_s"] = round(med[k], 1)
@@ -276,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
         summary["env_speedup_vs_rlcard_env"] = round(med["env"] / med["rlcard_env"], 2)
         summary["vector_speedup_vs_rlcard_env"] = round(med["vector"] / med["rlcard_env"], 2)
     summary["env_cost_vs_engine_view"] = round(med["engine_view"] / med["env"], 3)
+    summary["vector_learner_share"] = round(share[0] / share[1], 3) if share[1] else None
     print(json.dumps(summary))
     return 0
 

@@ -566,7 +566,8 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
         for c in codes:
             mf[c] = 1
         t.direct = True
-        self._hands_mv[i] = st.current_hand() if self._hand_number else st.hand_no
+        hand_no = st.current_hand() if self._hand_number else st.hand_no
+        self._hands_mv[i] = hand_no
         # the observation: what raw_env._encode writes for a seat that is to act, with no
         # window, no throw in progress and no Uno window open (see _sync_hand for the hand)
         hand = st.hands[p]
@@ -616,7 +617,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
         if phase == RESPONSE or self._rare:
             self._encode_rare(t, phase)
         b[o_table] = len(st.draw_pile)
-        b[o_table + 1] = st.current_hand() if self._hand_number else st.hand_no
+        b[o_table + 1] = hand_no
         b[o_table + 2] = st.hand_size
 
     def _encode_rare(self, t: _Table, phase: int) -> None:
