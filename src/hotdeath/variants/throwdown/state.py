@@ -191,6 +191,9 @@ _FACE_OF: Final[dict[int, tuple[int, ...]]] = {
 }
 
 _DIRECTION_ACTIONS: Final = (make(A.DIRECTION, n=1), make(A.DIRECTION, n=-1))
+_OTHERS: Final = tuple(tuple(tuple(x for x in range(n) if x != s) for s in range(n))
+                       for n in range(17))
+"""``_OTHERS[players][seat]``: the other seats, in order."""
 _CATCH: Final = tuple(make(A.CATCH, target=s) for s in range(16))
 _UNO_AT: Final = tuple(make(A.UNO, target=s) for s in range(16))
 _LEAVE: Final = make(A.LEAVE)
@@ -894,12 +897,53 @@ _AT: Final = tuple(_PATH.index(v) if v in _PATH else -1 for v in range(_NV))
 """The path index of each card value on the chain, or -1."""
 
 
-def _regular_by_parts(hand: Iterable[int], top_value: int, cc: int, cap: bool,
+def _listing_rank(v: int) -> int:
+    """Where a value's cards stand in a listing of single cards (see :data:`_SINGLE_KEY`)."""
+    if _PART_OF[v] == 0:
+        return _GROUP_VALUES.index(v)
+    if v in _PATH:  # the lone 3s, then the chain from its far end back
+        return len(_GROUP_VALUES) + (0 if v == 3 else _NP - _PATH.index(v))
+    return 2 * _NV
+
+
+_SINGLE_KEY: Final = tuple(_listing_rank(VAL[f]) * NUM_FACES + f for f in range(NUM_FACES))
+"""A sort key of faces giving the listing's order when every value is held once: the values
+outside the chain ascending, a lone 3, then the chain's stretches from the far end (8)."""
+_SINGLES: Final = tuple(
+    tuple(frozenset(f for f in range(NUM_FACES) if VAL[f] >= 0 and not IS_WILD[f]
+                    and (LINK[tv][VAL[f]] or FACE_COLOR[f] == cc)) for cc in (*COLORS, -1))
+    for tv in range(_NV))
+"""``_SINGLES[top value][colour]``: the non-wild cards that may be played alone (TD-2.4)."""
+
+
+def _linked_pair() -> tuple[int, int]:
+    """The one pair of different values whose single cards link (9 and 6, from ``LINK``).
+
+    The other links of TD-2.3 join a threes-unit, which takes two 3s.
+    """
+    pairs = [(v, w) for v, ws in _in_play_links().items() for w in ws
+             if v < w and v not in _THREES and w not in _THREES]
+    if len(pairs) != 1:
+        raise AssertionError("the links of TD-2.3 no longer have one pair of single cards")
+    return pairs[0]
+
+
+_LINKED_PAIR: Final = _linked_pair()
+
+
+def _regular_by_parts(hand: list[int], top_value: int, cc: int, cap: bool,
                       limit: int) -> list[Action] | None:
     """:func:`regular_plays` of the cards ``hand`` from memoised parts (a new list).
 
     Wilds are left out; None when the listing must be reduced.
     """
+    values = {VAL[f] for f in hand}
+    a, b = _LINKED_PAIR
+    if len(values) == len(hand) and not (a in values and b in values):
+        # every value held once and no two linked ones: the plays are single cards
+        ok = _SINGLES[top_value][cc]
+        singles = [_PLAY1[f] for f in sorted(hand, key=_SINGLE_KEY.__getitem__) if f in ok]
+        return None if 0 < limit < len(singles) else singles
     link = LINK[top_value]
     cards = sorted(hand, key=_VKEY.__getitem__)
     out: list[Action] = []
@@ -1547,11 +1591,22 @@ class ThrowdownState(VariantState):
     def _window_actions(self, seat: int) -> list[Action]:
         active = self.active
         holds = active[seat]
+        hands = self.hands
+        o = self.opts
+        n = self.n
         left = self.left
+        if (seat == self.turn and holds and not self.uno_open and not left
+                and o.false_uno_call_penalty > 0):
+            # the common case, spelt out (nobody left, no Uno to call): the calls at hand
+            # are the wrong ones (TD-5.5), on each seat in the game not holding one card
+            out_order = self.out_order
+            calls = [_CATCH[x] for x in _OTHERS[n][seat]
+                     if len(hands[x]) != 1 and (active[x] or x in out_order)]
+            if len(hands[seat]) != 1:
+                calls.insert(0, A.UNO_ACTION)
+            return calls
         if left and seat in left:
             return []  # left the table
-        o = self.opts
-        hands = self.hands
         wrong = o.false_uno_call_penalty > 0 and holds
         acts: list[Action] = []
         if seat in self.uno_open:
