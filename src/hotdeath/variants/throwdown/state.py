@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import lru_cache
-from itertools import pairwise, product
+from itertools import groupby, pairwise, product
 from typing import Any, Final
 
 from hotdeath import actions as A
@@ -895,6 +895,27 @@ _VKEY: Final = tuple(VAL[f] * NUM_FACES + f for f in range(NUM_FACES))
 together, in the listing's order)."""
 _AT: Final = tuple(_PATH.index(v) if v in _PATH else -1 for v in range(_NV))
 """The path index of each card value on the chain, or -1."""
+_VALUE_OF: Final = VAL.__getitem__
+
+
+def _stretches(units: int) -> tuple[tuple[int, int], ...]:
+    """The stretches (lo, hi) of path indices whose bits are set, from the far end back."""
+    out: list[tuple[int, int]] = []
+    i = _NP - 1
+    while i >= 0:
+        if not units >> i & 1:
+            i -= 1
+            continue
+        hi = i
+        while i > 0 and units >> (i - 1) & 1:
+            i -= 1
+        out.append((i, hi))
+        i -= 1
+    return tuple(out)
+
+
+_STRETCHES: Final = tuple(_stretches(u) for u in range(1 << _NP))
+"""The stretches of each set of path indices holding a unit (a bit per index)."""
 
 
 def _listing_rank(v: int) -> int:
@@ -945,41 +966,37 @@ def _regular_by_parts(hand: list[int], top_value: int, cc: int, cap: bool,
         singles = [_PLAY1[f] for f in sorted(hand, key=_SINGLE_KEY.__getitem__) if f in ok]
         return None if 0 < limit < len(singles) else singles
     link = LINK[top_value]
-    cards = sorted(hand, key=_VKEY.__getitem__)
     out: list[Action] = []
     chain: list[list[int] | None] | None = None
-    n_chain = 0
-    n = len(cards)
-    i = 0
-    while i < n:  # the values outside the chain, in ascending order
-        f = cards[i]
-        v = VAL[f]
-        j = i + 1
-        while j < n and VAL[cards[j]] == v:
-            j += 1
+    units = 0  # bit i: the chain's cards of path index i make at least one unit there
+    for v, grp in groupby(sorted(hand, key=_VKEY.__getitem__), _VALUE_OF):
         part = _PART_OF[v]
-        if part == 0:
+        if part == 0:  # a value outside the chain: its own part (ascending values)
+            g = tuple(grp)
             lk = link[v]
-            if j == i + 1:  # one card: it must link to the top or have the colour
+            if len(g) == 1:  # one card: it must link to the top or have the colour
+                f = g[0]
                 if lk or FACE_COLOR[f] == cc:
                     out.append(_PLAY1[f])
-            else:
-                g = cards[i:j]
-                key = (tuple(g), cap, lk, -1 if lk else cc)
-                got = _PARTS.get(key)
+                continue
+            key = (g, cap, lk, -1 if lk else cc)
+            got = _PARTS.get(key)
+            if got is None:
+                got = _RECENT.get(key)
                 if got is None:
-                    got = _RECENT.get(key)
-                    if got is None:
-                        faces, counts = _items_of(g, cap)
-                        got = _as_plays(_value_plays(faces, counts, lk, cc))
-                        _remember(key, got)
-                out += got
+                    faces, counts = _items_of(list(g), cap)
+                    got = _as_plays(_value_plays(faces, counts, lk, cc))
+                    _remember(key, got)
+            out += got
         elif part < 3:
             if chain is None:
                 chain = [None] * _NP
-            chain[_AT[v]] = cards[i:j]
-            n_chain += j - i
-        i = j
+            held = list(grp)
+            at = _AT[v]
+            chain[at] = held
+            w = _WEIGHT[at]
+            if w == 1 or (len(set(held)) if cap else len(held)) >= w:
+                units |= 1 << at
     if chain is None:
         return out
     threes = chain[_AT[3]]
@@ -990,40 +1007,21 @@ def _regular_by_parts(hand: list[int], top_value: int, cc: int, cap: bool,
             if f != prev and (lk or FACE_COLOR[f] == cc):
                 out.append(_PLAY1[f])
             prev = f
-    if n_chain == 1:
-        for at in range(_NP):
-            one = chain[at]
-            if one is not None and _WEIGHT[at] == 1 and (link[_PATH_VALUE[at]]
-                                                        or FACE_COLOR[one[0]] == cc):
-                out.append(_PLAY1[one[0]])
-        return out
     # the chain's cards fall into stretches of path indices, each holding at least a unit
     # (a lone 3 breaks the path); no play spans two stretches, and the listing takes the
     # stretches from the path's far end (8) back: each is a part of its own
-    i = _NP - 1
-    while i >= 0:
-        held = chain[i]
-        w = _WEIGHT[i]
-        if held is None or (w > 1 and (len(set(held)) if cap else len(held)) < w):
-            i -= 1
-            continue
-        hi = i
-        while i > 0:
-            h = chain[i - 1]
-            wl = _WEIGHT[i - 1]
-            if h is None or (wl > 1 and (len(set(h)) if cap else len(h)) < wl):
-                break
-            i -= 1
-        if i == hi and w == 1 and len(held) == 1:  # one card
-            f = held[0]
-            if link[_PATH_VALUE[i]] or FACE_COLOR[f] == cc:
+    for lo, hi in _STRETCHES[units]:
+        first_at = chain[lo]
+        assert first_at is not None
+        if lo == hi and len(first_at) == 1:  # one card (a unit of one)
+            f = first_at[0]
+            if link[_PATH_VALUE[lo]] or FACE_COLOR[f] == cc:
                 out.append(_PLAY1[f])
         else:
-            got = _chain_part(chain, i, hi, link, cc, cap, limit)
+            got = _chain_part(chain, lo, hi, link, cc, cap, limit)
             if got is None:
                 return None
             out += got
-        i -= 1
     if 0 < limit < len(out):
         return None
     return out
