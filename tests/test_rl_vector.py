@@ -319,3 +319,29 @@ def test_hand_counts_follow_plays_draws_and_recounts() -> None:
                 # beside the hand, what every direct decision shows: own turn, to act
                 assert list(np.flatnonzero(rest)) == sorted(
                     [v.obs_layout.offset("decision"), v.obs_layout.offset("seats") + 5])
+
+
+@pytest.mark.parametrize(("variant", "players"), [("standard", 2), ("throwdown", 3)])
+def test_a_hand_episode_goes_on_from_an_illegal_action(variant: str, players: int) -> None:
+    """The masked slot changes nothing: the next episode is the same decision, same mask."""
+    v = VectorEnv(2, variant, players=players, episode="hand", max_steps=None)
+    obs, _ = v.reset(seed=6)
+    rng = np.random.default_rng(1)
+    for _ in range(12):
+        obs, *_ = v.step(random_legal(obs, rng))
+    assert not any(t.done for t in v._tables)
+    before = obs["observation"].copy()
+    mask = obs["action_mask"].copy()
+    history = [len(v._tables[i].st.history) for i in range(2)]
+    acts = random_legal(obs, rng)
+    acts[0] = int(np.flatnonzero(mask[0] == 0)[0])
+    obs, r, term, _, info = v.step(acts)
+    assert term[0] and r[0] == -1.0 and info["illegal_action"][0]
+    assert not obs["action_mask"][0].any()
+    assert len(v._tables[0].st.history) == history[0]
+    obs, r, term, trunc, _ = v.step(random_legal(obs, rng))  # the next episode: same hand
+    assert not term[0] and not trunc[0] and r[0] == 0.0
+    assert np.array_equal(obs["action_mask"][0], mask[0])
+    assert np.array_equal(obs["observation"][0], before[0])
+    e = v.sub_env(0)
+    assert e.legal_moves() == list(np.flatnonzero(mask[0]))

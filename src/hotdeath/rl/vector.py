@@ -101,8 +101,8 @@ class _Table:
         self.snap: list[int] = []
         self.hix: list[int] = e._hand_ix
         self.saved: bytes | None = None
-        """The mask of the decision a truncated hand episode stopped at (the next episode
-        goes on from it)."""
+        """The mask of the decision a hand episode stopped at (truncated, or a masked slot
+        taken): the next episode goes on from it."""
 
 
 class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray[Any, Any]]):
@@ -188,6 +188,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
         # the end: the index that actions without a slot map to (see _codes)
         self._mask_flat = np.zeros(num_envs * k + 1, np.int8)
         self._mask = self._mask_flat[: num_envs * k].reshape(num_envs, k)
+        self._prev_mask = np.zeros((num_envs, k), np.int8)
         self._no_slot = num_envs * k
         self._rewards = np.zeros(num_envs, np.float64)
         self._terminated = np.zeros(num_envs, np.bool_)
@@ -291,6 +292,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
                 if not t.done and not (0 <= slot < k and self._mask[i, slot]):
                     self._sync(t)
                     t.env._illegal(slot)
+        self._prev_mask[...] = self._mask  # (an illegal action keeps its decision's mask)
         self._mask_flat.fill(0)
         rewards = self._rewards
         term = self._terminated
@@ -378,7 +380,8 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
         Brought up to date with the table first (the vector environment steps the game
         itself where it can), so its ``legal_moves()``, ``action_of()``, ``acting_seat`` and
         ``observe()`` describe the decision the batch shows.  ``observe()`` writes into the
-        table's row of the observation buffer.
+        table's row of the observation buffer.  Step the table through the vector
+        environment only: a move made on the sub-environment is not seen by the batch.
         """
         t = self._tables[i]
         self._sync(t)
@@ -703,6 +706,12 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
             e.agent_selection = e.possible_agents[t.learner]
 
     def _illegal_end(self, i: int, t: _Table) -> None:
+        """A masked slot ended the episode.
+
+        The decision stays: a hand episode goes on from it, with its mask (``saved``).
+        """
+        self._sync(t)
+        t.saved = bytes(self._prev_mask[i])
         t.done = True
         self._rewards[i] = -1.0
         self._terminated[i] = True
