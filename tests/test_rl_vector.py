@@ -345,3 +345,21 @@ def test_a_hand_episode_goes_on_from_an_illegal_action(variant: str, players: in
     assert np.array_equal(obs["observation"][0], before[0])
     e = v.sub_env(0)
     assert e.legal_moves() == list(np.flatnonzero(mask[0]))
+
+
+def test_the_example_learner_collects_from_a_vector_env(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import runpy
+    import sys
+    from pathlib import Path
+
+    monkeypatch.setattr(sys, "argv", ["train.py", "--envs", "4", "--iterations", "2",
+                                      "--batch", "4", "--eval-games", "4"])
+    runpy.run_path(str(Path(__file__).resolve().parent.parent / "examples" / "train.py"),
+                   run_name="__main__")
+    import json
+
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert out["training_hands"] >= 8 and out["eval_games"] == 4  # (hands end together)
+    assert 0.0 <= out["eval_win_rate"] <= 1.0
