@@ -544,13 +544,14 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
                 st.step(choice, s)
             t.steps += 1
         # the learner's own turn, no window: its mask and observation
-        legal = st.legal_actions(p)
-        codes: list[int] | None
-        try:
-            codes = list(map(t.get, legal))
-        except KeyError:  # an action not seen yet
-            codes = self._codes(t, legal)
-        if self._throws or codes is None:  # slots the AEC environment must build
+        codes: list[int] | None = None
+        if not self._throws:  # (Throwdown's plays are built card by card: the AEC env's)
+            legal = st.legal_actions(p)
+            try:
+                codes = list(map(t.get, legal))
+            except KeyError:  # an action not seen yet
+                codes = self._codes(t, legal)
+        if codes is None:  # slots the AEC environment must build
             e = t.env
             e._asked = []
             e._prefix = []
