@@ -194,8 +194,12 @@ _DIRECTION_ACTIONS: Final = (make(A.DIRECTION, n=1), make(A.DIRECTION, n=-1))
 _OTHERS: Final = tuple(tuple(tuple(x for x in range(n) if x != s) for s in range(n))
                        for n in range(17))
 """``_OTHERS[players][seat]``: the other seats, in order."""
+
 _CATCH: Final = tuple(make(A.CATCH, target=s) for s in range(16))
 _UNO_AT: Final = tuple(make(A.UNO, target=s) for s in range(16))
+_WRONG_CALLS: Final = tuple(tuple((A.UNO_ACTION, *(_CATCH[x] for x in others))
+                                  for others in by_seat) for by_seat in _OTHERS)
+"""``_WRONG_CALLS[players][seat]``: Uno and a catch of every other seat, in window order."""
 _LEAVE: Final = make(A.LEAVE)
 _DECLINE: Final = make(A.DECLINE)
 
@@ -1115,6 +1119,18 @@ def _opens_freely(top: int, fam: int, match: str) -> bool:
         or (kind == K_REV and fam == F_REV)
 
 
+_FREE: dict[tuple[str, int], tuple[bool, ...]] = {}
+
+
+def _free_families(top: int, match: str) -> tuple[bool, ...]:
+    """:func:`_opens_freely` of each family (by its number) on ``top``, memoised."""
+    got = _FREE.get((match, top))
+    if got is None:
+        got = tuple(_opens_freely(top, fam, match) for fam in range(len(FAMILY_NAMES)))
+        _FREE[(match, top)] = got
+    return got
+
+
 def _defence_run(hand: Items, level: int, top: int, cc: int, match: str, mix2: bool,
                  rule4: str, mix4: bool, cap: bool, sink: _Sink, mode: int) -> None:
     fam_of = FAM[level]
@@ -1181,11 +1197,12 @@ def _defence_plays(hand: list[int], level: int, top: int, cc: int, match: str, m
             else:
                 by_fam[fam] = [f]
     out: list[Action] = []
+    free_of = _free_families(top, match)
     for fam in _FAMILIES:
         g = by_fam.get(fam)
         if g is None:
             continue
-        free = _opens_freely(top, fam, match)
+        free = free_of[fam]
         if not free and not any(FACE_COLOR[f] == cc for f in g):
             continue  # nothing of this family can start a defence
         g.sort()
@@ -1430,17 +1447,16 @@ class ThrowdownState(VariantState):
             fam_of = FAM[self.level]
             top = self.discard[-1]
             match = self.opts.throwdown_match
-            free = [_opens_freely(top, fam, match) for fam in _FAMILIES]
-            twos = {f for f in hand if _TWO_VALUED[f]} if cap else None
-            n2 = sum(1 for f in hand if _TWO_VALUED[f])
+            free = _free_families(top, match)
             for f in hand:
                 fam = fam_of[f]
                 if fam < 0 or not (FACE_COLOR[f] == cc or free[fam]):
                     continue
                 # TD-4.5: at level 4 a 2-valued card needs a second one beside it
-                if self.level == 4 and _TWO_VALUED[f] and (
-                        len(twos) if twos is not None else n2) < 2:
-                    continue
+                if self.level == 4 and _TWO_VALUED[f]:
+                    twos = [x for x in hand if _TWO_VALUED[x]]
+                    if len(set(twos) if cap else twos) < 2:
+                        continue
                 return True
             return False
         link = LINK[self.top_value()]
@@ -1597,6 +1613,8 @@ class ThrowdownState(VariantState):
                 and o.false_uno_call_penalty > 0):
             # the common case, spelt out (nobody left, no Uno to call): the calls at hand
             # are the wrong ones (TD-5.5), on each seat in the game not holding one card
+            if self.n_active == n and 1 not in map(len, hands):
+                return list(_WRONG_CALLS[n][seat])  # every seat holds cards, none one
             out_order = self.out_order
             calls = [_CATCH[x] for x in _OTHERS[n][seat]
                      if len(hands[x]) != 1 and (active[x] or x in out_order)]
