@@ -441,6 +441,63 @@ def test_ismcts_sure_pick_and_expert_rollouts_play_legal_moves() -> None:
             make_bot(spec)
 
 
+def _favouring(bot: Any, liked: str) -> None:
+    """Make ``bot``'s expert prior like the action written ``liked`` best (a test rig)."""
+
+    def bias(view: Any, acts: list[Action], rng: random.Random) -> dict[Action, float]:
+        return {a: 1.0 if str(a) == liked else 0.1 for a in acts}
+
+    bot._root_bias = bias
+
+
+@pytest.mark.rule("HD-3.7", "hot-death.md §3.7")
+def test_paired_root_overrides_a_favourite_that_is_surely_worse() -> None:
+    from hotdeath.bots.ismcts import IsmctsBot
+
+    # going out with the last card wins the hand on every deal; drawing rarely does
+    g = position(variant="hotdeath", players=3, turn=0, top="R7",
+                 hands=[["R5"], ["Y1", "Y2", "Y3", "B4"], ["B1", "B2", "B3", "G4"]])
+    view = g.view(0)
+    for reward in ("hand", "game"):
+        bot = IsmctsBot(iterations=40, root="paired", pick="sure", reward=reward)
+        _favouring(bot, "draw")
+        choice = bot.choose(view, random.Random(3))
+        assert str(choice) == "play R5"
+        # every compared move was played on the same deals: equal counts
+        assert {n for _a, n, _m in bot.last_stats} == {20}
+        means = {str(a): m for a, _n, m in bot.last_stats}
+        assert bot.last_stats[0][0] == choice and means["play R5"] > means["draw"]
+        if reward == "hand":
+            assert means["play R5"] == 1.0  # won on every deal
+
+
+@pytest.mark.rule("HD-3.7", "hot-death.md §3.7")
+def test_paired_root_keeps_the_favourite_among_moves_of_equal_worth() -> None:
+    from hotdeath.bots.ismcts import IsmctsBot
+
+    # the last card is a Wild Draw Four: the colour it names does not matter
+    g = position(variant="hotdeath", players=3, turn=0, top="R7",
+                 hands=[["WD4"], ["Y1", "Y2", "Y3", "B4"], ["B1", "B2", "B3", "G4"]])
+    view = g.view(0)
+    for liked in ("play WD4 blue", "play WD4 green"):
+        bot = IsmctsBot(iterations=50, root="paired", pick="sure")
+        _favouring(bot, liked)
+        assert str(bot.choose(view, random.Random(1))) == liked
+        # on equal deals and dice the colour named changed nothing: equal means, no lead
+        colours = {m for a, _n, m in bot.last_stats if str(a).startswith("play WD4")}
+        assert len(colours) == 1
+    with pytest.raises(ValueError, match="root must be one of tree, paired"):
+        make_bot("ismcts:root=flat")
+
+
+def test_paired_root_plays_legal_moves_in_whole_positions() -> None:
+    for g, seat in _decisions("hotdeath", 4, seed=6, every=29)[:4]:
+        view = g.view(seat)
+        bot = make_bot("ismcts:iterations=60,root=paired,pick=sure,reward=game")
+        choice = bot.choose(view, random.Random(5))
+        assert choice in view.legal_actions
+
+
 def test_progressive_widening_grows_a_wide_node_with_its_visits() -> None:
     from hotdeath.bots.ismcts import WIDEN_BASE, IsmctsBot, _searched
 

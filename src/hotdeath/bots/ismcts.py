@@ -18,6 +18,9 @@ Hot Death) is backed up to the nodes where that seat chose.
 The move is the root move visited most, or (``pick=sure``) the expert heuristic's
 favourite unless the most visited move leads it by ``margin`` in mean reward and by
 :data:`SURE_Z` standard errors: near-equal moves then resolve the same way at any budget.
+With ``root=paired`` the root moves are instead compared on common random numbers:
+every move is played from the same determinization with the same rollout dice, so their
+difference is measured on equal luck (flat Monte Carlo below the root).
 The rollout policy is ``fast`` (a cheap shedding policy), ``expert`` (the expert heuristic
 itself, the opponents' model), ``random`` or any bot.
 
@@ -59,6 +62,12 @@ from hotdeath.view import View
 
 _WINDOW_KINDS: Final = frozenset({A.UNO, A.CATCH, A.JUMP, A.DECLINE})
 _ROLLOUTS: Final = ("fast", "random", "expert")
+ROOTS: Final = ("tree", "paired")
+"""How the root moves are compared: one search tree (UCB1), or every move on the same
+sampled deals and rollout dice (common random numbers; see :meth:`IsmctsBot._paired`)."""
+PAIRED_WIDTH: Final = 12
+"""The most root moves ``root=paired`` compares (the expert heuristic's favourites first)."""
+
 REWARDS: Final = ("hand", "game")
 PICKS: Final = ("visits", "sure")
 """How the move is chosen after the search: the most visited root move, or the expert
@@ -421,6 +430,9 @@ def _estimate(state: GameState) -> list[float]:
                  "the search is sure another is better)", PICKS),
         BotParam("margin", float, 0.02,
                  "with pick=sure: the least lead in mean reward that beats the favourite"),
+        BotParam("root", str, "tree",
+                 "how root moves are compared: tree (UCB1) or paired (every move on the "
+                 "same sampled deals and dice)", ROOTS),
     ),
     budget="seconds",
 )
@@ -441,6 +453,7 @@ class IsmctsBot:
         pick: str = "visits",
         margin: float = 0.02,
         widen: float = 0.0,
+        root: str = "tree",
     ) -> None:
         if iterations < 0:
             raise ValueError(f"iterations must be 0 or more (got {iterations})")
@@ -460,6 +473,9 @@ class IsmctsBot:
             raise ValueError(f"margin must be from 0 up to 1 (got {margin})")
         if widen < 0:
             raise ValueError(f"widen must be 0 or more (got {widen})")
+        if root not in ROOTS:
+            raise ValueError(f"root must be one of {', '.join(ROOTS)} (got {root!r})")
+        self.root = root
         self.widen = widen
         self.pick = pick
         self.margin = margin
@@ -546,6 +562,8 @@ class IsmctsBot:
         if self.reward == "game":
             variant = get_variant(view.variant)
             self._lowest = variant.goal(variant.resolve_options(None, view.options)).lowest_wins
+        if self.root == "paired":
+            return self._paired(view, sampler, acts, rng)
         deadline = time.perf_counter() + self.seconds
         limit = self.iterations
         done = 0
@@ -573,6 +591,87 @@ class IsmctsBot:
             ranked.sort(key=lambda t: t[2] != chosen)  # stable: the rest by visits
         self.last_stats = [(a, v, t / v if v else 0.0) for v, t, a in ranked]
         return ranked[0][2]
+
+    def _rollout(self, state: GameState, hand_no: int, rng: random.Random) -> list[float]:
+        """Play ``state`` on with the rollout policy; each seat's reward."""
+        policy = self.policy
+        for _ in range(self.horizon):
+            if _hand_over(state, hand_no):
+                break
+            seat = state.current_player()
+            acts = _main_actions(state, seat)
+            state.step(policy(state, seat, acts, rng), seat)
+        return (_game_rewards(state, hand_no, self._lowest) if self.reward == "game"
+                else _rewards(state, hand_no))
+
+    def _paired(
+        self, view: View, sampler: Sampler, acts: list[Action], rng: random.Random
+    ) -> Action:
+        """Compare the root moves on common random numbers (``root=paired``).
+
+        Each iteration samples one determinization and one seed for the rollout's dice,
+        then plays every compared move from that same deal with those same dice, so the
+        difference of two moves' rewards is measured on equal luck: its variance is far
+        below that of two independent rollouts.  The move is the expert's favourite unless
+        another move's mean paired lead over it is at least ``margin`` and
+        :data:`SURE_Z` standard errors (with ``pick=visits``: the best mean).
+        """
+        me = view.seat if view.seat is not None else 0
+        hand_no = view.hand_no
+        fav = self._favourite
+        if fav is None:
+            liking = self._root_bias(view, acts, rng)
+            fav = max(acts, key=lambda a: liking[a])
+        order = sorted(acts, key=lambda a: -self._bias.get(a, 0.0) if self._bias else 0.0)
+        moves = [fav, *[a for a in order if a != fav]][:PAIRED_WIDTH]
+        k = len(moves)
+        total = [0.0] * k
+        diff = [0.0] * k
+        diff_sq = [0.0] * k
+        n = [0] * k
+        deadline = time.perf_counter() + self.seconds
+        limit = self.iterations
+        done = 0
+        while True:
+            if limit:
+                if done >= limit:
+                    break
+            elif done and time.perf_counter() >= deadline:
+                break
+            base = sampler.sample(rng)
+            legal = set(_main_actions(base, me))
+            dice = rng.getrandbits(63)
+            rewards: list[float | None] = []
+            for a in moves:
+                if a not in legal:
+                    rewards.append(None)
+                    continue
+                state = base.clone()
+                state.step(a, me)
+                rewards.append(self._rollout(state, hand_no, random.Random(dice))[me])
+            done += k
+            r0 = rewards[0]
+            for i, r in enumerate(rewards):
+                if r is None or r0 is None:
+                    continue
+                n[i] += 1
+                total[i] += r
+                d = r - r0
+                diff[i] += d
+                diff_sq[i] += d * d
+        self.last_iterations = done
+        means = [total[i] / n[i] if n[i] else 0.0 for i in range(k)]
+        best = max(range(k), key=lambda i: (means[i], -i))
+        chosen = 0
+        if best != 0 and n[best] >= 2:
+            m = diff[best] / n[best]
+            var = max(diff_sq[best] / n[best] - m * m, 0.0)
+            se = math.sqrt(var / n[best])
+            if self.pick == "visits" or (m >= self.margin and m >= SURE_Z * se):
+                chosen = best
+        ranked = sorted(range(k), key=lambda i: (i != chosen, -means[i]))
+        self.last_stats = [(moves[i], n[i], means[i]) for i in ranked]
+        return moves[chosen]
 
     def _sure(self, root: _Node, top: Action, favourite: Action) -> Action:
         """The ``sure`` rule: ``top`` (most visited) only if it is surely better.
@@ -670,4 +769,7 @@ class IsmctsBot:
             nd.square += r * r
 
 
-__all__ = ["IsmctsBot", "Sampler", "expert_policy", "fast_policy", "position_of", "random_policy"]
+__all__ = [
+    "ROOTS", "IsmctsBot", "Sampler", "expert_policy", "fast_policy", "position_of",
+    "random_policy",
+]
