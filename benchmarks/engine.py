@@ -22,8 +22,9 @@ What is measured, side by side in the same process and the same run:
   and on the one in ``PATH`` (an earlier checkout), each engine in its own subprocess,
   interleaved, as medians of CPU time (:func:`compare_with_baseline`;
   ``--baseline-only`` skips everything else, ``--workload`` picks workloads).  Each
-  repetition plays new games (the same ones on both engines), since an engine's memo
-  tables would otherwise serve the games it has already played; ``--same-games`` replays.
+  repetition and each path plays new games (the same ones on both engines), since an
+  engine's memo tables would otherwise serve the games it has already played;
+  ``--same-games`` replays.
 
 The policy is the same on both sides: play a uniformly random playable *card* when there
 is one (then a uniformly random colour for a wild, or a random victim for a directed card),
@@ -502,16 +503,18 @@ def compare_with_baseline(args: argparse.Namespace) -> dict[str, Any]:
             cpu: dict[tuple[str, str], list[float]] = {pair: [] for pair in pairs}
             decisions: dict[tuple[str, str], float] = dict.fromkeys(pairs, 0)
             for rep in range(repeat):
-                # new games each repetition (the same ones for every engine and path), so
-                # that memo tables filled by one repetition cannot serve the next one
-                seed = req["seed"] if args.same_games else req["seed"] + (rep + 1) * 100_003
+                # new games each repetition and for each path (the same ones on both
+                # engines), so that memo tables filled by one run cannot serve another:
+                # an engine's second path would otherwise replay the games of its first
                 for e, p in pairs if rep % 2 == 0 else pairs[::-1]:
+                    seed = req["seed"] if args.same_games else (
+                        req["seed"] + (rep + 1) * 100_003 + PATHS.index(p) * 50_021)
                     r = workers[e].run(**{**req, "seed": seed}, events=p == "apply_action",
                                        games=games)
                     cpu[(e, p)].append(r["cpu"])
                     decisions[(e, p)] += r["decisions"]
             med = {pair: median(cpu[pair]) for pair in pairs}
-            same = len(set(decisions.values())) == 1
+            same = all(decisions[("ours", p)] == decisions[("base", p)] for p in PATHS)
             per_rep = [cpu[("base", "step")][i] / cpu[("ours", "step")][i] for i in range(repeat)]
             row = {
                 "games": games,
@@ -591,9 +594,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="with --baseline: only these workloads (default all: "
                    + ", ".join(w[0] for w in WORKLOADS) + ")")
     p.add_argument("--same-games", action="store_true",
-                   help="with --baseline: replay the same games in every repetition (by "
-                   "default each repetition plays new ones; replays let memo tables of the "
-                   "engine serve later repetitions)")
+                   help="with --baseline: replay the same games in every repetition and "
+                   "path (by default each repetition and path plays new ones; replays let "
+                   "memo tables of the engine serve later runs)")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--quick", action="store_true",
                    help=f"tiny run for smoke tests ({QUICK_SECONDS} s, 1 repetition)")
