@@ -63,8 +63,24 @@ import hotdeath
 from hotdeath.rl import VectorEnv, raw_env
 from hotdeath.rl import env as wrapped_env
 
-OPTIONS = {"rounds": 1}
+OPTIONS: dict[str, object] = {"rounds": 1}
+RULES: dict[str, dict[str, object]] = {
+    "official": {"rounds": 1},
+    # what RLCard's UNO plays: no draw while holding a playable card, a playable drawn card
+    # is played, a Wild Draw Four only without a card of the colour (RLCard: without any
+    # other play)
+    "rlcard": {"rounds": 1, "may_draw_with_playable": False, "drawn_card_play": "must",
+               "wild_draw_four_rule": "strict"},
+}
 Loop = Callable[[float], tuple[int, float]]
+HANDS: dict[str, list[int]] = {}
+"""Per loop that counts them: [hands (episodes) ended, their decisions], over the run."""
+
+
+def _count(name: str, steps: int) -> None:
+    tally = HANDS.setdefault(name, [0, 0])
+    tally[0] += 1
+    tally[1] += steps
 
 
 def _timed(play: Callable[[], int]) -> Loop:
@@ -81,7 +97,7 @@ def _timed(play: Callable[[], int]) -> Loop:
     return run
 
 
-def engine_loop(seed: int, view: bool = False) -> Loop:
+def engine_loop(seed: int, view: bool = False, name: str = "") -> Loop:
     rng = random.Random(seed)
     game = [seed]
 
@@ -94,6 +110,8 @@ def engine_loop(seed: int, view: bool = False) -> Loop:
                 g.view(g.turn)
             g.step(rng.choice(g.legal_actions()))
             steps += 1
+        if name:
+            _count(name, steps)
         return steps
 
     return _timed(play)
@@ -156,6 +174,7 @@ def vector_loop(seed: int, envs: int = 16, share: list[int] | None = None) -> Lo
                     for i in np.flatnonzero(term | trunc):
                         history = subs[i].state.history
                         done += len(history)
+                        _count("vector", len(history))
                         if share is not None:
                             share[0] += sum(1 for s, _ in history if s == 0)
                             share[1] += len(history)
@@ -234,6 +253,7 @@ def rlcard_loop(seed: int) -> Loop | None:
         while not e.is_over():
             state, _ = e.step(rng.choice(list(state["legal_actions"])))
             steps += 1
+        _count("rlcard_env", steps)
         return steps
 
     return _timed(play)
@@ -245,11 +265,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=5, help="repetitions (medians reported)")
     ap.add_argument("--quick", action="store_true", help="0.2 s x 1: a smoke run")
     ap.add_argument("--envs", type=int, default=16, help="VectorEnv tables (the batch)")
+    ap.add_argument("--rules", choices=sorted(RULES), default="official",
+                    help="our game's options (rlcard: RLCard's draw rules, see RULES)")
     args = ap.parse_args(argv)
+    OPTIONS.clear()
+    OPTIONS.update(RULES[args.rules])
     if args.quick:
         args.seconds, args.repeat = 0.2, 1
     loops: dict[str, Loop] = {
-        "engine": engine_loop(1),
+        "engine": engine_loop(1, name="engine"),
         "engine_view": engine_loop(7, view=True),
         "env": env_loop(2),
         "env_numpy": env_loop(3, numpy_choice=True),
@@ -281,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
         "seconds": args.seconds,
         "repeat": args.repeat,
         "envs": args.envs,
+        "rules": args.rules,
     }
     for k in loops:
         summary[f"{k}_steps_per_s"] = round(med[k], 1)
@@ -292,6 +317,16 @@ def main(argv: list[str] | None = None) -> int:
         summary["vector_speedup_vs_rlcard_env"] = round(med["vector"] / med["rlcard_env"], 2)
     summary["env_cost_vs_engine_view"] = round(med["engine_view"] / med["env"], 3)
     summary["vector_learner_share"] = round(share[0] / share[1], 3) if share[1] else None
+    # per hand, so that the figures compare with RLCard's one-hand episodes (a hand of
+    # random play lasts longer under our rules than under RLCard's)
+    for k, (hands, decisions) in HANDS.items():
+        if hands:
+            per_hand = decisions / hands
+            summary[f"{k}_decisions_per_hand"] = round(per_hand, 1)
+            summary[f"{k}_hands_per_s"] = round(med[k] / per_hand, 2)
+    if "vector_hands_per_s" in summary and "rlcard_env_hands_per_s" in summary:
+        summary["vector_hands_vs_rlcard_env"] = round(
+            summary["vector_hands_per_s"] / summary["rlcard_env_hands_per_s"], 2)
     print(json.dumps(summary))
     return 0
 

@@ -33,9 +33,14 @@ def worth_offering(state: GameState, seat: int, action: Action) -> bool:
     return action.kind != A.LEAVE
 
 
+def seat_rng(seed: int, seat: int) -> random.Random:
+    """The generator of ``seat`` in the game of ``seed`` (one of :func:`seat_rngs`)."""
+    return random.Random(seed * 1_000_003 + 7919 * seat + 1)
+
+
 def seat_rngs(seed: int, players: int) -> list[random.Random]:
     """One independent generator per seat, derived from ``seed``."""
-    return [random.Random(seed * 1_000_003 + 7919 * seat + 1) for seat in range(players)]
+    return [seat_rng(seed, seat) for seat in range(players)]
 
 
 def window_seats(state: GameState) -> list[int]:

@@ -217,6 +217,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
             game_seed = int(seed)
         else:
             game_seed = self._rng.getrandbits(62)
+        self._deal(game_seed)
+
+    def _deal(self, game_seed: int) -> None:
+        """Start the game ``game_seed`` (``reset`` less its own seed sequence)."""
         self.state = self.variant.new_game(self.n, game_seed, self.preset, self.options)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)

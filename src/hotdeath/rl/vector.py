@@ -48,7 +48,7 @@ import hotdeath
 from hotdeath import actions as A
 from hotdeath.actions import DRAW, JUMP, PLAY, Action
 from hotdeath.bots import Bot, make_bot
-from hotdeath.bots.arena import seat_rngs, worth_offering
+from hotdeath.bots.arena import seat_rng, worth_offering
 from hotdeath.bots.simple import RandomBot
 from hotdeath.errors import IllegalActionError, OptionError
 from hotdeath.rl.aec import _NSEAT, raw_env
@@ -61,6 +61,8 @@ EPISODES: Final = ("game", "hand")
 
 Obs = dict[str, np.ndarray[Any, Any]]
 _CACHE_LIMIT: Final = 50_000
+_NO_RNG: Final = random.Random(0)
+"""Stands in the learner's seat of a table's bot generators (never drawn from)."""
 _CHECKED_KINDS: Final = frozenset({A.UNO, A.CATCH})
 """Kinds the AEC environment offers only when worth it (``worth_offering``)."""
 
@@ -406,9 +408,10 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
         t.bots = dict(zip(others, t.spare, strict=True))
         t.fast = {s: type(b) is RandomBot for s, b in t.bots.items()}
         game_seed = t.rng.getrandbits(62)
-        t.rngs = seat_rngs(game_seed, n)
+        # the bots' generators (seat_rngs's; the learner's seat gets none of its own)
+        t.rngs = [seat_rng(game_seed, s) if s != t.learner else _NO_RNG for s in range(n)]
         t.env.set_bot_seats(frozenset(others))
-        t.env.reset(seed=game_seed)
+        t.env._deal(game_seed)  # reset(seed=game_seed) less the AEC env's own seed sequence
         t.st = t.env.state
         t.direct = False
         t.saved = None
