@@ -363,3 +363,19 @@ def test_the_example_learner_collects_from_a_vector_env(
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert out["training_hands"] >= 8 and out["eval_games"] == 4  # (hands end together)
     assert 0.0 <= out["eval_win_rate"] <= 1.0
+
+
+@pytest.mark.parametrize("episode", ["game", "hand"])
+def test_max_steps_never_cuts_an_episode_before_the_learners_first_decision(
+    episode: str,
+) -> None:
+    """The bots' opening moves count towards max_steps; the learner still gets to move."""
+    v = VectorEnv(4, "standard", players=4, episode=episode, max_steps=1)
+    obs, _ = v.reset(seed=3)
+    rng = np.random.default_rng(2)
+    for _ in range(30):
+        assert obs["action_mask"].any(axis=1).all()  # every row: a decision to take
+        obs, _, term, trunc, _ = v.step(random_legal(obs, rng))
+        assert (term | trunc).all()  # one decision and the episode is over
+        obs, r, term, trunc, _ = v.step(random_legal(obs, rng))  # the auto-reset step
+        assert not (term | trunc).any() and not r.any()

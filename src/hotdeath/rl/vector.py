@@ -61,6 +61,9 @@ EPISODES: Final = ("game", "hand")
 
 Obs = dict[str, np.ndarray[Any, Any]]
 _CACHE_LIMIT: Final = 50_000
+_OPENING: Final = 1 << 40
+"""Taken off an episode's step count while the bots open it (no truncation before the
+learner's first decision)."""
 _NO_RNG: Final = random.Random(0)
 """Stands in the learner's seat of a table's bot generators (never drawn from)."""
 _CHECKED_KINDS: Final = frozenset({A.UNO, A.CATCH})
@@ -419,7 +422,37 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
         t.get = t.cache.__getitem__
 
     def _begin(self, i: int, t: _Table) -> None:
-        """Start an episode of ``t``: bots play to the learner (new games if one ends first)."""
+        """Start an episode of ``t``: bots play to the learner's first decision.
+
+        A game the bots end first is followed by a new one; in hand episodes a hand the
+        bots end first, by the next hand.  The bots' decisions count towards the episode's
+        ``max_steps`` but never cut it before the learner has moved.
+        """
+        if t.saved is not None:  # a hand episode goes on from where the last one stopped
+            if t.env._seat == t.learner and not t.env._over:  # at the learner's decision
+                self._begin_aec(i, t)
+                return
+            t.saved = None
+        for _ in range(100):
+            t.steps = -_OPENING
+            t.hand_mark = t.st.last_hand
+            t.done = False
+            self._advance(i, t)
+            if not t.done:
+                break
+            if t.st.phase == GAME_OVER:
+                self._new_game(t)
+        else:
+            raise RuntimeError("100 episodes in a row ended before the learner could move")
+        t.steps += _OPENING
+        t.hand_mark = t.st.last_hand
+        self._seats[i] = t.learner
+        self._rewards[i] = 0.0
+        self._terminated[i] = False
+        self._truncated[i] = False
+
+    def _begin_aec(self, i: int, t: _Table) -> None:
+        """:meth:`_begin` through the AEC environment, from the decision in ``saved``."""
         for _ in range(100):
             t.steps = 0
             t.hand_mark = t.env.state.last_hand
