@@ -201,3 +201,27 @@ def test_a_draw_cut_short_by_empty_piles_logs_the_cards_drawn_then_the_rest_forg
     events = act(g, "play R+2")
     owed = [(e.kind, e.n) for e in events if e.kind in ("draw", "forgiven")]
     assert owed == [("draw", 1), ("forgiven", 1)]
+
+
+def test_the_shuffle_is_the_sort_by_the_generators_random_keys() -> None:
+    """``Rng.shuffle`` draws its keys through C callables; the order is the reference one.
+
+    The reference: a stable sort of the list by ``random()`` of a Mersenne Twister seeded
+    with the next 64-bit number, one key per item in the list's order (the deals of every
+    seed depend on it: the golden playthroughs pin them).
+    """
+    import random
+
+    from hotdeath.rng import Rng
+
+    picks = random.Random(13)
+    for _ in range(300):
+        seed = picks.getrandbits(64)
+        items = [picks.randrange(200) for _ in range(picks.choice((0, 1, 2, 7, 108, 216)))]
+        got, want = items[:], items[:]
+        rng, ref = Rng(seed), Rng(seed)
+        rng.shuffle(got)
+        keys = random.Random(ref.next64())
+        want.sort(key=lambda _item: keys.random())
+        assert got == want
+        assert rng.state == ref.state
