@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
 from hotdeath import actions as A
@@ -75,11 +75,6 @@ MATCH: Final = tuple(
 )
 """``MATCH[key][face]``: whether ``face`` may be played on ``key`` (a face, or
 ``NUM_FACES + colour`` for a wild whose colour was named)."""
-_NONE_PLAYABLE: Final[tuple[Callable[[Iterable[int]], bool], ...]] = tuple(
-    frozenset(f for f in range(NUM_FACES) if row[f]).isdisjoint for row in MATCH
-)
-"""Whether a hand holds none of the faces playable on each key (``isdisjoint`` of the key's
-set of playable faces: a hand with none is found at C speed, without a method lookup)."""
 _OF_COLOR: Final = {
     c: frozenset(f for f in range(NUM_FACES) if FACE_COLOR[f] == c) for c in (-1, *COLORS)
 }
@@ -176,14 +171,21 @@ class StandardState(VariantState):
                 f"partners needs 4, 6, 8 or 10 players, not {players}",
             )
 
-    _rids: ClassVar[dict[str, str]] = {}
+    _rids: ClassVar[dict[str, dict[str, str]]] = {}
+    """Rule ids built so far, by rule prefix and then by ``sub`` (see :meth:`r`)."""
 
     def r(self, sub: str) -> str:
-        """Rule id in this game's rulebook (``sub`` is the part after the prefix)."""
-        key = self.rule_prefix + sub
-        rid = self._rids.get(key)
+        """Rule id in this game's rulebook (``sub`` is the part after the prefix).
+
+        Looked up by prefix, then by ``sub`` (a literal: its hash is kept), so no string
+        is built after the first time.
+        """
+        ids = self._rids.get(self.rule_prefix)
+        if ids is None:
+            ids = self._rids[self.rule_prefix] = {}
+        rid = ids.get(sub)
         if rid is None:
-            rid = self._rids[key] = f"{self.rule_prefix}-{sub}"
+            rid = ids[sub] = f"{self.rule_prefix}-{sub}"
         return rid
 
     # ------------------------------------------------------------------ setup
@@ -336,27 +338,32 @@ class StandardState(VariantState):
             return [PASS_ACTION]
         top = self.discard[-1]
         key = NUM_FACES + self.color if IS_WILD[top] else top
-        if _NONE_PLAYABLE[key](hand):
+        m = MATCH[key]
+        faces = []
+        for f in hand:  # a hand is short: a list beats a set here
+            if m[f]:
+                faces.append(f)
+        if not faces:
             return [DRAW_ACTION]  # nothing playable: draw (STD-4)
         nh = len(hand)
         plain = self._plain and nh > 1
         plays = _PLAYS if nh > 2 else _PLAYS_BOTH
-        m = MATCH[key]
-        faces = []
-        for f in hand:  # a hand is short: a list beats a set here
-            if m[f] and f not in faces:
-                faces.append(f)
         if len(faces) > 1:
-            faces.sort()
+            faces.sort()  # (a face held twice comes twice: its plays are listed once)
         if WD4 in faces and self._wd4_refused(seat):
-            faces.remove(WD4)
+            faces = [f for f in faces if f != WD4]
+        last = -1
         acts = []
         if plain:
             for f in faces:
-                acts += plays[f]
+                if f != last:
+                    acts += plays[f]
+                    last = f
         else:
             for f in faces:
-                acts += self._face_plays(seat, f, hand)
+                if f != last:
+                    acts += self._face_plays(seat, f, hand)
+                    last = f
         if self._may_draw or not acts:
             acts.append(DRAW_ACTION)
         return acts
