@@ -205,19 +205,22 @@ class Player:
         return [a for a in text.split("|") if a]
 
     def idle(self, timeout: float = 15) -> None:
-        """Wait until no action of ours is waiting for the server's answer."""
-        # attached, not visible: the body of a page whose content is all positioned can
-        # measure zero for a frame, and Playwright then calls it hidden
-        try:
-            self.page.wait_for_selector("body:not([data-pending='1'])", state="attached",
-                                        timeout=timeout * 1000)
-        except PlaywrightTimeout:
-            self.page.screenshot(path=str(SHOTS / "idle_failed.png"))
-            last = [{k: f.get(k) for k in ("type", "id", "code", "version", "message")}
-                    for f in self.frames[-6:]]
-            raise AssertionError(
-                f"no answer to our action in {timeout} s: {_diagnose(self)}; last frames "
-                f"{last}; page errors {self.errors}") from None
+        """Wait until no action of ours is waiting for the server's answer.
+
+        Polled from here with ``evaluate``, not with ``wait_for_selector``: Playwright polls
+        a selector on animation frames, and a page under heavy load went 15 s without one
+        while it had long been idle (CI: its data showed ``pending`` 0, no action sent).
+        """
+        deadline = time.monotonic() + timeout
+        while self.page.evaluate("document.body.dataset.pending === '1'"):
+            if time.monotonic() > deadline:
+                self.page.screenshot(path=str(SHOTS / "idle_failed.png"))
+                last = [{k: f.get(k) for k in ("type", "id", "code", "version", "message")}
+                        for f in self.frames[-6:]]
+                raise AssertionError(
+                    f"no answer to our action in {timeout} s: {_diagnose(self)}; last "
+                    f"frames {last}; page errors {self.errors}")
+            time.sleep(0.03)
 
     def step(
         self, prefer_choosers: bool = False, shot: Callable[[str], None] | None = None
