@@ -40,6 +40,10 @@ def unregister(name: str) -> None:
 
 def get_variant(name: str) -> Variant:
     """The variant called ``name`` (or an alias); :class:`OptionError` if unknown."""
+    if isinstance(name, str):  # the exact name first, as simulations and benchmarks give it
+        variant = _REGISTRY.get(name)
+        if variant is not None:
+            return variant
     key = name.strip().lower()
     key = _ALIASES.get(key, key)
     if key not in _REGISTRY:
