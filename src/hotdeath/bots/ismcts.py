@@ -565,14 +565,8 @@ class IsmctsBot:
         if self.root == "paired":
             return self._paired(view, sampler, acts, rng)
         deadline = time.perf_counter() + self.seconds
-        limit = self.iterations
         done = 0
-        while True:
-            if limit:
-                if done >= limit:
-                    break
-            elif done and time.perf_counter() >= deadline:
-                break
+        while not self._spent(done, deadline):
             self._iterate(root, sampler.sample(rng), hand_no, rng)
             done += 1
         self.last_iterations = done
@@ -604,6 +598,15 @@ class IsmctsBot:
         return (_game_rewards(state, hand_no, self._lowest) if self.reward == "game"
                 else _rewards(state, hand_no))
 
+    def _spent(self, done: int, deadline: float) -> bool:
+        """Whether a search that has run ``done`` iterations (rollouts) must stop now.
+
+        ``iterations`` above 0 is the budget; otherwise the clock, after at least one.
+        """
+        if self.iterations:
+            return done >= self.iterations
+        return done > 0 and time.perf_counter() >= deadline
+
     def _paired(
         self, view: View, sampler: Sampler, acts: list[Action], rng: random.Random
     ) -> Action:
@@ -630,14 +633,8 @@ class IsmctsBot:
         diff_sq = [0.0] * k
         n = [0] * k
         deadline = time.perf_counter() + self.seconds
-        limit = self.iterations
         done = 0
-        while True:
-            if limit:
-                if done >= limit:
-                    break
-            elif done and time.perf_counter() >= deadline:
-                break
+        while not self._spent(done, deadline):
             base = sampler.sample(rng)
             legal = set(_main_actions(base, me))
             dice = rng.getrandbits(63)
