@@ -155,6 +155,49 @@ def test_the_turn_timer_moves_for_a_person_whose_time_runs_out(db_url: str) -> N
         assert client.post("/api/tables", json={"turn_timer": 5}).json()["code"] == "bad_timer"
 
 
+def test_a_searching_timer_bot_moves_off_the_event_loop(db_url: str) -> None:
+    """With an ``ismcts`` takeover bot the timer's move is searched in the hub's threads.
+
+    A second of search on the event loop would stall every table of the process; the move
+    is computed on a clone in the bot threads and dropped if the person moved meanwhile.
+    """
+    import threading
+
+    import hotdeath.server.room as room_module
+
+    threads: list[str] = []
+    choose = room_module.timer_choice
+
+    def spy(*args: object, **kw: object) -> object:
+        threads.append(threading.current_thread().name)
+        return choose(*args, **kw)  # type: ignore[arg-type]
+
+    with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
+        table = new_table(client, variant="standard", seats=2, bots={"1": "basic"},
+                          turn_timer=15, takeover_bot="ismcts:seconds=0.2")
+        tid = table["table_id"]
+        ann = join(client, tid, "Ann", 0)
+        room = client.app.state.hub.rooms[tid]  # type: ignore[attr-defined]
+        assert room.takeover_thinks
+        room_module.timer_choice = spy  # type: ignore[assignment]
+        try:
+            with client.websocket_connect(f"/ws/{tid}") as a:
+                hello(a, ann["token"])
+                start(client, table)
+                first = _wait_state(a, lambda m: m["view"]["current_player"] == 0
+                                    and bool(m["view"]["legal_actions"]))
+                version = first["version"]
+                legal = set(first["view"]["legal_actions"])
+                room.clock = (0, time.monotonic() - 16)  # the time ran out
+                room._wake.set()
+                moved = _wait_state(a, lambda m: m["version"] > version)
+        finally:
+            room_module.timer_choice = choose
+        assert moved["auto"] is True and moved["last_action"]["seat"] == 0
+        assert moved["last_action"]["action"] in legal
+        assert threads and all(t.startswith("hotdeath-bot") for t in threads), threads
+
+
 # ---------------------------------------------------------------------------- breather
 
 

@@ -1115,23 +1115,10 @@ class Room:
         """The move made for ``seat`` when its time ran out: the takeover bot's choice.
 
         The bot sees only the seat's view, with the generators of the version
-        (:func:`decision_rngs`), so the move follows from the record.  If the bot fails,
-        the variant's safe default: accept, draw, pass or decline, else the first legal.
+        (:func:`decision_rngs`), so the move follows from the record (:func:`timer_choice`).
         """
-        legal = run.state.legal_actions(seat)
-        try:
-            bot = make_bot(self.takeover_bot)
-            move = next_bot_move(run.state, {seat: bot},
-                                 decision_rngs(run.seed, run.version, self.players))
-            if move is not None and move[0] == seat:
-                return move[1]
-        except Exception:  # a bot failure must not stall the table
-            log.exception("the timer bot failed at table %s", self.table_id)
-        for kind in SAFE_DEFAULTS:
-            for action in legal:
-                if str(action).split()[0] == kind:
-                    return action
-        return legal[0]
+        return timer_choice(run.state, seat, self.takeover_bot,
+                            decision_rngs(run.seed, run.version, self.players), self.table_id)
 
     # ------------------------------------------------------------------ chat
 
@@ -1578,8 +1565,19 @@ class Room:
                 continue
             late, clock_left = self._timed_out(run)
             if late >= 0:  # the turn timer ran out: a move is made for the person
+                if self.takeover_thinks:  # a bot that searches: off the event loop
+                    version = run.version
+                    timed = await asyncio.get_running_loop().run_in_executor(
+                        self.hub.thinkers, timer_choice, run.state.clone(), late,
+                        self.takeover_bot, decision_rngs(run.seed, version, self.players),
+                        self.table_id)
+                    if self.run is not run or run.version != version:  # moved meanwhile
+                        self.stale_answers += 1
+                        continue
+                else:
+                    timed = self.timer_move(run, late)
                 try:
-                    self.apply(late, self.timer_move(run, late), auto=True)
+                    self.apply(late, timed, auto=True)
                 except ProtocolError:  # the table is being reloaded: try again later
                     await asyncio.sleep(max(self.paused_for(), 0.05))
                 except HotDeathError:
@@ -1647,6 +1645,29 @@ def server_bot(info: BotInfo) -> bool:
     name a program to run (``external:COMMAND``): such bots are never offered.
     """
     return info.budget is not None or all(p.kind is int or p.choices for p in info.params)
+
+
+def timer_choice(state: GameState, seat: int, spec: str, rngs: list[random.Random],
+                 table_id: str) -> Action:
+    """The move of bot ``spec`` for ``seat`` whose turn timer ran out, from its view only.
+
+    ``rngs`` are the bots' generators of the version (:func:`decision_rngs`), so the move
+    follows from the record.  Pure of the room, so the hub's worker threads may run it on a
+    clone of the state (for a bot that searches).  If the bot fails, the variant's safe
+    default: accept, draw, pass or decline, else the first legal action.
+    """
+    legal = state.legal_actions(seat)
+    try:
+        move = next_bot_move(state, {seat: make_bot(spec)}, rngs)
+        if move is not None and move[0] == seat:
+            return move[1]
+    except Exception:  # a bot failure must not stall the table
+        log.exception("the timer bot failed at table %s", table_id)
+    for kind in SAFE_DEFAULTS:
+        for action in legal:
+            if str(action).split()[0] == kind:
+                return action
+    return legal[0]
 
 
 def thinks(spec: str) -> bool:
