@@ -599,6 +599,37 @@ def test_replay_of_a_running_game_shows_only_the_callers_view(client: TestClient
 
 
 
+def test_the_last_server_to_stop_stops_the_replay_workers(db_url: str) -> None:
+    """A stopped server ends its replay workers itself (not at interpreter exit).
+
+    Left to the exit, a server stopped by SIGTERM printed the resource tracker's "leaked
+    semaphore objects" warning.  A second server open meanwhile keeps them running.
+    """
+    from hotdeath.server import replays
+
+    before = replays._servers
+    with TestClient(create_app(db_url, bot_delay=0)) as client:
+        with TestClient(create_app(db_url, bot_delay=0)) as other:
+            assert replays._servers == before + 2
+            t = new_table(other, variant="standard", bots={"1": "basic"}, seats=2)
+            join(other, t["table_id"], "Ann", 0)
+            start(other, t)
+            game = other.get(f"/api/tables/{t['table_id']}").json()["game_id"]
+            assert full_replay(other, game)["steps"]
+            running = [p for p in replays._pools if p is not None]
+            procs = [proc for p in running for proc in (p._processes or {}).values()]
+            assert procs and all(proc.is_alive() for proc in procs)
+        assert replays._servers == before + 1
+        assert all(proc.is_alive() for proc in procs)  # the first server still uses them
+        assert full_replay(client, game)["steps"]
+    assert replays._servers == before
+    if before == 0:  # no other server of this process is open: the workers are gone
+        assert all(p is None for p in replays._pools)
+        for proc in procs:
+            proc.join(5)
+            assert not proc.is_alive()
+
+
 def test_a_seats_replay_shows_exactly_what_the_seat_saw_live(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -298,6 +298,8 @@ def _worker_page(
 
 _pools: list[ProcessPoolExecutor | None] = [None] * REPLAY_WORKERS
 _pools_lock = threading.Lock()
+_servers = 0
+"""How many servers' :class:`ReplayWorkers` are open: the last to close stops the workers."""
 
 
 class ReplayWorkers:
@@ -309,6 +311,7 @@ class ReplayWorkers:
     """
 
     def __init__(self, url: str) -> None:
+        self._open = False
         self.url = url
         self.key = secrets.token_hex(8)
         """This server's name in the workers' caches (two servers' games never mix)."""
@@ -316,6 +319,34 @@ class ReplayWorkers:
         """Actions the workers applied to build this server's checkpoints."""
         self.builders: set[int] = set()
         """The processes that built this server's pages."""
+
+    def open(self) -> None:
+        """Count this server among those using the workers (its start-up)."""
+        global _servers
+        with _pools_lock:
+            if not self._open:
+                self._open = True
+                _servers += 1
+
+    async def close(self) -> None:
+        """Say this server is done with the workers; the last server to close stops them.
+
+        Stopped here, each worker's queues and locks are released by the process that made
+        them; left to the interpreter's exit (SIGTERM under a service manager) they were
+        reported as leaked semaphores.  A later page starts a worker afresh.
+        """
+        global _servers
+        with _pools_lock:
+            if not self._open:
+                return
+            self._open = False
+            _servers -= 1
+            if _servers > 0:
+                return
+            pools = [p for p in _pools if p is not None]
+            _pools[:] = [None] * REPLAY_WORKERS
+        for pool in pools:
+            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
 
     @staticmethod
     def _pool(game_id: str, broken: ProcessPoolExecutor | None = None) -> ProcessPoolExecutor:
