@@ -1,4 +1,5 @@
-"""Findings of the Hot Death audit of 2026-11-29 (``docs/rules/hotdeath.md``, "Audit").
+"""Findings of the Hot Death audits of 2026-11-29 and 2026-12-02 (``docs/rules/hotdeath.md``,
+"Audit").
 
 Each test pins a place where the engine diverged from the rules contract
 (``hot-death.md``) or where the contract has a hole that the audit closed with a ruling.
@@ -141,3 +142,57 @@ class TestBlockedCounterStartsAfresh:
         g.idle = 3  # as a blocked hand leaves it
         act(g, "deal 5")
         assert g.idle == 0
+
+
+# ============================================================== audit 2026-12-02
+
+
+def _bastards_while_out(infections: list[int]) -> GameState:
+    """P0 goes out with a Wild Draw Four; P1 accepts it and draws his fourth bastard card.
+
+    P1 holds the Virus, so the hand ends with P0 as its winner (he went out at the same
+    moment) and P1 as the holder of all four bastard cards (HD-3.7.1 check 1).
+    """
+    return game([["WD4"], ["QUIT", "RET", "HOLY", "VIR", "R3"], ["G9", "B7", "Y7"],
+                 ["B1", "Y2", "G2"]], draw=["R1", "R2", "R4", "BB"], infections=infections)
+
+
+class TestBastardHolderWhoDidNotWinPaysTheVirus:
+    @pytest.mark.rule("HD-3.7.4", "ruling", "hot-death.md §3.7 check 1 and step 9",
+                      "hot-death.md §4.9 ruling 9")
+    def test_he_scores_zero_but_pays_his_infections(self) -> None:
+        g = _bastards_while_out([0, 2, 0, 0])
+        act(g, "play WD4 red", "accept")
+        result = g.last_hand
+        assert result is not None and result.end == "all_bastards" and result.winner == 0
+        # hand value 0 (HD-3.7.2); not the winner, so infected once more (he holds the
+        # Virus) and 10 per infection on top (HD-3.7.4)
+        assert pos(g)["infections"] == [0, 3, 0, 0]
+        assert result.points() == [0, 30, 7 + 9 + 7, 1 + 2 + 2]
+        assert g.scores == [0, 30, 23, 5] and g.dealer == 0
+
+
+class TestUnoCatchAfterDrawsThePlayCauses:
+    @pytest.mark.rule("HD-3.11", "ruling", "hot-death.md §3.11", "hot-death.md §4.9 ruling 19")
+    def test_a_harvester_victims_forced_draw_leaves_the_catch_open(self) -> None:
+        g = game([["HOS", "R1"], ["Y8", "Y9", "G8"], ["G9", "B7", "Y7"], ["B1", "Y2", "G2"]])
+        act(g, "play HOS red")
+        assert sizes(g)[1] == 3 + 4 and g.current_player() == 2
+        assert "catch 0" in legal(g, 1) and "catch 0" in legal(g)
+        act(g, "catch 0", seat=3)
+        assert sizes(g)[0] == 1 + 2
+
+    @pytest.mark.rule("HD-3.11", "ruling", "hot-death.md §3.11", "hot-death.md §2.3.7")
+    def test_a_spreaders_draws_leave_the_catch_open(self) -> None:
+        g = game([["RSP", "R1"], ["Y8", "Y9", "G8"], ["G9", "B7", "Y7"], ["B1", "Y2", "G2"]])
+        act(g, "play RSP")
+        assert sizes(g) == [1, 5, 5, 5] and g.current_player() == 0
+        assert legal(g, 2) == ["catch 0"]
+
+    @pytest.mark.rule("HD-3.11", "ruling", "hot-death.md §3.11", "hot-death.md §4.9 ruling 19")
+    def test_the_victims_own_accept_ends_it(self) -> None:
+        g = game([["WD4", "R1"], ["Y8", "Y9", "G8"], ["G9", "B7", "Y7"], ["B1", "Y2", "G2"]])
+        act(g, "play WD4 red")
+        assert legal(g, 2) == ["catch 0"]
+        act(g, "accept")
+        assert g.uno_open == [] and legal(g, 3) == []

@@ -418,7 +418,7 @@ class TestHandEndChecks:
         act(g, "accept")
         assert g.winners == [1] and g.is_terminal() and g.current_player() == TERMINAL
 
-    @pytest.mark.rule("HD-3.7.1", "ruling", "hot-death.md §3.7 check 1")
+    @pytest.mark.rule("HD-3.7.1", "ruling", "hot-death.md §3.7 check 1 and step 9")
     def test_player_out_at_the_same_time_wins(self) -> None:
         g = hd(
             players=4,
@@ -431,8 +431,10 @@ class TestHandEndChecks:
         assert g.last_hand is None
         act(g, "accept")
         assert g.last_hand is not None and g.last_hand.winner == 0
-        assert [seat_row(g, s)["points"] for s in range(4)] == [0, 0, 3, 4]
-        assert pos(g)["infections"] == [0, 0, 0, 0]
+        # P1's hand is worth 0, but he did not win: his Virus infects him and costs 10
+        # (HD-3.7.4; audit of 2026-12-02)
+        assert [seat_row(g, s)["points"] for s in range(4)] == [0, 10, 3, 4]
+        assert pos(g)["infections"] == [0, 1, 0, 0]
         assert g.dealer == 0
 
     @pytest.mark.rule("HD-3.7.1", "seed 002", "app", "hot-death.md §3.7 check 2")

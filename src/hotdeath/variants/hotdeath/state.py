@@ -973,7 +973,10 @@ class HotDeathState(VariantState):
         infos: list[tuple[tuple[str, int], ...]] = []
         for s, (v, info) in enumerate(vals):
             penalty = 0
-            if s != winner and s != bastard:
+            # Every seat but the winner is infected and pays: the holder of all four
+            # bastard cards is the winner, unless a player went out at the same moment;
+            # then his hand is still worth 0, but the Virus counts (HD-3.7.4)
+            if s != winner:
                 self.infections[s] += hands[s].count(VIR)
                 penalty = 10 * self.infections[s]
             total = v + penalty
