@@ -196,3 +196,11 @@ class TestUnoCatchAfterDrawsThePlayCauses:
         assert legal(g, 2) == ["catch 0"]
         act(g, "accept")
         assert g.uno_open == [] and legal(g, 3) == []
+
+    @pytest.mark.rule("HD-3.11", "ruling", "hot-death.md §3.11", "hot-death.md §4.9 ruling 19")
+    def test_accepting_an_ejection_draws_nothing_and_leaves_it_open(self) -> None:
+        g = game([["QUIT", "R1"], ["Y8", "Y9", "G8"], ["G9", "B7", "Y7"], ["B1", "Y2", "G2"]],
+                 top="G7")
+        act(g, "play QUIT", "accept")
+        assert g.active[1] is False and g.current_player() == 2
+        assert legal(g, 3) == ["catch 0"]
