@@ -1237,13 +1237,28 @@ class TestSevenO:
         assert [hand(g, s) for s in range(4)] == [after[receivers[s]] for s in range(4)]
 
     @pytest.mark.rule("STD-12.2", "ruling", f"{CONTRACT} STD-12.2 last card")
-    def test_a_last_card_seven_swaps_nothing(self) -> None:
+    @pytest.mark.parametrize("play", ["play R7", "play R7 @1"])
+    def test_a_last_card_seven_swaps_nothing(self, play: str) -> None:
+        # the hand ends before any swap, so the last 7 needs nobody named (as a last-card
+        # wild needs no colour, STD-4); naming somebody is still accepted and swaps nothing
         g = std([["R7"], ["G1", "G9"], ["G2"], ["G3"]], "R3", options={"seven_o": True})
-        act(g, "play R7 @1")
+        assert legal(g) == ["play R7 @1", "play R7 @2", "play R7 @3", "play R7", "draw"]
+        ev = act(g, play)
+        assert "swap" not in kinds(ev)
         assert g.last_hand is not None
         assert g.last_hand.winner == 0
         assert seat_value(g, 1) == 10
         assert seat_points(g, 0) == 15
+
+    @pytest.mark.rule("STD-12.2", "ruling", f"{CONTRACT} STD-12.2 last card, STD-12.3")
+    def test_a_last_card_seven_jumps_in_without_naming_anybody(self) -> None:
+        g = std([["R5", "B1"], ["G1", "G9"], ["R7"], ["G3", "G4"]], "R7", top_player=3,
+                options={"seven_o": True, "jump_in": True})
+        assert legal(g, 2) == ["jump R7 @0", "jump R7 @1", "jump R7 @3", "jump R7"]
+        ev = act(g, "jump R7", seat=2)
+        assert "swap" not in kinds(ev)
+        assert g.last_hand is not None and g.last_hand.winner == 2
+        assert seat_value(g, 1) == 10
 
 
 def _jump(**fields: Any) -> GameState:

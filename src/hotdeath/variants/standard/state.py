@@ -303,7 +303,12 @@ class StandardState(VariantState):
                 acts.append(play(f))  # STD-4: a wild played as the last card needs no colour
             return acts
         if self.opts.seven_o and FACE_KIND[f] == NUMBER and FACE_NUMBER[f] == 7:
-            return [play(f, target=t, uno=uno) for t in range(self.n) if t != seat]
+            acts = [play(f, target=t, uno=uno) for t in range(self.n) if t != seat]
+            if len(self.hands[seat]) == 1:
+                # STD-12.2: a 7 played as the last card ends the hand before any swap, so it
+                # needs nobody named (as a last-card wild needs no colour, STD-4)
+                acts.append(play(f))
+            return acts
         return list(_PLAYS_UNO[f] if uno else _PLAYS[f])
 
     def _main_actions(self, seat: int) -> list[Action]:
@@ -428,6 +433,8 @@ class StandardState(VariantState):
         """
         if self.opts.seven_o and FACE_KIND[top] == NUMBER and FACE_NUMBER[top] == 7:
             targets = [t for t in range(self.n) if t != seat]
+            if len(self.hands[seat]) == 1:
+                targets.append(-1)  # the last card: the hand ends, nothing is swapped
         else:
             targets = [-1]
         acts = [make(A.JUMP, (top,), target=t) for t in targets]
