@@ -825,6 +825,19 @@ class TestUno:
         # players who are out make no erroneous calls (they would be dealt back in)
         assert "uno" not in legal(g, 0) and "catch 2" not in legal(g, 0)
 
+    @pytest.mark.rule("TD-5.5", "ruling", "a player who left cannot be called on")
+    def test_a_player_who_left_cannot_be_called_on(self) -> None:
+        # P2 leaves holding two cards: he is no longer in the game, so a catch on him is
+        # refused without penalty, not erroneous as a catch on a two-card player would be
+        g = td([["R5", "R6"], ["G1", "G2"], ["G3", "G4"], ["B3", "B4"]], "R7",
+               draw=["B1", "B2"])
+        assert "catch 2" in legal(g, 1)
+        act(g, "leave", seat=2)
+        assert "catch 2" not in legal(g, 1) and "catch 2" not in legal(g, 0)
+        with pytest.raises(IllegalActionError):
+            act(g, "catch 2", seat=1)
+        assert len(g.hands[1]) == 2
+
     @pytest.mark.rule("TD-5.6", "ruling", "going out without calling")
     def test_going_out_without_a_call(self) -> None:
         g = td([["R6"], ["G1", "G2"], ["G3", "G4"]], "R7", uno_open=[0])
