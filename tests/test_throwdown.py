@@ -1042,6 +1042,21 @@ class TestEnd:
         assert "decline" in legal(g, 1)
         assert to_position(g)["declined"] == []
 
+    @pytest.mark.rule("TD-6.4", "ruling", "a winner refuses a call-back while he is out")
+    def test_a_called_back_winner_refuses_once_out_again(self) -> None:
+        # P0 won and did not refuse; P1 on Uno calls him back. Holding cards, P0 cannot be
+        # called back, so there is nothing to refuse until he is out again; meanwhile a forced
+        # draw may name him like any player holding cards
+        g = td([[], ["R5", "R6"], ["G3", "G4", "G5"], ["Y3", "Y4"]], "R7", turn=1,
+               hand_winner=0, out_order=[0], draw=["B1", "B2", "B3", "B4"])
+        assert "decline" in legal(g, 0)
+        act(g, "play R5")
+        act(g, "uno @0", seat=1)
+        assert hand(g, 0) == ["B1", "B2"] and "decline" not in legal(g, 0)
+        with pytest.raises(IllegalActionError):
+            act(g, "decline", seat=0)
+        assert g.declined == []
+
     @pytest.mark.rule("TD-6.4", "ruling", "max_turns")
     def test_max_turns_stops_the_game_without_a_loser(self) -> None:
         g = td([["R5", "R6", "R1"], ["G1", "G2", "R2"]], "R7", options={"max_turns": 2})
