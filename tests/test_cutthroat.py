@@ -719,16 +719,18 @@ class TestTwoPlayers:
     @pytest.mark.rule("CT-8.2", SEED, f"{CONTRACT} CT-8.2")
     def test_skip_player_plays_again(self) -> None:
         g = _two(["RS", "B5", "R4"])
-        act(g, "play RS")
+        ev = act(g, "play RS")
         assert g.current_player() == 0
         assert legal(g) == ["play R4", "play R4 uno"]
+        assert [(e.seat, e.rule) for e in ev if e.kind == "skip"] == [(1, "CT-8.2")]
 
     @pytest.mark.rule("CT-8.3", SEED, f"{CONTRACT} CT-8.3 Draw Two")
     def test_draw_two_play_is_back_to_you(self) -> None:
         g = _two(["R+2", "B5", "R4"])
-        act(g, "play R+2")
+        ev = act(g, "play R+2")
         assert hand(g, 1) == ["G1", "G2", "Y1", "Y2"]
         assert g.current_player() == 0
+        assert [(e.seat, e.rule) for e in ev if e.kind == "skip"] == [(1, "CT-8.3")]
 
     @pytest.mark.rule("CT-8.3", SEED, f"{CONTRACT} CT-8.3 Wild Draw Four")
     @pytest.mark.parametrize("answer", ["question", "accept"])

@@ -690,15 +690,24 @@ class TestTwoPlayers:
     @pytest.mark.rule("STD-7.2", "official", f"{CONTRACT} STD-7.2")
     def test_skip_player_plays_again(self) -> None:
         g = _two(["RS", "B5", "R4"])
-        act(g, "play RS")
+        ev = act(g, "play RS")
         assert g.current_player() == 0
+        assert [(e.seat, e.rule) for e in ev if e.kind == "skip"] == [(1, "STD-7.2")]
 
     @pytest.mark.rule("STD-7.3", "official", f"{CONTRACT} STD-7.3")
     def test_draw_two_returns_play_to_its_player(self) -> None:
         g = _two(["R+2", "B5", "R4"], draw=["Y1", "Y2"])
-        act(g, "play R+2")
+        ev = act(g, "play R+2")
         assert hand(g, 1) == ["G1", "G2", "Y1", "Y2"]
         assert g.current_player() == 0
+        assert [(e.seat, e.rule) for e in ev if e.kind == "skip"] == [(1, "STD-7.3")]
+
+    @pytest.mark.rule("STD-5.2", "official", f"{CONTRACT} STD-5.2")
+    def test_skip_with_more_players_cites_the_skip_rule(self) -> None:
+        g = std([["RS", "B5"], ["G1", "G2"], ["G3", "G4"]], "R7", players=3)
+        ev = act(g, "play RS")
+        assert g.current_player() == 2
+        assert [(e.seat, e.rule) for e in ev if e.kind == "skip"] == [(1, "STD-5.2")]
 
     @pytest.mark.rule("STD-7.3", "official", f"{CONTRACT} STD-7.3")
     def test_wild_draw_four_returns_play_to_its_player(self) -> None:

@@ -492,8 +492,9 @@ class StandardState(VariantState):
                 self._stack(p, f, honest)
             elif kf == SKIP:
                 s = nxt[p]
-                if events:
-                    self.emit("skip", s, self.r("5.2"))
+                if events:  # with two players its player plays again (STD-7.2)
+                    self.emit("skip", s, self.r("7.2" if self.n == 2 and self._two_player
+                                                else "5.2"))
                 self._next(nxt[s])
             elif kf == REVERSE:
                 self.direction = -self.direction
@@ -611,7 +612,8 @@ class StandardState(VariantState):
             self.draw_cards(v, count, "")
         else:
             self.draw_cards(v, count, self.r("9.2" if out else ("5.6" if f == WD4 else "5.4")))
-            self.emit("skip", v, self.r("5.4"))
+            # with two players play comes back to the attacker (STD-7.3)
+            self.emit("skip", v, self.r("7.3" if self.n == 2 and self._two_player else "5.4"))
         self.pot = 0
         self._next(nxt[v])
 
