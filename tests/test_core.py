@@ -130,6 +130,35 @@ def test_game_over_refuses_actions() -> None:
     assert e.value.code == "game_over"
 
 
+@pytest.mark.rule("STD-2.1", "ruling", "the next game starts as the first did")
+@pytest.mark.rule("HD-3.2", "ruling", "a later game's first dealer is random again")
+@pytest.mark.rule("CT-7.2", "ruling", "nothing carries over: P0 deals (CT-1.3)")
+@pytest.mark.rule("TD-1.6", "seed 004", "the winner deals the next game")
+@pytest.mark.parametrize(("variant", "fields", "dealer"), [
+    ("standard", {"hands": [["R3"], ["B5", "Y9"], ["G1"]], "scores": [490, 0, 0]}, None),
+    ("standard", {"hands": [["R3"], ["B5", "Y9"], ["G1"]], "scores": [490, 0, 0],
+                  "options": {"dealer_selection": "rotate_left"}}, None),
+    ("hotdeath", {"hands": [["R1"], ["R9", "R5"], ["G2"]], "scores": [0, 990, 500]}, None),
+    ("cutthroat", {"hands": [["R3"], ["B5", "Y9"], ["G1"]]}, None),
+    ("throwdown", {"hands": [["R3"], ["B5", "Y9"], ["G1"]],
+                   "options": {"play_on_after_first_out": False}}, 0),
+])
+def test_the_next_games_dealer_is_the_variants(
+    variant: str, fields: dict[str, object], dealer: int | None
+) -> None:
+    """``next_game_dealer()``: who deals the next game at the table, once a game is over."""
+    g = position(variant=variant, players=3, turn=0, top="R7", dealer=2, **fields)
+    assert g.next_game_dealer() is None  # nobody while the game goes on
+    act(g, "play " + hand(g, 0)[0])
+    assert g.is_terminal() and g.winners == [0]
+    assert g.next_game_dealer() == dealer
+    nxt = hotdeath.new_game(variant, players=3, seed=5, dealer=g.next_game_dealer())
+    if dealer is not None:
+        assert nxt.dealer == dealer and nxt.init_params == {"dealer": dealer}
+    else:  # as a first game: the same cards as a game started without a dealer
+        assert to_position(nxt) == to_position(hotdeath.new_game(variant, players=3, seed=5))
+
+
 def test_every_event_cites_a_rule_of_the_rulebook() -> None:
     from hotdeath.rulebook import RULES
 

@@ -222,6 +222,42 @@ class TestSetup:
         assert g.winners == [0]  # the first out is the winner, and deals next
         assert g.last_hand is not None and g.last_hand.winner == 0
         assert g.last_hand.out_order == (0, 0, 1) and g.last_hand.loser == 2
+        assert g.next_game_dealer() == 0  # the called-back winner deals the next game
+
+    @pytest.mark.rule("TD-1.6", SEED, "ruling", f"{CONTRACT} TD-1.6", "TD-6.2", "TD-6.6")
+    def test_the_winner_deals_the_next_game(self) -> None:
+        # P1 goes out first (the winner, TD-6.2); play goes on until P2 is the loser
+        g = td([["R5", "B6"], ["R9"], ["Y1", "B9"]], "R1")
+        assert g.next_game_dealer() is None  # nothing until the game is over
+        act(g, "play R5")
+        act(g, "play R9")
+        assert not g.is_terminal() and g.winner == 1 and g.next_game_dealer() is None
+        act(g, "play B9")
+        act(g, "play B6")  # P0 goes out: P2 is the last holder, the loser
+        assert g.is_terminal() and g.winners == [1] and g.last_hand is not None
+        assert g.last_hand.loser == 2
+        assert g.next_game_dealer() == 1
+        # the next game at the table, whatever dealer_selection chose for the first (TD-1.3)
+        for options in ({}, {"dealer_selection": "draw_high"}):
+            nxt = hotdeath.new_game("throwdown", players=3, seed=9, options=options,
+                                    dealer=g.next_game_dealer())
+            assert nxt.dealer == 1 and nxt.opening_events[0].kind == "dealer"
+            assert nxt.opening_events[0].seat == 1
+        # without play-on the first player out ends the game and deals next (TD-6.3)
+        g = td([["R5", "B6"], ["R9"], ["Y1", "Y2"]], "R1",
+               options={"play_on_after_first_out": False})
+        act(g, "play R5")
+        act(g, "play R9")
+        assert g.is_terminal() and g.next_game_dealer() == 1
+        # a game ended by leaving before anyone went out: the one left holding cards wins
+        g = td([["G3", "R1"], ["R5", "G1"]], "R7", turn=1)
+        act(g, "leave")
+        assert g.is_terminal() and g.winners == [0] and g.next_game_dealer() == 0
+        # a blocked game has no winner: the next game's dealer is chosen as for a first game
+        g = td([["G1", "G2"], ["Y1", "Y2"]], "R7", draw=[])
+        act(g, "draw")
+        act(g, "draw")
+        assert g.is_terminal() and g.winners == [] and g.next_game_dealer() is None
 
 
 # =========================================================================== TD-2 legal plays

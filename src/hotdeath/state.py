@@ -826,6 +826,16 @@ class GameState:
             loser=loser, last_hand=last, extras=self.game_extras(),
         )
 
+    def next_game_dealer(self) -> int | None:
+        """The seat that deals the next game at the same table, as the variant's rules say.
+
+        A front end starting another game after this one passes it to ``new_game`` as the
+        dealer.  ``None``: the rules give the next game no dealer of its own (it starts as a
+        first game does), and always while this game is still going on.  The default fits a
+        variant whose games pass nothing on; Throwdown's winner deals the next game (TD-1.6).
+        """
+        return None
+
     def game_end(self) -> tuple[str, str]:
         """Why the game ended: an end code (``hotdeath.results.END_CODES``) and its rule."""
         return ("target", self.variant.goal(self.opts).rule)

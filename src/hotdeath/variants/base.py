@@ -77,8 +77,11 @@ class VariantState(GameState, metaclass=ABCMeta):
     waits for, as a :mod:`hotdeath.pending` value), ``infection_counts``, ``window_seat``,
     ``position_extra`` / ``load_position_extra`` (the position notation), ``hidden_cards``
     (what a seat cannot see, for determinisation), ``play_extensions`` / ``is_legal_play``
-    (plays built card by card), ``_reshuffle_rule``, ``team_of``, and the results
-    (``last_hand``: the last :class:`~hotdeath.results.HandResult`; ``game_result()``).
+    (plays built card by card), ``_reshuffle_rule``, ``team_of``, the results
+    (``last_hand``: the last :class:`~hotdeath.results.HandResult`; ``game_result()``), and
+    ``next_game_dealer()``: the seat that deals the next game at the same table once this
+    one is over (None: the variant's rule for a first game; front ends pass it on as the
+    ``dealer`` of ``new_game``).
     """
 
     # ------------------------------------------------------------------ rules (abstract)

@@ -2117,6 +2117,18 @@ class ThrowdownState(VariantState):
         tail = () if res.loser is None else (res.loser,)
         return replace(res, standings=standings(first, [0] * self.n, None, tail))
 
+    def next_game_dealer(self) -> int | None:
+        """The winner deals the next game (TD-1.3, TD-1.6, TD-6.2), once this one is over.
+
+        The winner is the first player out, called back or not (TD-6.4), or the one left
+        holding cards when leaving players ended the game before anyone went out (TD-6.6).
+        A game without a winner (blocked, TD-3.2; stopped by ``max_turns`` before anyone
+        went out, TD-6.4) gives no dealer: the next one starts as a first game (TD-1.3).
+        """
+        if self.phase != GAME_OVER or self.winner < 0:
+            return None
+        return self.winner
+
     # ------------------------------------------------------------------ position notation
 
     def position_extra(self) -> dict[str, Any]:
