@@ -25,6 +25,7 @@ import sqlalchemy as sa
 
 from hotdeath.bots import make_bot
 from hotdeath.bots.arena import next_bot_move
+from hotdeath.cards import card_code
 from hotdeath.server import create_app
 from hotdeath.server import room as room_module
 from hotdeath.server.room import Conn, GameRun, Hub, Room, decision_rngs
@@ -324,3 +325,145 @@ def test_a_cancelled_wait_neither_cancels_a_write_nor_stops_the_writer(tmp_path:
     assert fut.result(10) == 42
     assert store.writer.submit(lambda: 7, "the next write").result(10) == 7  # still alive
     store.close()
+
+
+# ---------------------------------------------------------------------------- the next dealer
+
+
+def _finish(room: Room, rng: random.Random, limit: int = 3000) -> None:
+    """Random moves of every seat until the table's game is over."""
+    for _ in range(limit):
+        assert room.run is not None
+        if room.run.state.is_terminal():
+            return
+        _move(room, rng)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.rule("TD-1.6", "seed 004", "ruling", "the winner deals the next game")
+@pytest.mark.rule("TD-1.3", "seed 004", "the previous winner deals")
+def test_a_throwdown_tables_next_game_is_dealt_by_the_winner_across_restarts(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rematch is dealt by the first game's winner, stored with the game, rebuilt the
+    same after a restart, and its replay and record say so."""
+    from hotdeath.notation import replay, to_position
+    from hotdeath.server.commitment import opening_deck
+
+    seeds = iter([13, 12])
+    monkeypatch.setattr(secrets, "randbits", lambda _k: next(seeds))
+    options = {"play_on_after_first_out": False, "decks": 1}
+
+    async def first() -> tuple[str, str, int]:
+        store = Store(db_url)
+        hub = Hub(store, bot_delay=0)
+        room, _host = hub.create_table("throwdown", None, options, 3, {}, "family", 0,
+                                       None, None, None)
+        for s in range(3):
+            room.join(f"P{s}", s)
+        room.start()
+        assert room.run is not None and room.run.state.dealer == 0  # the given first dealer
+        _finish(room, random.Random(3))
+        state = room.run.state
+        assert state.winners and state.next_game_dealer() == state.winners[0]
+        out = room.table_id, room.run.game_id, state.winners[0]
+        await hub.close()
+        store.close()
+        return out
+
+    table_id, game1, winner = asyncio.run(first())
+    assert winner != 0  # else the test could not tell the winner from the default seat
+
+    async def rematch() -> tuple[str, str]:
+        store = Store(db_url)
+        hub = Hub(store, bot_delay=0)
+        room = hub.get(table_id)  # after the restart: the finished game rebuilt
+        assert room is not None and room.run is not None and room.run.game_id == game1
+        room.rematch()
+        run = room.run
+        assert run is not None and run.game_id != game1
+        state = run.state
+        assert state.dealer == winner and state.init_params == {"dealer": winner}
+        assert [(e.kind, e.seat, e.rule) for _v, e in run.log[:1]] == [
+            ("dealer", winner, "TD-1.3")]
+        # the deal commitment is of the cards this dealer dealt
+        deck = opening_deck(state, winner)
+        assert deck is not None
+        assert run.deals[1].deck == tuple(card_code(c) for c in deck)
+        rng = random.Random(4)
+        for _ in range(6):
+            _move(room, rng)
+        await asyncio.wrap_future(store.barrier())
+        row = store.load_game(run.game_id)
+        assert row is not None and row[0]["dealer"] == winner
+        old = store.load_game(game1)
+        assert old is not None and old[0]["dealer"] is None  # none given to the first game
+        out = run.game_id, json.dumps(to_position(state), sort_keys=True)
+        await hub.close()
+        store.close()
+        return out
+
+    game2, position = asyncio.run(rematch())
+
+    async def restart() -> None:
+        store = Store(db_url)
+        hub = Hub(store, bot_delay=0)
+        room = hub.get(table_id)
+        assert room is not None and room.run is not None and room.run.game_id == game2
+        assert room.run.state.dealer == winner
+        assert json.dumps(to_position(room.run.state), sort_keys=True) == position
+        _finish(room, random.Random(5))
+        await hub.close()
+        store.close()
+
+    asyncio.run(restart())
+    app = create_app(db_url, bot_delay=0, rate_limit=FAST, idle_unload=None)
+    with TestClient(app) as client:
+        shown = full_replay(client, game2)
+        hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+        room = hub.get(table_id)
+        assert room is not None and room.run is not None
+        final = room.run.state
+    assert shown["status"] == "finished" and shown["dealer"] == winner
+    assert shown["record"]["dealer"] == winner
+    assert shown["steps"][0]["view"]["dealer"] == winner
+    assert to_position(replay(shown["record"])) == to_position(final)
+
+
+def test_a_game_stored_before_the_dealer_column_is_rebuilt_as_before(db_url: str) -> None:
+    """Migration 0005 adds ``games.dealer``; a game stored without one (NULL) is dealt as a
+    first game, exactly as before (STD-2.1), and 0005 downgrades and upgrades cleanly."""
+    from alembic import command
+    from alembic.config import Config
+
+    from hotdeath.notation import to_position
+    from hotdeath.server.store import MIGRATIONS
+
+    async def play() -> tuple[str, dict[str, Any]]:
+        store, hub, room, _conn, run = _started(db_url)
+        rng = random.Random(2)
+        for _ in range(5):
+            _move(room, rng)
+        await asyncio.wrap_future(store.barrier())
+        out = room.table_id, to_position(run.state)
+        await hub.close()
+        store.close()
+        return out
+
+    table_id, position = asyncio.run(play())
+    engine = sa.create_engine(db_url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as c:
+        cfg.attributes["connection"] = c
+        command.downgrade(cfg, "0004")
+    assert "dealer" not in {col["name"] for col in sa.inspect(engine).get_columns("games")}
+    engine.dispose()
+    again = Store(db_url)  # upgrades to the head: the column comes back, NULL
+    hub = Hub(again)
+    room = hub.get(table_id)
+    assert room is not None and room.run is not None
+    row = again.load_game(room.run.game_id)
+    assert row is not None and row[0]["dealer"] is None
+    assert to_position(room.run.state) == position
+    again.close()

@@ -780,6 +780,7 @@ def create_app(
             out["hints_line"] = hints_line(used, int(row["players"]), list(row["names"]))
         if full:
             out.update(seed=int(row["seed"]), seed_salt=row["seed_salt"],
+                       dealer=row.get("dealer"),
                        commitments=[reveal_json(deals[h]) for h in sorted(deals)])
         head_text = json.dumps(out, separators=(",", ":"), ensure_ascii=False)[:-1]
         record = f',"record":{page.record}' if full and page.record is not None else ""

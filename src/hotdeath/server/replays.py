@@ -115,7 +115,7 @@ class ReplayCache:
             import hotdeath
 
             entry.tip = hotdeath.new_game(row["variant"], row["players"], int(row["seed"]),
-                                          row["preset"], row["options"])
+                                          row["preset"], row["options"], row.get("dealer"))
             entry.points = [entry.tip.clone()]
         state = entry.tip
         for seat, text in actions[entry.built:]:

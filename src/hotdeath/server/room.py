@@ -875,8 +875,12 @@ class Room:
             raise ProtocolError("not_saved", "this table's changes cannot be saved at the "
                                 f"moment; try again in {math.ceil(wait)} s")
         seed = secrets.randbits(62)
-        state = hotdeath.new_game(self.variant, self.players, seed, self.preset, self.options)
-        deck = opening_deck(state)
+        # a later game is dealt as the variant's rules say (Throwdown: the last winner)
+        last = self.run
+        dealer = last.state.next_game_dealer() if last is not None else None
+        state = hotdeath.new_game(self.variant, self.players, seed, self.preset, self.options,
+                                  dealer)
+        deck = opening_deck(state, dealer)
         install(state)
         deals = {1: commit_deck(1, deck)} if deck is not None else {}
         names = [s.name or f"P{s.seat}" for s in self.seats]
@@ -893,7 +897,7 @@ class Room:
             {"id": game_id, "table_id": self.table_id, "variant": self.variant,
              "preset": self.preset, "options": self.options, "players": self.players,
              "seed": seed, "seed_salt": run.seed_salt, "names": names,
-             "bots": {str(k): v for k, v in bot_specs.items()}},
+             "bots": {str(k): v for k, v in bot_specs.items()}, "dealer": dealer},
             deals.values(),
         )
         run.events_now = list(state.opening_events)
@@ -911,7 +915,7 @@ class Room:
         row, actions, deals = rows
         seed = int(row["seed"])
         state = hotdeath.new_game(row["variant"], row["players"], seed, row["preset"],
-                                  row["options"])
+                                  row["options"], row.get("dealer"))
         install(state)
         run = GameRun(
             game_id=row["id"], state=state, seed=seed, seed_salt=row["seed_salt"],
@@ -1882,7 +1886,7 @@ class Hub:
         rec = {
             "format": RECORD_FORMAT, "variant": row["variant"], "options": row["options"],
             "players": int(row["players"]), "seed": int(row["seed"]), "preset": row["preset"],
-            "actions": [[s, a] for s, a in actions],
+            "dealer": row.get("dealer"), "actions": [[s, a] for s, a in actions],
         }
         job = partial(review_json, rec, hand, seat, list(row["names"]), theme,
                       self.review_seconds, self.review_budget)

@@ -91,6 +91,7 @@ games_t = sa.Table(
     sa.Column("finished_at", sa.DateTime, nullable=True),
     sa.Column("hints", sa.JSON, nullable=True),
     sa.Column("reviews", sa.JSON, nullable=True),
+    sa.Column("dealer", sa.Integer, nullable=True),
 )
 
 actions_t = sa.Table(
