@@ -554,8 +554,8 @@ async def test_a_new_game_or_a_save_while_a_bot_thinks_drops_its_answer(
     sessions: list[Session] = []
     gates: list[threading.Event] = []
 
-    def make_session(seed: int) -> Session:
-        session = Session("hotdeath", 3, seed, bots=["basic"], human=False)
+    def make_session(seed: int, dealer: int | None = None) -> Session:
+        session = Session("hotdeath", 3, seed, bots=["basic"], human=False, dealer=dealer)
         gates.append(gate_bots(session)[0])
         sessions.append(session)
         return session
@@ -1008,3 +1008,31 @@ async def test_the_end_screens_show_the_common_result(
         assert last is not None and sheet.hand_no == last.hand
         assert len(sheet.rows) == len(last.seats)  # a row per seat where the hand is scored
         assert "=" not in " ".join(sheet.notes), "no raw option ids"
+
+
+@pytest.mark.asyncio
+@pytest.mark.rule("TD-1.6", "seed 004", "the winner deals the next game")
+async def test_play_again_is_dealt_by_the_winner_in_throwdown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The next game of the terminal game gets its dealer from ``next_game_dealer()``."""
+    from hotdeath.notation import from_position
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    session = Session("throwdown", 2, 1, bots=["basic"])
+    # the bot P1 goes out with its last card: with two players that ends the game (TD-6.5)
+    session.state = from_position({"variant": "throwdown", "players": 2, "seed": 1,
+                                   "turn": 1, "top": "R7", "hands": [["G2", "B3"], ["R1"]]})
+    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ScoreScreen), limit=30)
+        await settle(pilot)
+        assert session.state.is_terminal() and session.state.winners == [1]
+        await pilot.press("r")
+        await settle(pilot)
+        new = app.session
+        assert new is not session and new.seed == 2
+        assert new.state.dealer == 1 and new.state.init_params == {"dealer": 1}
+        # the dealer, the bot P1, chooses the direction first (TD-1.5)
+        seat, first = new.state.history[0]
+        assert seat == 1 and first.kind == A.DIRECTION

@@ -348,7 +348,7 @@ class HotDeathApp(App[None]):
         delay: float = 0.6,
         window_seconds: float = 4.0,
         save: Path | None = None,
-        make_session: Callable[[int], Session] | None = None,
+        make_session: Callable[[int, int | None], Session] | None = None,
     ) -> None:
         super().__init__()
         self.session = session
@@ -962,20 +962,25 @@ class HotDeathApp(App[None]):
         self._advance()
 
     def new_game(self) -> None:
-        """Start the next game at the same table (the next seed; a server deals a new one)."""
+        """Start the next game at the same table (the next seed; a server deals a new one).
+
+        After a game that is over, its variant names the next game's dealer
+        (``next_game_dealer()``: Throwdown's winner, TD-1.6); an abandoned game names none.
+        """
         if isinstance(self.session, RemoteSession):
             self.session.rematch()
             self.run_worker(self._send_outbox(), group="send")
             return
         seed = self.session.seed + 1
+        dealer = self.session.state.next_game_dealer()
         if self.save_path is not None and self.session.saved_to == self.save_path:
             self.save_path = next_free(self.save_path)  # keep the last game's record
         if self.make_session is not None:
-            self.session = self.make_session(seed)
+            self.session = self.make_session(seed, dealer)
         else:
             s = self.session
             self.session = Session(s.variant_name, s.players, seed, s.preset, s.options,
-                                   s.bot_specs, s.with_human, s.theme)
+                                   s.bot_specs, s.with_human, s.theme, dealer)
         self._cancel_timers()
         self._pending = None
         self._token += 1  # a bot still thinking about the old game is not listened to

@@ -146,6 +146,7 @@ class Session:
         bots: Sequence[str] = (),
         human: bool = True,
         theme: str = "family",
+        dealer: int | None = None,
     ) -> None:
         self.variant_name = get_variant(variant).name  # an alias (ct, td) by its name
         self.players = players
@@ -157,7 +158,8 @@ class Session:
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)
         self.seed = seed
-        self.state: GameState = get_variant(variant).new_game(players, seed, preset, self.options)
+        self.state: GameState = get_variant(variant).new_game(players, seed, preset, self.options,
+                                                              dealer)
         self.human: int | None = 0 if human else None
         first = 1 if human else 0
         specs = {s: self.bot_specs[(s - first) % len(self.bot_specs)]
