@@ -417,9 +417,14 @@ def test_a_throwdown_tables_next_game_is_dealt_by_the_winner_across_restarts(
         store.close()
 
     asyncio.run(restart())
-    app = create_app(db_url, bot_delay=0, rate_limit=FAST, idle_unload=None)
+    app = create_app(db_url, bot_delay=0, rate_limit=FAST, idle_unload=None,
+                     max_bot_seconds=0.05)
     with TestClient(app) as client:
         shown = full_replay(client, game2)
+        # the coach's review replays the game from its row: dealt by the same dealer
+        r = client.get(f"/api/games/{game2}/review?hand=1&seat={winner}")
+        assert r.status_code == 200, r.text
+        assert r.json()["review"]["seats"] == [winner]
         hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
         room = hub.get(table_id)
         assert room is not None and room.run is not None
