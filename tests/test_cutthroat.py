@@ -737,9 +737,11 @@ class TestTwoPlayers:
     def test_wild_draw_four_play_is_back_to_you(self, answer: str) -> None:
         g = _two(["WD4", "B5", "B4"])
         act(g, "play WD4 blue")
-        act(g, answer)
+        ev = act(g, answer)
         assert len(g.hands[1]) == 6
         assert g.current_player() == 0
+        if answer == "question":  # an accepted one passes play back without a skip event
+            assert [(e.seat, e.rule) for e in ev if e.kind == "skip"] == [(1, "CT-8.3")]
 
     @pytest.mark.rule("CT-8.3", "official", f"{CONTRACT} CT-8.3 wd4_challenge=official")
     @pytest.mark.parametrize(("p0", "sizes", "next_player"), [

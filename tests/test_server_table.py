@@ -198,6 +198,52 @@ def test_a_searching_timer_bot_moves_off_the_event_loop(db_url: str) -> None:
         assert threads and all(t.startswith("hotdeath-bot") for t in threads), threads
 
 
+def test_a_timer_move_searched_while_the_host_stops_the_timer_is_dropped(db_url: str) -> None:
+    """The search runs off the loop; if the clock stopped meanwhile, its move is not made."""
+    import threading
+
+    import hotdeath.server.room as room_module
+
+    searching, release = threading.Event(), threading.Event()
+    choose = room_module.timer_choice
+
+    def slow(*args: object, **kw: object) -> object:
+        searching.set()
+        assert release.wait(20)
+        return choose(*args, **kw)  # type: ignore[arg-type]
+
+    with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
+        table = new_table(client, variant="standard", seats=2, bots={"1": "basic"},
+                          turn_timer=15, takeover_bot="ismcts:seconds=0.2")
+        tid = table["table_id"]
+        ann = join(client, tid, "Ann", 0)
+        room = client.app.state.hub.rooms[tid]  # type: ignore[attr-defined]
+        room_module.timer_choice = slow  # type: ignore[assignment]
+        try:
+            with client.websocket_connect(f"/ws/{tid}") as a:
+                hello(a, ann["token"])
+                start(client, table)
+                first = _wait_state(a, lambda m: m["view"]["current_player"] == 0
+                                    and bool(m["view"]["legal_actions"]))
+                version = first["version"]
+                room.clock = (0, time.monotonic() - 16)  # the time ran out: a search starts
+                room._wake.set()
+                assert searching.wait(10)
+                r = client.patch(f"/api/tables/{tid}", json={"turn_timer": None},
+                                 headers={"X-Token": table["host_token"]})
+                assert r.status_code == 200, r.text
+                release.set()
+                deadline = time.monotonic() + 10
+                while room.stale_answers == 0 and time.monotonic() < deadline:
+                    time.sleep(0.02)
+                assert room.stale_answers == 1  # the searched move was dropped
+                assert room.run.version == version  # nobody moved for Ann
+                assert room.run.state.current_player() == 0
+        finally:
+            release.set()
+            room_module.timer_choice = choose
+
+
 # ---------------------------------------------------------------------------- breather
 
 

@@ -416,12 +416,14 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         replays.open()
-        restored = hub.restore()
-        if restored:
-            log.info("restored %d unfinished game(s)", restored)
-        yield
-        await hub.close()
-        await replays.close()
+        try:
+            restored = hub.restore()
+            if restored:
+                log.info("restored %d unfinished game(s)", restored)
+            yield
+            await hub.close()
+        finally:  # even after a failed start-up: the last server stops the replay workers
+            await replays.close()
         if forwarder is not None:
             await forwarder.close()
         await asyncio.to_thread(store.close)  # writes what is queued, then stops

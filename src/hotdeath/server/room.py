@@ -1575,7 +1575,11 @@ class Room:
                         self.hub.thinkers, timer_choice, run.state.clone(), late,
                         self.takeover_bot, decision_rngs(run.seed, version, self.players),
                         self.table_id)
-                    if self.run is not run or run.version != version:  # moved meanwhile
+                    if (self.run is not run or run.version != version
+                            or self._timed_out(run)[0] != late):
+                        # meanwhile the person moved, the table was reloaded, or the
+                        # clock stopped counting for the seat (timer off or longer, the
+                        # seat given to a bot, the person taken over): no timer move
                         self.stale_answers += 1
                         continue
                 else:

@@ -345,7 +345,8 @@ class CutthroatState(StandardState):
         self.emit("question", v, "CT-5.2", n=1 if self.wd4_legal else 0, target=w)
         self.draw_cards(v, self.pot, "CT-4.3")
         self.pot = 0
-        self.emit("skip", v, "CT-4.3")
+        # with two players play comes back to the Wild Draw Four's player (CT-8.3)
+        self.emit("skip", v, "CT-8.3" if self.n == 2 and self._two_player else "CT-4.3")
         self._next(self.next_seat(v))
 
     # ------------------------------------------------------------------ the end
