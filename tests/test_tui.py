@@ -330,6 +330,31 @@ async def test_wild_asks_for_a_colour_and_typed_moves() -> None:
         assert "STD-5.5" in text and "A Wild lets its player name the colour" in text
 
 
+@pytest.mark.rule("STD-4", "official", "a last-card wild needs no colour")
+@pytest.mark.rule("STD-12.2", "ruling", "a last-card 7 swaps nothing: nobody to name")
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("card", "options"), [("W", {}), ("R7", {"seven_o": True})])
+async def test_a_last_card_goes_down_without_a_pointless_question(
+    card: str, options: dict[str, object]
+) -> None:
+    """The hand ends with it, so neither a colour nor a player to swap with is asked for."""
+    from hotdeath.notation import from_position
+
+    session = Session("standard", 3, 1, bots=["basic"], options=options)
+    session.state = from_position({"variant": "standard", "players": 3, "seed": 1,
+                                   "turn": 0, "top": "R5", "options": options,
+                                   "hands": [[card], ["G1", "G2"], ["G3", "G4"]]})
+    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    legal = {str(a) for a in session.state.legal_actions(0)}
+    assert f"play {card}" in legal and len(legal) > 1  # colours or players offered too
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("home", "enter")  # the card chosen in the hand
+        await settle(pilot)
+        assert not isinstance(app.screen, ChoiceScreen), screen_text(app)
+        assert session.state.history[0] == (0, A.Action.parse(f"play {card}"))
+
+
 @pytest.mark.asyncio
 async def test_a_throwdown_throw_asks_which_cards_go_down_together() -> None:
     session, app = app_at("throwdown", 2, "R8",

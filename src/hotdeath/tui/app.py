@@ -1126,6 +1126,10 @@ class HotDeathApp(App[None]):
             self._push_choice("You deal: how many cards each?", labels,
                               narrow(lambda a: a.n, sizes), cancellable=cancellable,
                               hint="The dealer chooses the hand size (HD-3.2).")
+        elif self._ends_the_hand(acts, card_sets, kinds):
+            # the last cards: the hand ends before a colour or a swap counts (STD-4,
+            # STD-12.2), so the play that names nothing is the move, with no menu
+            self._play(next(a for a in acts if a.color < 0 and a.target < 0))
         elif len(card_sets) > 1 or confirm_cards:
             card_sets.sort(key=len)
             labels = [Text(s.cards(c)) for c in card_sets]
@@ -1159,6 +1163,17 @@ class HotDeathApp(App[None]):
             labels = [Text(s.action_words(a)) for a in acts]
             self._push_choice("Choose a move", labels, narrow(lambda a: a, acts),
                               cancellable=cancellable)
+
+    def _ends_the_hand(self, acts: Sequence[Action], card_sets: Sequence[tuple[int, ...]],
+                       kinds: set[int]) -> bool:
+        """Whether ``acts`` are forms of one play of the person's last cards.
+
+        One of them names no colour and nobody; the others' choices change nothing.
+        """
+        hand = self.session.view().hand or ()
+        return (len(card_sets) == 1 and kinds <= set(CARD_ACTIONS)
+                and len(card_sets[0]) == len(hand)
+                and sum(a.color < 0 and a.target < 0 for a in acts) == 1)
 
     def _push_choice(
         self,
