@@ -211,8 +211,10 @@ def run_row(row: Row, games: int, workers: int, max_moves: int, max_hands: int,
     """Play a row's games (or, counting hands, enough games for ``hands_target``).
 
     With ``minutes`` (> 0) a game-counting row stops once that much wall time has passed
-    and counts the games finished by then in seed order (the first *k* seeds: games in
-    flight are dropped, so the count does not favour games that end quickly).
+    and counts the games finished by then in seed order (the first *k* seeds, every one of
+    them finished: games in flight, and games after one in flight, are dropped, so the count
+    does not favour games that end quickly).  Games already finished when the time is up
+    are counted, and the row stops at the deadline, not after the next game in order.
     """
     t0 = time.perf_counter()
     results: list[GameResult] = []
@@ -221,13 +223,25 @@ def run_row(row: Row, games: int, workers: int, max_moves: int, max_hands: int,
     try:
         if not row.count_hands:
             jobs = [(row, i, max_moves, max_hands, base) for i in range(games)]
-            stream = pool.imap(_job, jobs) if pool is not None else map(_job, jobs)
-            for res in stream:
+            ordered = pool.imap(_job, jobs) if pool is not None else None
+            stream = ordered if ordered is not None else map(_job, jobs)
+            deadline = t0 + 60 * minutes
+            while len(results) < games:
+                if minutes > 0 and ordered is not None:
+                    # wait for the next game in seed order only until the deadline
+                    left = deadline - time.perf_counter()
+                    try:
+                        res = ordered.next(timeout=max(left, 0.0))
+                    except multiprocessing.TimeoutError:
+                        stopped = True
+                        break
+                else:
+                    res = next(stream)
                 results.append(res)
                 won = sum(r.won for r in results)
                 print(f"  {row.key}: {len(results)} games, {won:g} won "
                       f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
-                if minutes > 0 and time.perf_counter() - t0 >= 60 * minutes:
+                if minutes > 0 and ordered is None and time.perf_counter() >= deadline:
                     stopped = len(results) < games
                     break
         index = 0
