@@ -27,10 +27,14 @@ which is cheaper there than the chain of C callables that is cheaper in CPython.
 class Rng:
     """SplitMix64; ``state`` is a plain int."""
 
-    __slots__ = ("state",)
+    __slots__ = ("shuffles", "state")
 
     def __init__(self, seed: int) -> None:
         self.state = seed & _MASK
+        self.shuffles: list[list[int]] | None = None
+        """While a list: a copy of every list :meth:`shuffle` shuffled, in order (the server's
+        deal commitments read the deal's deck from it); None, the default: nothing kept.
+        A recorder built in, not a subclass: the compiled core's class takes none."""
 
     def next64(self) -> int:
         """Next 64-bit output."""
@@ -60,3 +64,5 @@ class Rng:
             cards.sort(key=lambda _card: key())
         else:
             cards.sort(key=partial(next, starmap(key, repeat(_NO_ARGS))))
+        if self.shuffles is not None:
+            self.shuffles.append(cards[:])

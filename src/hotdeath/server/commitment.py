@@ -6,9 +6,10 @@ the freshly shuffled deck (card codes, in order; the engine deals from the end) 
 game also commits to its seed the same way and reveals it at the end, so the whole game
 (every later reshuffle included) can be replayed and checked.
 
-The engine shuffles with :meth:`hotdeath.rng.Rng.shuffle`; :class:`RecordingRng` is the
-same generator (same numbers) that also keeps a copy of each shuffled list, so the server
-learns the deck order at deal time without touching the core.
+The engine shuffles with :meth:`hotdeath.rng.Rng.shuffle`; with its ``shuffles`` set to a
+list (:func:`install`) the same generator (same numbers) also keeps a copy of each shuffled
+list, so the server learns the deck order at deal time.  It is built into ``Rng``, not a
+subclass: the compiled core's classes cannot be subclassed by interpreted code.
 
 >>> d = deck_digest("00", ["R7", "G1"])
 >>> verify({"salt": "00", "deck": ["R7", "G1"], "digest": d})
@@ -26,21 +27,6 @@ from hotdeath.cards import card_code
 from hotdeath.rng import Rng
 from hotdeath.server.store import DealRow
 from hotdeath.state import GameState
-
-
-class RecordingRng(Rng):
-    """An :class:`~hotdeath.rng.Rng` that remembers the lists it shuffles (a copy each)."""
-
-    __slots__ = ("shuffles",)
-
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed)
-        self.shuffles: list[list[int]] = []
-
-    def shuffle(self, cards: list[int]) -> None:
-        """Shuffle exactly like :class:`Rng` and keep a copy of the result."""
-        super().shuffle(cards)
-        self.shuffles.append(cards[:])
 
 
 def new_salt() -> str:
@@ -77,22 +63,22 @@ def take_deal_shuffle(state: GameState) -> list[int] | None:
     card put back, the discard pile turned over, drawing for the first dealer before the
     deal) are of other sizes or come before it, so the last full-deck shuffle is the deal.
     """
-    rng = state.rng
-    if not isinstance(rng, RecordingRng):
+    shuffles = state.rng.shuffles
+    if shuffles is None:
         return None
     size = len(state.deck)
     found = None
-    for cards in rng.shuffles:
+    for cards in shuffles:
         if len(cards) == size:
             found = cards
-    rng.shuffles.clear()
+    shuffles.clear()
     return found
 
 
 def install(state: GameState) -> None:
     """Make ``state`` record its shuffles from now on (same random numbers as before)."""
-    if not isinstance(state.rng, RecordingRng):
-        state.rng = RecordingRng(state.rng.state)
+    if state.rng.shuffles is None:
+        state.rng.shuffles = []
 
 
 def opening_deck(state: GameState, dealer: int | None = None) -> list[int] | None:
@@ -102,7 +88,8 @@ def opening_deck(state: GameState, dealer: int | None = None) -> list[int] | Non
     twin state with a recording generator (the same seed gives the same shuffles).
     """
     twin = state.variant.state_cls(state.variant, state.opts, state.n, state.seed)
-    twin.rng = RecordingRng(state.seed)
+    twin.rng = Rng(state.seed)
+    twin.rng.shuffles = []
     twin.start(dealer)
     if twin.hand_no < 1:
         return None
