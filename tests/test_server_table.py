@@ -209,7 +209,7 @@ def test_a_timer_move_searched_while_the_host_stops_the_timer_is_dropped(db_url:
 
     def slow(*args: object, **kw: object) -> object:
         searching.set()
-        assert release.wait(20)
+        assert release.wait(60)
         return choose(*args, **kw)  # type: ignore[arg-type]
 
     with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
@@ -227,8 +227,9 @@ def test_a_timer_move_searched_while_the_host_stops_the_timer_is_dropped(db_url:
                                     and bool(m["view"]["legal_actions"]))
                 version = first["version"]
                 room.clock = (0, time.monotonic() - 16)  # the time ran out: a search starts
-                room._wake.set()
-                assert searching.wait(10)
+                room._wake.set()  # (from this thread the loop may only see it at its own
+                # next wake-up, the clock's deadline 15 s on, so the wait allows for that)
+                assert searching.wait(40)
                 r = client.patch(f"/api/tables/{tid}", json={"turn_timer": None},
                                  headers={"X-Token": table["host_token"]})
                 assert r.status_code == 200, r.text
