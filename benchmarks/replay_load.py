@@ -68,7 +68,7 @@ def make_game(db: str, steps: int) -> tuple[str, str, int]:
     import hotdeath
     from hotdeath.bots import make_bot
     from hotdeath.bots.arena import next_bot_move
-    from hotdeath.server.room import Hub
+    from hotdeath.server.hub import Hub
     from hotdeath.server.store import Store
 
     async def build() -> tuple[str, str, int]:

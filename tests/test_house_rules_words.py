@@ -8,7 +8,7 @@ import pytest
 
 import hotdeath
 from hotdeath.options import OPTION_GROUPS
-from hotdeath.server.room import changed_options
+from hotdeath.server.seating import changed_options
 from hotdeath.words import house_rules
 
 IDENTIFIER = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")

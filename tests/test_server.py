@@ -31,10 +31,11 @@ from hotdeath.cards import COLOR_NAMES, NUM_FACES, THEMES, card_code, card_name
 from hotdeath.events import SCORE_LABELS, Event
 from hotdeath.notation import replay as replay_record
 from hotdeath.server import create_app
-from hotdeath.server import room as room_module
+from hotdeath.server import writes as writes_module
 from hotdeath.server.commitment import deck_digest, seed_digest, verify
+from hotdeath.server.hub import Hub
 from hotdeath.server.protocol import MAX_MESSAGE_BYTES
-from hotdeath.server.room import Hub, Room
+from hotdeath.server.room import Room
 from hotdeath.server.store import MIGRATIONS, Store
 from hotdeath.view import View
 
@@ -417,7 +418,7 @@ def test_every_bad_message_gets_a_code_and_changes_nothing(db_url: str) -> None:
 def test_an_action_that_cannot_be_saved_is_reported_and_undone(
     db_url: str, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(room_module, "BACKOFF_FIRST", 0.05)
+    monkeypatch.setattr(writes_module, "BACKOFF_FIRST", 0.05)
     with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
         t = new_table(client, variant="standard", seats=2, bots={"1": "basic"})
         me = join(client, t["table_id"], "Ann")
@@ -446,7 +447,7 @@ def test_an_action_that_cannot_be_saved_is_reported_and_undone(
             assert room.run.version == m["version"] and room.run.state.hands[0] == hand
             assert any("failed" in r.getMessage() for r in caplog.records)
             del store._write_action
-            while room.paused_for() > 0:  # the table waits out its backoff
+            while room.writes.paused_for() > 0:  # the table waits out its backoff
                 time.sleep(0.02)
             ws.send_json({"type": "action", "action": action, "version": m["version"],
                           "id": "kept"})
@@ -800,7 +801,7 @@ def test_a_bot_answer_for_an_older_version_is_dropped(
             if run.version >= 3:
                 break
             await asyncio.sleep(0.01)
-        assert room.stale_answers == 1  # the first answer was dropped ...
+        assert room.driver.stale_answers == 1  # the first answer was dropped ...
         assert blocker.calls > calls  # ... and the bots were asked again
         assert run.version >= 3 and run.state.history[0] == (seat, action)
         loaded = store.load_game(run.game_id)
@@ -880,7 +881,7 @@ def test_no_message_carries_another_seats_hidden_card(
             room, _host = hub.create_table(variant, None, options, players, {}, "family", 0,
                                            None, None, None)
             for s in range(players):
-                room.join(f"P{s}", s)  # people in every seat: this test moves for them
+                room.seating.join(f"P{s}", s)  # people in every seat: this test moves for them
             room.start()
             run = room.run
             assert run is not None
@@ -897,7 +898,7 @@ def test_no_message_carries_another_seats_hidden_card(
                 if steps % 97 == 0:
                     for seat in [*range(players), None]:
                         _check_message(room.state_message(seat, with_log=True), seat, room)
-            await room.stop_driver()
+            await room.driver.stop()
         await hub.close()
         store.close()
 
@@ -946,7 +947,7 @@ def test_serve_command_is_registered() -> None:
 
 def test_actions_are_told_in_words_with_card_and_seat_names() -> None:
     from hotdeath.actions import Action
-    from hotdeath.server.room import action_words
+    from hotdeath.server.messages import action_words
 
     assert action_words(Action.parse("play WD4 green"), "family") == (
         "play Wild Draw Four, naming green")
@@ -963,7 +964,7 @@ def test_actions_are_told_in_words_with_card_and_seat_names() -> None:
 def test_the_page_gets_each_action_in_parts_and_words(variant: str) -> None:
     """docs/protocol.md `actions`: the page needs no parser of the notation."""
     from hotdeath.actions import Action
-    from hotdeath.server.room import actions_json
+    from hotdeath.server.messages import actions_json
 
     names = ["Ann", "Bo", "Cy"]
     rng = random.Random(3)

@@ -131,10 +131,10 @@ def test_a_hint_over_the_websocket_is_the_seats_own_and_recorded(quick: TestClie
     stored = hub.store.load_game(m["game_id"])[0]["reviews"]
     assert stored == {"1:0": review}
     # computed in a process of its own, never on the event loop's interpreter
-    assert hub.reviewer().submit(os.getpid).result() != os.getpid()
-    hub.reviews.clear()  # from the database now, not recomputed
+    assert hub.reviews.worker().submit(os.getpid).result() != os.getpid()
+    hub.reviews.cache.clear()  # from the database now, not recomputed
     again = quick.get(f"/api/games/{m['game_id']}/review?hand=1&seat=0").json()["review"]
-    assert again == review and not hub.reviews
+    assert again == review and not hub.reviews.cache
     assert quick.get(f"/api/games/{m['game_id']}/review?hand=9&seat=0").json()["code"] == (
         "no_hand")
     assert quick.get(f"/api/games/{m['game_id']}/review?hand=1&seat=5").json()["code"] == (
@@ -199,19 +199,19 @@ def test_reviews_are_bounded_and_a_dead_review_process_is_replaced(
     url = f"/api/games/{m['game_id']}/review?hand=1&seat=0"
     # a server that already has its share of reviews under way refuses one more, and
     # remembers nothing of it
-    monkeypatch.setattr("hotdeath.server.room.REVIEWS_WAITING", 0)
+    monkeypatch.setattr("hotdeath.server.coaching.REVIEWS_WAITING", 0)
     r = quick.get(url)
     assert r.status_code == 503 and r.json()["code"] == "coach_busy", r.text
-    assert not hub.reviews
+    assert not hub.reviews.cache
     monkeypatch.undo()
     # nor does it take more than its share from one address (two: the replays' cap)
     monkeypatch.setattr("hotdeath.server.app.PER_ADDRESS", 0)
     r = quick.get(url)
     assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
-    assert "reviews at once" in r.json()["message"] and not hub.reviews
+    assert "reviews at once" in r.json()["message"] and not hub.reviews.cache
     monkeypatch.undo()
     # the review process killed: the next review gets a new one
-    old = hub.reviewer()
+    old = hub.reviews.worker()
     pid = old.submit(os.getpid).result()
     os.kill(pid, 9)
     with pytest.raises(BrokenProcessPool):
@@ -219,4 +219,4 @@ def test_reviews_are_bounded_and_a_dead_review_process_is_replaced(
     r = quick.get(url)
     assert r.status_code == 200, r.text
     assert r.json()["review"]["seats"] == [0]
-    assert hub.reviewer() is not old
+    assert hub.reviews.worker() is not old

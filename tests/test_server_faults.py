@@ -18,8 +18,9 @@ import pytest
 import sqlalchemy as sa
 
 from hotdeath.server import create_app
-from hotdeath.server import room as room_module
-from hotdeath.server.room import Conn, Hub
+from hotdeath.server import writes as writes_module
+from hotdeath.server.connections import Conn
+from hotdeath.server.hub import Hub
 from hotdeath.server.store import Store
 
 with warnings.catch_warnings():  # starlette warns about its httpx transport on import
@@ -48,15 +49,15 @@ class Faults:
 
 @pytest.fixture
 def quick_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(room_module, "BACKOFF_FIRST", 0.2)
-    monkeypatch.setattr(room_module, "BACKOFF_MAX", 0.8)
+    monkeypatch.setattr(writes_module, "BACKOFF_FIRST", 0.2)
+    monkeypatch.setattr(writes_module, "BACKOFF_MAX", 0.8)
 
 
 @pytest.fixture
 def served(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TestClient, Faults]]:
     """The application on ``db_url`` with a fault injector; a first wait of 5 s (the test
     ends a wait by setting ``retry_at``, so a slow machine cannot outlast it)."""
-    monkeypatch.setattr(room_module, "BACKOFF_FIRST", 5.0)
+    monkeypatch.setattr(writes_module, "BACKOFF_FIRST", 5.0)
     with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
         hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
         yield client, Faults(hub.store.engine)
@@ -123,7 +124,7 @@ def test_a_join_that_cannot_be_stored_leaves_the_seat_open(
     assert faults.refused == 1  # one attempt; the others waited out the backoff
     faults.on = False
     hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
-    hub.rooms[tid].retry_at = 0.0  # the wait is over
+    hub.rooms[tid].writes.retry_at = 0.0  # the wait is over
     eve = client.post(f"/api/tables/{tid}/join", json={"name": "Eve"})
     assert eve.status_code == 200
     assert _rows(db_url, "select seat, name from seats where token_hash is not null") == [
@@ -132,7 +133,7 @@ def test_a_join_that_cannot_be_stored_leaves_the_seat_open(
     r = client.post(f"/api/tables/{tid}/bots", json={"seat": 1, "bot": "basic"},
                     headers={"X-Token": t["host_token"]})
     assert r.status_code == 200
-    assert not hub.rooms[tid].failing  # the episode ended with a write that worked
+    assert not hub.rooms[tid].writes.failing  # the episode ended with a write that worked
     faults.on = True
     r = client.post(f"/api/tables/{tid}/start", headers={"X-Token": t["host_token"]})
     assert r.status_code == 503 and r.json()["code"] == "not_saved"
@@ -175,7 +176,7 @@ def test_a_failing_table_backs_off_tells_once_and_logs_once(
             failures = store.failures
             faults.on = False
             deadline = time.monotonic() + 10
-            while room.failing or room.recovering:
+            while room.writes.failing or room.writes.recovering:
                 assert time.monotonic() < deadline, "the table did not write again"
                 await asyncio.sleep(0.01)
         await asyncio.sleep(0.05)
@@ -236,16 +237,16 @@ def test_removing_a_player_or_changing_settings_that_cannot_be_stored_changes_no
     seat = client.get(f"/api/tables/{tid}").json()["seats"][eve["seat"]]
     assert seat["kind"] == "human" and seat["name"] == "Eve"  # memory as the database has it
     assert room.seats[eve["seat"]].token_hash is not None  # her token still opens her seat
-    room.retry_at = 0.0
+    room.writes.retry_at = 0.0
     r = client.patch(f"/api/tables/{tid}", json={"turn_timer": 30, "public": True},
                      headers=host)
     assert r.status_code == 503
-    assert (room.turn_timer, room.public) == (None, False)
+    assert (room.settings.turn_timer, room.settings.public) == (None, False)
     faults.on = False
-    room.retry_at = 0.0
+    room.writes.retry_at = 0.0
     refused = faults.refused
     r = client.patch(f"/api/tables/{tid}", json={"bot_delay": 1, "turn_timer": 5},
                      headers=host)
     assert r.status_code == 400  # a bad timer is refused before the delay is written
-    assert faults.refused == refused and room.bot_delay != 1
+    assert faults.refused == refused and room.settings.bot_delay != 1
     assert _rows(db_url, f"select bot_delay from tables where id = '{tid}'")[0][0] != 1

@@ -32,8 +32,9 @@ from hotdeath.actions import Action
 from hotdeath.bots import make_bot
 from hotdeath.bots.arena import next_bot_move
 from hotdeath.server.commitment import install
+from hotdeath.server.driver import decision_rngs
+from hotdeath.server.hub import Hub
 from hotdeath.server.leases import Claim, Leases
-from hotdeath.server.room import Hub, decision_rngs
 from hotdeath.server.store import Store
 from tests.pgcluster import free_port
 from tests.test_browser import Server, browser  # noqa: F401 (the Chromium fixture)
@@ -378,7 +379,7 @@ async def test_a_stalled_owner_cannot_write_a_table_taken_over_and_drops_it(
         b.restore()
         room, _host = a.create_table("hotdeath", None, {}, 4, dict.fromkeys(range(4), "basic"),
                                      "family", 0.02, None, None, None)
-        await asyncio.wrap_future(room.last_write or stores[0].barrier())
+        await asyncio.wrap_future(room.writes.last_write or stores[0].barrier())
         await asyncio.sleep(0)
         room.start()
         table_id = room.table_id

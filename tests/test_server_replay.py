@@ -23,8 +23,8 @@ import hotdeath
 from hotdeath.bots import make_bot
 from hotdeath.bots.arena import next_bot_move
 from hotdeath.server import create_app
+from hotdeath.server.hub import Hub
 from hotdeath.server.replays import MAX_PAGE_BYTES, MAX_PAGE_STEPS, ReplayCache, ReplayWorkers
-from hotdeath.server.room import Hub
 from tests.test_server import full_replay
 
 with warnings.catch_warnings():  # starlette warns about its httpx transport on import

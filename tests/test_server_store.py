@@ -27,8 +27,12 @@ from hotdeath.bots import make_bot
 from hotdeath.bots.arena import next_bot_move
 from hotdeath.cards import card_code
 from hotdeath.server import create_app
-from hotdeath.server import room as room_module
-from hotdeath.server.room import Conn, GameRun, Hub, Room, decision_rngs
+from hotdeath.server import writes as writes_module
+from hotdeath.server.authority import GameRun
+from hotdeath.server.connections import Conn
+from hotdeath.server.driver import decision_rngs
+from hotdeath.server.hub import Hub
+from hotdeath.server.room import Room
 from hotdeath.server.store import SaveRefused, Store
 from tests.test_server import full_replay
 
@@ -42,7 +46,7 @@ FAST = (1e9, 1e9)
 def _people_table(hub: Hub, variant: str = "standard", players: int = 2) -> Room:
     room, _host = hub.create_table(variant, None, {}, players, {}, "family", 0, None, None, None)
     for s in range(players):
-        room.join(f"P{s}", s)
+        room.seating.join(f"P{s}", s)
     return room
 
 
@@ -131,7 +135,7 @@ def test_closing_writes_the_queue_and_a_restart_sees_everything(db_url: str) -> 
 def test_a_failed_write_refuses_the_rest_of_the_record_until_reloaded(
     db_url: str, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(room_module, "BACKOFF_FIRST", 0.05)
+    monkeypatch.setattr(writes_module, "BACKOFF_FIRST", 0.05)
 
     async def main() -> None:
         store, hub, room, seat0, run = _started(db_url)
@@ -156,7 +160,7 @@ def test_a_failed_write_refuses_the_rest_of_the_record_until_reloaded(
             with pytest.raises(SaveRefused):
                 await asyncio.wrap_future(refused)
             for _ in range(200):  # the room reloads what the database holds
-                if room.run is not run and not room.recovering:
+                if room.run is not run and not room.writes.recovering:
                     break
                 await asyncio.sleep(0.01)
         store._write_action = real  # type: ignore[method-assign]
@@ -169,7 +173,7 @@ def test_a_failed_write_refuses_the_rest_of_the_record_until_reloaded(
         told = _outbox(seat0)
         assert [m["code"] for m in told if m["type"] == "error"] == ["not_saved"]
         assert told[-1]["type"] == "state" and told[-1]["version"] == len(good)
-        while room.paused_for() > 0:  # the table waits out its backoff
+        while room.writes.paused_for() > 0:  # the table waits out its backoff
             await asyncio.sleep(0.01)
         _move(room, rng)  # the table plays on, and the record continues without a gap
         await asyncio.wrap_future(store.barrier())
@@ -222,7 +226,7 @@ def test_a_table_unloaded_mid_hand_comes_back_and_plays_on_exactly(
             "hotdeath", None, {}, 4, {1: "basic", 2: "random", 3: "heuristic"},
             "family", 0, None, None, None,
         )
-        room.join("Ann", 0)
+        room.seating.join("Ann", 0)
         table_id = room.table_id
         room.start()
         rng = random.Random(1)
@@ -360,7 +364,7 @@ def test_a_throwdown_tables_next_game_is_dealt_by_the_winner_across_restarts(
         room, _host = hub.create_table("throwdown", None, options, 3, {}, "family", 0,
                                        None, None, None)
         for s in range(3):
-            room.join(f"P{s}", s)
+            room.seating.join(f"P{s}", s)
         room.start()
         assert room.run is not None and room.run.state.dealer == 0  # the given first dealer
         _finish(room, random.Random(3))

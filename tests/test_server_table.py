@@ -142,9 +142,9 @@ def test_the_turn_timer_moves_for_a_person_whose_time_runs_out(db_url: str) -> N
                                 and bool(m["view"]["legal_actions"]))
             assert first["clock"]["seat"] == 0 and first["clock"]["seconds"] == 15
             version = first["version"]
-            expected = room.timer_move(room.run, 0)
-            room.clock = (0, time.monotonic() - 16)  # the time ran out
-            room._wake.set()
+            expected = room.driver.timer_move(room.run, 0)
+            room.driver.clock = (0, time.monotonic() - 16)  # the time ran out
+            room.driver.wake()
             moved = _wait_state(a, lambda m: m["version"] > version)
             assert moved["auto"] is True
             assert moved["last_action"]["seat"] == 0
@@ -163,10 +163,10 @@ def test_a_searching_timer_bot_moves_off_the_event_loop(db_url: str) -> None:
     """
     import threading
 
-    import hotdeath.server.room as room_module
+    import hotdeath.server.driver as driver_module
 
     threads: list[str] = []
-    choose = room_module.timer_choice
+    choose = driver_module.timer_choice
 
     def spy(*args: object, **kw: object) -> object:
         threads.append(threading.current_thread().name)
@@ -178,8 +178,8 @@ def test_a_searching_timer_bot_moves_off_the_event_loop(db_url: str) -> None:
         tid = table["table_id"]
         ann = join(client, tid, "Ann", 0)
         room = client.app.state.hub.rooms[tid]  # type: ignore[attr-defined]
-        assert room.takeover_thinks
-        room_module.timer_choice = spy  # type: ignore[assignment]
+        assert room.driver.takeover_thinks
+        driver_module.timer_choice = spy  # type: ignore[assignment]
         try:
             with client.websocket_connect(f"/ws/{tid}") as a:
                 hello(a, ann["token"])
@@ -188,11 +188,11 @@ def test_a_searching_timer_bot_moves_off_the_event_loop(db_url: str) -> None:
                                     and bool(m["view"]["legal_actions"]))
                 version = first["version"]
                 legal = set(first["view"]["legal_actions"])
-                room.clock = (0, time.monotonic() - 16)  # the time ran out
-                room._wake.set()
+                room.driver.clock = (0, time.monotonic() - 16)  # the time ran out
+                room.driver.wake()
                 moved = _wait_state(a, lambda m: m["version"] > version)
         finally:
-            room_module.timer_choice = choose
+            driver_module.timer_choice = choose
         assert moved["auto"] is True and moved["last_action"]["seat"] == 0
         assert moved["last_action"]["action"] in legal
         assert threads and all(t.startswith("hotdeath-bot") for t in threads), threads
@@ -202,10 +202,10 @@ def test_a_timer_move_searched_while_the_host_stops_the_timer_is_dropped(db_url:
     """The search runs off the loop; if the clock stopped meanwhile, its move is not made."""
     import threading
 
-    import hotdeath.server.room as room_module
+    import hotdeath.server.driver as driver_module
 
     searching, release = threading.Event(), threading.Event()
-    choose = room_module.timer_choice
+    choose = driver_module.timer_choice
 
     def slow(*args: object, **kw: object) -> object:
         searching.set()
@@ -218,7 +218,7 @@ def test_a_timer_move_searched_while_the_host_stops_the_timer_is_dropped(db_url:
         tid = table["table_id"]
         ann = join(client, tid, "Ann", 0)
         room = client.app.state.hub.rooms[tid]  # type: ignore[attr-defined]
-        room_module.timer_choice = slow  # type: ignore[assignment]
+        driver_module.timer_choice = slow  # type: ignore[assignment]
         try:
             with client.websocket_connect(f"/ws/{tid}") as a:
                 hello(a, ann["token"])
@@ -226,8 +226,8 @@ def test_a_timer_move_searched_while_the_host_stops_the_timer_is_dropped(db_url:
                 first = _wait_state(a, lambda m: m["view"]["current_player"] == 0
                                     and bool(m["view"]["legal_actions"]))
                 version = first["version"]
-                room.clock = (0, time.monotonic() - 16)  # the time ran out: a search starts
-                room._wake.set()  # (from this thread the loop may only see it at its own
+                room.driver.clock = (0, time.monotonic() - 16)  # the time ran out: a search starts
+                room.driver.wake()  # (from this thread the loop may only see it at its own
                 # next wake-up, the clock's deadline 15 s on, so the wait allows for that)
                 assert searching.wait(40)
                 r = client.patch(f"/api/tables/{tid}", json={"turn_timer": None},
@@ -235,14 +235,14 @@ def test_a_timer_move_searched_while_the_host_stops_the_timer_is_dropped(db_url:
                 assert r.status_code == 200, r.text
                 release.set()
                 deadline = time.monotonic() + 10
-                while room.stale_answers == 0 and time.monotonic() < deadline:
+                while room.driver.stale_answers == 0 and time.monotonic() < deadline:
                     time.sleep(0.02)
-                assert room.stale_answers == 1  # the searched move was dropped
+                assert room.driver.stale_answers == 1  # the searched move was dropped
                 assert room.run.version == version  # nobody moved for Ann
                 assert room.run.state.current_player() == 0
         finally:
             release.set()
-            room_module.timer_choice = choose
+            driver_module.timer_choice = choose
 
 
 # ---------------------------------------------------------------------------- breather
@@ -262,7 +262,7 @@ def test_the_breather_holds_the_next_hand_until_everyone_is_ready(client: TestCl
         recv(a, "state")
         recv(b, "state")
         sent = 0
-        while room.breather is None:  # play the hand out, both seats at random
+        while room.driver.breather is None:  # play the hand out, both seats at random
             view = room.run.state
             seat = view.current_player()
             legal = view.legal_actions(seat)
@@ -290,7 +290,7 @@ def test_the_breather_holds_the_next_hand_until_everyone_is_ready(client: TestCl
         b.send_json({"type": "ready"})
         while not _recv_type(b, "breather")["over"]:
             pass
-        assert room.breather is None
+        assert room.driver.breather is None
 
 
 def _recv_type(ws: WebSocketTestSession, kind: str) -> Msg:

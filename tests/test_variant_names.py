@@ -30,7 +30,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("rl/spaces.py", "uno"): "the name of the RL slot of the Uno call",
     ("events.py", "uno"): "the event kind of an Uno call",
     ("report.py", "uno"): "the same event kind, counted per game",
-    ("server/room.py", "uno"): "the Uno call flag of an action in the state message's list of "
+    ("server/messages.py", "uno"): "the Uno call flag of an action in the state message's list of "
                                "legal actions (a protocol field), not the alias of standard",
     ("events.py", "throwdown"): "the event kind of a Throwdown draw pot, not the variant",
     ("simulate.py", "throwdown"): "the same event kind, counted as an attack",

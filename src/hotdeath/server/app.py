@@ -45,35 +45,33 @@ from hotdeath.cards import (
 from hotdeath.coach import CoachError, hints_line
 from hotdeath.events import SCORE_LABELS
 from hotdeath.options import OPTION_GROUPS
+from hotdeath.server.connections import Conn
+from hotdeath.server.driver import BREATHER_SECONDS
 from hotdeath.server.forward import Forwarder, Forwarding
+from hotdeath.server.hub import FINISHED_UNLOAD, IDLE_UNLOAD, Hub
 from hotdeath.server.leases import LEASE_SECONDS, Leases
+from hotdeath.server.messages import reveal_json
 from hotdeath.server.protocol import (
     DEFAULT_LIMITS,
     RATE_BURST,
     RATE_PER_SECOND,
+    ApiError,
     Limits,
     ProtocolError,
     message_id,
     parse_message,
 )
 from hotdeath.server.replays import MAX_PAGE_STEPS, PER_ADDRESS, ReplayWorkers, used_hints
-from hotdeath.server.room import (
-    BREATHER_SECONDS,
+from hotdeath.server.room import Room
+from hotdeath.server.rules_pages import card_help, rules_page
+from hotdeath.server.seating import (
     DEFAULT_BOT,
-    FINISHED_UNLOAD,
-    IDLE_UNLOAD,
     MAX_BOT_SECONDS,
-    ApiError,
-    Conn,
-    Hub,
-    Room,
     bot_levels,
     check_turn_timer,
-    reveal_json,
     server_bot,
     token_hash,
 )
-from hotdeath.server.rules_pages import card_help, rules_page
 from hotdeath.server.store import Store
 from hotdeath.variants import DEFAULT_VARIANT
 from hotdeath.words import house_rules
@@ -403,13 +401,13 @@ def create_app(
         A change that failed is undone in memory (the room's own callback, which runs
         first), so what the server holds is what the database holds.
         """
-        fut, room.last_write = room.last_write, None
+        fut, room.writes.last_write = room.writes.last_write, None
         if fut is None:
             return
         try:
             await asyncio.wrap_future(fut)
         except Exception:
-            await room.settled()
+            await room.writes.settled()
             raise ApiError(503, "not_saved", "the change could not be saved, so it was "
                            "not made; try again later") from None
 
@@ -640,9 +638,9 @@ def create_app(
         if "turn_timer" in given:
             check_turn_timer(req.turn_timer)  # a bad value changes nothing, not even the delay
         if "bot_delay" in given and req.bot_delay is not None:
-            room.set_bot_delay(req.bot_delay)
+            room.seating.set_bot_delay(req.bot_delay)
             await committed(room)  # each write is answered for before the next one
-        room.set_settings(
+        room.seating.set_settings(
             turn_timer=req.turn_timer if "turn_timer" in given else ...,
             public=req.public if "public" in given and req.public is not None else ...,
             hints=req.hints if "hints" in given else ...,
@@ -657,7 +655,7 @@ def create_app(
         """Host: remove a person from the table; a bot takes the seat (also mid-game)."""
         room = await hub.room(table_id)
         room.require_host(x_token)
-        room.remove_player(seat)
+        room.seating.remove_player(seat)
         await committed(room)
         return room.summary()
 
@@ -671,7 +669,7 @@ def create_app(
     async def join(table_id: str, req: JoinTable) -> dict[str, Any]:
         """Take a seat: the answer's token is the only way back into it."""
         room = await hub.room(table_id)
-        seat, token = room.join(req.name, req.seat)
+        seat, token = room.seating.join(req.name, req.seat)
         await committed(room)
         return {"seat": seat, "token": token, "table": room.summary()}
 
@@ -682,7 +680,7 @@ def create_app(
         """Host: put a bot in an open seat (or change a bot)."""
         room = await hub.room(table_id)
         room.require_host(x_token)
-        room.set_bot(req.seat, req.bot)
+        room.seating.set_bot(req.seat, req.bot)
         await committed(room)
         return room.summary()
 
@@ -693,7 +691,7 @@ def create_app(
         """Host: make a bot's seat open again."""
         room = await hub.room(table_id)
         room.require_host(x_token)
-        room.set_bot(seat, None)
+        room.seating.set_bot(seat, None)
         await committed(room)
         return room.summary()
 
@@ -844,7 +842,7 @@ def create_app(
                            f"seat must be a number from 0 to {int(row['players']) - 1}")
         try:
             result = await asyncio.wrap_future(
-                hub.review(row, actions, hand, target, str(table["theme"])))
+                hub.reviews.review(row, actions, hand, target, str(table["theme"])))
         except CoachError as e:
             status = {"no_hand": 404, "hand_not_over": 409, "coach_busy": 503}.get(e.code, 400)
             raise ApiError(status, e.code, e.message) from None

@@ -2,15 +2,25 @@
 
 :func:`chat_text` checks a chat line with the project's one input policy
 (:func:`hotdeath.text.clean_text`); the pages show it as text, never as HTML.
+:class:`TableChat` keeps a table's newest lines and sends a line once it is stored.
 """
 
 from __future__ import annotations
 
-from typing import Final
+import contextlib
+import time
+from typing import TYPE_CHECKING, Any, Final
 
 from hotdeath.errors import TextError
+from hotdeath.server.messages import dumps
 from hotdeath.server.protocol import ProtocolError
+from hotdeath.server.store import CHAT_KEPT
+from hotdeath.server.writes import on_loop
 from hotdeath.text import KINDS, clean_text
+
+if TYPE_CHECKING:
+    from hotdeath.server.connections import Conn
+    from hotdeath.server.room import Room
 
 MAX_CHAT_CHARS: Final = KINDS["chat"].max_chars
 """The longest chat line, in characters (after NFC)."""
@@ -44,3 +54,55 @@ def chat_text(text: object) -> str:
     if not cleaned:
         raise ProtocolError("bad_chat", "a chat line needs some text")
     return cleaned
+
+
+class TableChat:
+    """A table's chat: the newest lines in memory (the store keeps them all)."""
+
+    def __init__(self, room: Room, lines: list[dict[str, Any]] | None = None) -> None:
+        self.room = room
+        self.lines: list[dict[str, Any]] = list(lines or [])
+        """The newest chat lines, oldest first."""
+
+    def receive(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """A ``chat`` or ``react`` message of ``conn``: checked, rate-limited, then said."""
+        if msg["type"] == "chat":
+            text = chat_text(msg.get("text"))  # a refused line costs no chat token
+            if not conn.chat_bucket.take():
+                raise ProtocolError("chat_limited", "too many chat lines: wait a moment")
+            self.say(conn, "text", text)
+            return
+        words = REACTIONS.get(str(msg.get("reaction")))
+        if words is None:
+            raise ProtocolError(
+                "bad_chat", f"reactions: {', '.join(REACTIONS)}", msg.get("id")
+            )
+        if not conn.chat_bucket.take():
+            raise ProtocolError("chat_limited", "too many chat lines: wait a moment")
+        self.say(conn, "reaction", words)
+
+    def say(self, conn: Conn, kind: str, text: str) -> None:
+        """Store and send one chat line (or reaction) of a connection (never of a bot)."""
+        room = self.room
+        if conn.seat is not None:
+            name = room.seats[conn.seat].name or f"Seat {conn.seat + 1}"
+        else:
+            name = f"Watcher {conn.watcher}"
+        idx = (self.lines[-1]["idx"] + 1) if self.lines else 1
+        line = {"idx": idx, "seat": conn.seat, "name": name, "kind": kind, "text": text}
+        self.lines.append(line)
+        del self.lines[:-CHAT_KEPT]
+        room.used = time.monotonic()
+        saving = room.store.add_chat(room.table_id, line)
+        message = dumps({"type": "chat", "line": line})
+
+        def sent() -> None:
+            if saving.exception() is not None:  # not stored: nobody sees it
+                with contextlib.suppress(ValueError):
+                    self.lines.remove(line)
+                return
+            for c in list(room.conns):
+                if c.greeted:
+                    c.send(message)
+
+        on_loop(saving, sent)

@@ -3,7 +3,7 @@
 :class:`Forwarding` is ASGI middleware in front of the routes.  A request that names a
 table (``/api/tables/{id}…``, ``/ws/{id}``, ``/rules/…?table={id}``) is served here when
 this process holds the table's lease or takes it now (:meth:`Hub.owner
-<hotdeath.server.room.Hub.owner>`); held by a live other process, it is forwarded to
+<hotdeath.server.hub.Hub.owner>`); held by a live other process, it is forwarded to
 that process's public address: HTTP through httpx, a WebSocket relayed message by
 message.  A forwarded request carries ``X-Hotdeath-Forwarded`` and is never forwarded
 again (the process it reaches serves it or answers 503 ``elsewhere``).  When the owner
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 if TYPE_CHECKING:
-    from hotdeath.server.room import Hub
+    from hotdeath.server.hub import Hub
 
 log = logging.getLogger("hotdeath.server")
 

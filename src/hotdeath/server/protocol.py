@@ -1,4 +1,4 @@
-"""The WebSocket protocol's pieces that need no game: limits, errors, message checks.
+"""The protocol's pieces that need no game: limits, errors (REST and WebSocket), checks.
 
 ``docs/protocol.md`` documents every message and error code.
 """
@@ -66,6 +66,16 @@ class ProtocolError(Exception):
     def to_json(self) -> dict[str, Any]:
         """The ``error`` message sent back."""
         return {"type": "error", "code": self.code, "message": self.message, "id": self.msg_id}
+
+
+class ApiError(Exception):
+    """A refused REST request: HTTP status, stable code, message."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
 
 
 @dataclass(slots=True)

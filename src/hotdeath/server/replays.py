@@ -162,7 +162,7 @@ class ReplayCache:
         its id).
         """
         from hotdeath.notation import record
-        from hotdeath.server.room import event_json
+        from hotdeath.server.messages import event_json
 
         entry = self._entry(key or str(row["id"]))
         total = len(actions) + 1

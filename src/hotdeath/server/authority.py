@@ -1,0 +1,311 @@
+"""The game authority of a table: one game, changed one versioned action at a time.
+
+:class:`GameRun` holds a running game: the engine's state, its version (the actions
+applied), the newest version whose write has committed, the event log, the deal and seed
+commitments, the message ids each seat used, and the ``state`` messages, serialised once
+per seat and version.  It checks an action message against the game (:meth:`GameRun.check`),
+applies an action (:meth:`GameRun.apply`, which returns the :class:`Move` to write) and
+builds what each seat sees (:meth:`GameRun.state_message`).  It knows no table,
+connection, event loop or database: the room (:mod:`hotdeath.server.room`) writes each
+move and sends the messages once it is saved, so the authority is tested on its own
+(``tests/test_server_authority.py``), as boardgame.io's ``Master`` is.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import hotdeath
+from hotdeath.actions import Action
+from hotdeath.bots import Bot, make_bot
+from hotdeath.coach import hints_line, hints_used
+from hotdeath.events import Event
+from hotdeath.server.commitment import (
+    commit_deck,
+    install,
+    new_salt,
+    opening_deck,
+    seed_digest,
+    take_deal_shuffle,
+)
+from hotdeath.server.messages import (
+    action_words,
+    actions_json,
+    dumps,
+    event_json,
+    results_json,
+    reveal_json,
+)
+from hotdeath.server.protocol import ProtocolError
+from hotdeath.server.seating import thinks
+from hotdeath.server.store import DealRow, GameRows
+from hotdeath.state import GameState
+
+LOG_TAIL = 300
+"""Events sent with the first ``state`` after ``welcome``."""
+SEEN_IDS = 512
+"""Client message ids remembered per seat (a reused one is ``replayed``)."""
+
+Clock = Callable[[], "dict[str, Any] | None"]
+"""What the table's turn timer says now (``clock`` of a ``state`` message)."""
+
+
+def no_clock() -> dict[str, Any] | None:
+    """A table without a turn timer."""
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """An applied action, as the room writes it: version, seat, notation, what it made.
+
+    ``deals`` are the deal commitments it created (a new hand was dealt), ``result`` the
+    final scores and winners when it ended the game.
+    """
+
+    version: int
+    seat: int
+    text: str
+    deals: list[DealRow]
+    result: tuple[list[int], list[int]] | None
+    events: list[Event]
+
+
+class StaleVersion(ProtocolError):
+    """An action for another version than the current one (``stale``).
+
+    ``ahead``: the client named a version the game has not reached (a confused client);
+    behind, every newer state is on its way to it already.
+    """
+
+    def __init__(self, given: int, current: int, msg_id: str | None) -> None:
+        super().__init__("stale", f"version {given} is not the current version {current}",
+                         msg_id)
+        self.ahead = given > current
+
+
+@dataclass(slots=True)
+class GameRun:
+    """A game in memory: the state, its record's bookkeeping and the message cache."""
+
+    game_id: str
+    state: GameState
+    seed: int
+    seed_salt: str
+    preset: str
+    names: list[str]
+    bots: dict[int, Bot]
+    deals: dict[int, DealRow]
+    theme: str = "family"
+    """The table's name theme: the words of every message are in it."""
+    version: int = 0
+    saved: int = 0
+    """The newest version whose write has committed (``version`` may be ahead of it)."""
+    log: list[tuple[int, Event]] = field(default_factory=list)
+    events_now: list[Event] = field(default_factory=list)
+    last_action: tuple[int, str] | None = None
+    revealed: set[int] = field(default_factory=set)
+    reveals_now: list[dict[str, Any]] = field(default_factory=list)
+    seen: dict[int, tuple[deque[str], set[str]]] = field(default_factory=dict)
+    cache: dict[int | None, str] = field(default_factory=dict)
+    cache_version: int = -1
+    taken: dict[int, Bot] = field(default_factory=dict)
+    slow: set[int] = field(default_factory=set)
+    """Seats whose table bot thinks (is asked off the event loop)."""
+    auto_now: bool = False
+    """Whether the newest action was the turn timer's move for a person."""
+    hints: list[list[int]] = field(default_factory=list)
+    """The hints given: ``[seat, index of the action they were for]`` (1 for the first)."""
+    hinting: set[int] = field(default_factory=set)
+    """Seats whose hint is being computed (one at a time per seat)."""
+
+    # ------------------------------------------------------------------ a game begins
+
+    @classmethod
+    def start(
+        cls, variant: str, players: int, preset: str, options: Mapping[str, Any],
+        dealer: int | None, names: list[str], bot_specs: Mapping[int, str], theme: str,
+    ) -> GameRun:
+        """A new game with a fresh seed, its opening deal committed (not yet written)."""
+        seed = secrets.randbits(62)
+        state = hotdeath.new_game(variant, players, seed, preset, dict(options), dealer)
+        deck = opening_deck(state, dealer)
+        install(state)
+        deals = {1: commit_deck(1, deck)} if deck is not None else {}
+        run = cls(
+            game_id=secrets.token_urlsafe(9), state=state, seed=seed, seed_salt=new_salt(),
+            preset=preset, names=names,
+            bots={s: make_bot(spec) for s, spec in bot_specs.items()},
+            deals=deals, theme=theme,
+            slow={s for s, spec in bot_specs.items() if thinks(spec)},
+        )
+        run.events_now = list(state.opening_events)
+        run.log = [(0, e) for e in state.opening_events]
+        return run
+
+    @classmethod
+    def rebuild(cls, rows: GameRows, theme: str) -> GameRun:
+        """A game rebuilt from its record in the database (replaying every action)."""
+        row, actions, deals = rows
+        seed = int(row["seed"])
+        state = hotdeath.new_game(row["variant"], row["players"], seed, row["preset"],
+                                  row["options"], row.get("dealer"))
+        install(state)
+        run = cls(
+            game_id=row["id"], state=state, seed=seed, seed_salt=row["seed_salt"],
+            preset=row["preset"], names=list(row["names"]),
+            bots={int(s): make_bot(spec) for s, spec in dict(row["bots"]).items()},
+            deals=dict(deals), theme=theme,
+            slow={int(s) for s, spec in dict(row["bots"]).items() if thinks(spec)},
+            hints=[[int(h[0]), int(h[1])] for h in row.get("hints") or []],
+        )
+        run.events_now = list(state.opening_events)
+        run.log = [(0, e) for e in state.opening_events]
+        for seat, text in actions:
+            events = state.apply_action(Action.parse(text), seat)
+            run.version += 1
+            run.process(events, create=False)
+            run.events_now = events
+            run.last_action = (seat, text)
+            run.log.extend((run.version, e) for e in events)
+        run.saved = run.version
+        return run
+
+    # ------------------------------------------------------------------ actions
+
+    def check(self, seat: int, msg_id: str, version: int) -> None:
+        """Refuse an action message of ``seat`` the game cannot take now.
+
+        ``game_over``; ``replayed`` (``msg_id`` already used by the seat);
+        :class:`StaleVersion` (``version`` is not the current one).
+        """
+        if self.state.is_terminal():
+            raise ProtocolError("game_over", "the game is over", msg_id)
+        if self.id_seen(seat, msg_id):
+            raise ProtocolError("replayed", f"message id {msg_id!r} was already used", msg_id)
+        if version != self.version:
+            raise StaleVersion(version, self.version, msg_id)
+
+    def apply(self, seat: int, action: Action, auto: bool = False) -> Move:
+        """Apply ``action`` of ``seat`` (the engine's error if illegal; nothing changes then).
+
+        ``auto``: the turn timer's move for a person whose time ran out.  Returns the
+        :class:`Move` to write; the version counts it at once, :attr:`saved` once the room
+        knows it is written.
+        """
+        state = self.state
+        events = state.apply_action(action, seat)
+        text = str(state.history[-1][1])
+        new = self.process(events, create=True)
+        result = (list(state.scores), list(state.winners)) if state.is_terminal() else None
+        self.version += 1
+        self.events_now = events
+        self.last_action = (seat, text)
+        self.log.extend((self.version, e) for e in events)
+        self.auto_now = auto
+        return Move(self.version, seat, text, new, result, events)
+
+    def process(self, events: list[Event], create: bool) -> list[DealRow]:
+        """Deal commitments and reveals after ``events``; returns the new commitments."""
+        state = self.state
+        new: list[DealRow] = []
+        deck = take_deal_shuffle(state)
+        last_deal = last_end = -1
+        for i, e in enumerate(events):
+            if e.kind == "deal":
+                last_deal = i
+            elif e.kind == "hand_end":
+                last_end = i
+        if last_deal >= 0 and create and deck is not None:
+            row = commit_deck(state.hand_no, deck)
+            self.deals[state.hand_no] = row
+            new.append(row)
+        current_over = state.is_terminal() or last_end > last_deal
+        self.reveals_now = []
+        for h in sorted(self.deals):
+            if h in self.revealed:
+                continue
+            if h < state.hand_no or (h == state.hand_no and current_over):
+                self.revealed.add(h)
+                self.reveals_now.append(reveal_json(self.deals[h]))
+        return new
+
+    def id_seen(self, seat: int, msg_id: str) -> bool:
+        """Whether ``seat`` already used ``msg_id``."""
+        entry = self.seen.get(seat)
+        return entry is not None and msg_id in entry[1]
+
+    def remember(self, seat: int, msg_id: str) -> None:
+        """Remember an accepted message id of ``seat`` (the last ``SEEN_IDS``)."""
+        order, ids = self.seen.setdefault(seat, (deque(), set()))
+        order.append(msg_id)
+        ids.add(msg_id)
+        if len(order) > SEEN_IDS:
+            ids.discard(order.popleft())
+
+    # ------------------------------------------------------------------ messages
+
+    def state_message(self, seat: int | None, clock: Clock = no_clock,
+                      with_log: bool = False) -> dict[str, Any]:
+        """The ``state`` message for ``seat`` (None: spectator) at the current version.
+
+        ``clock`` gives the table's turn timer now; ``with_log``: the last
+        :data:`LOG_TAIL` events too (the first ``state`` after ``welcome``).
+        """
+        state = self.state
+        v = self.version
+        names, theme = self.names, self.theme
+        last = None
+        if self.last_action is not None:
+            s, text = self.last_action
+            words = action_words(Action.parse(text), theme, names)
+            last = {"seat": s, "action": text, "text": f"{names[s]}: {words}"}
+        current = self.deals.get(state.hand_no)
+        msg: dict[str, Any] = {
+            "type": "state",
+            "game_id": self.game_id,
+            "version": v,
+            "view": state.view(seat).to_json(),
+            "actions": actions_json(state, seat, names, theme),
+            "names": names,
+            "theme": theme,
+            "last_action": last,
+            "results": results_json(state, names, theme),
+            "events": [event_json(e, seat, v, names, theme) for e in self.events_now],
+            "commitment": (
+                {"hand_no": current.hand_no, "digest": current.digest}
+                if current is not None and current.hand_no not in self.revealed else None
+            ),
+            "reveals": self.reveals_now,
+            "seed_commitment": seed_digest(self.seed_salt, self.seed),
+            "seed_reveal": (
+                {"seed": self.seed, "salt": self.seed_salt} if state.is_terminal() else None
+            ),
+            "clock": clock(),
+            "auto": self.auto_now,
+            "hints_used": (
+                hints_used(self.hints, state.n) if state.is_terminal()
+                else hints_used([h for h in self.hints if h[0] == seat], state.n)
+            ),
+            "hints_line": (hints_line(self.hints, state.n, names) if state.is_terminal()
+                           else ""),
+        }
+        if with_log:
+            msg["log"] = [
+                event_json(e, seat, ver, names, theme) for ver, e in self.log[-LOG_TAIL:]
+            ]
+        return msg
+
+    def state_text(self, seat: int | None, clock: Clock = no_clock) -> str:
+        """The serialised ``state`` message for ``seat``, cached per version."""
+        if self.cache_version != self.version:
+            self.cache.clear()
+            self.cache_version = self.version
+        text = self.cache.get(seat)
+        if text is None:
+            text = self.cache[seat] = dumps(self.state_message(seat, clock))
+        return text

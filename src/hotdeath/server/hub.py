@@ -1,0 +1,413 @@
+"""Every table in memory: the :class:`Hub`.
+
+The hub loads a table from the database on demand (:meth:`Hub.load`), unloads a table
+nobody is connected to once it has been idle for a while (the sweeper), restores the
+running games at start-up, and with PostgreSQL keeps this process's leases (the
+heartbeat, adopting the tables of a stopped process, dropping a table another process
+took: docs/architecture.md, "Several server processes").  The worker threads of the
+thinking bots and of the coach, and the coach's reviews, are the hub's, shared by every
+table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import secrets
+import time
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from hotdeath.cards import THEMES
+from hotdeath.coach import HINT_SECONDS
+from hotdeath.errors import HotDeathError
+from hotdeath.server.coaching import REVIEW_SECONDS, Reviews
+from hotdeath.server.leases import Claim, Leases
+from hotdeath.server.protocol import RATE_BURST, RATE_PER_SECOND, ApiError
+from hotdeath.server.room import Room
+from hotdeath.server.seating import (
+    DEFAULT_BOT,
+    MAX_BOT_SECONDS,
+    SeatInfo,
+    bot_name,
+    changed_options,
+    check_bot,
+    check_turn_timer,
+    checked_text,
+    opts_value,
+    token_hash,
+)
+from hotdeath.server.store import Store
+from hotdeath.server.writes import next_backoff, on_loop
+from hotdeath.variants import get_variant
+
+log = logging.getLogger("hotdeath.server")
+
+THINKERS = 2
+"""Worker threads for thinking bots, shared by every table.  Bots are pure Python, so more
+threads add no speed under the GIL, only delay for the event loop (docs/performance.md)."""
+ADOPT_BATCH = 50
+"""Tables of a stopped process one process takes over per round of its heartbeat."""
+LEASE_TRIES = 40
+"""Tries (50 ms apart) to take a table another process is taking at the same moment."""
+IDLE_UNLOAD = 900.0
+"""Default seconds a table nobody is connected to stays in memory after its last event."""
+FINISHED_UNLOAD = 120.0
+"""The same for a table whose game is over."""
+
+
+class Hub:
+    """Every room in memory: loaded from the store on demand, unloaded when idle.
+
+    A table nobody is connected to is unloaded ``idle_unload`` seconds after the last thing
+    that happened at it (``finished_unload`` once its game is over; None: never); any
+    request for it (a page, a connection, a replay) loads it back from the database.
+    """
+
+    def __init__(
+        self, store: Store, bot_delay: float = 0.6, max_bot_seconds: float = MAX_BOT_SECONDS,
+        idle_unload: float | None = IDLE_UNLOAD, finished_unload: float | None = FINISHED_UNLOAD,
+        seat_rate: tuple[float, float] = (RATE_BURST, RATE_PER_SECOND),
+        leases: Leases | None = None,
+    ) -> None:
+        self.store = store
+        self.leases = leases
+        """Shared with other processes (PostgreSQL): the tables' leases; None: alone."""
+        self.held: set[str] = set()
+        """The tables whose lease this process holds (with :attr:`leases`)."""
+        self._keeper: asyncio.Task[None] | None = None
+        self.seat_rate = seat_rate
+        """Each seat's token bucket (burst, per second), shared by its connections."""
+        self.bot_delay = bot_delay
+        self.max_bot_seconds = max_bot_seconds
+        """The cap on a thinking bot's time per decision (seconds)."""
+        self.thinkers = ThreadPoolExecutor(THINKERS, thread_name_prefix="hotdeath-bot")
+        self.coach = ThreadPoolExecutor(1, thread_name_prefix="hotdeath-coach")
+        """Where hints are computed, one at a time for every table."""
+        self.hint_seconds = min(HINT_SECONDS, max_bot_seconds)
+        """The coach's thinking time per hint (the bots' cap, at most a second)."""
+        self.reviews = Reviews(store, min(REVIEW_SECONDS, max_bot_seconds))
+        """The coach's reviews of hands (a worker process of their own)."""
+        self.rooms: dict[str, Room] = {}
+        self.idle_unload = idle_unload
+        self.finished_unload = finished_unload
+        self.unloaded = 0
+        """How many times a table was unloaded."""
+        self._loading = asyncio.Lock()
+        self._sweeper: asyncio.Task[None] | None = None
+        self.create_backoff = 0.0
+        """The wait after a table could not be created (doubles per failure, capped)."""
+        self.create_retry_at = 0.0
+        """When (monotonic) a new table may be created again."""
+
+    def create_table(
+        self,
+        variant: str,
+        preset: str | None,
+        options: Mapping[str, object],
+        seats: int,
+        bots: Mapping[int, str],
+        theme: str,
+        bot_delay: float | None,
+        takeover_timeout: float | None,
+        takeover_bot: str | None,
+        name: str | None,
+        turn_timer: float | None = None,
+        public: bool = False,
+        breather: float = 0.0,
+        hints: bool | None = None,
+    ) -> tuple[Room, str]:
+        """Validate and create a table; returns the room and the host token."""
+        try:
+            v = get_variant(variant)
+            preset = preset or v.default_preset
+            opts = v.resolve_options(preset, options)
+            options = changed_options(v.name, preset, options)
+            v.check_players(seats, opts)
+        except HotDeathError as e:
+            raise ApiError(400, e.code, e.message) from None
+        if theme not in THEMES:
+            raise ApiError(400, "bad_theme", f"theme must be one of {', '.join(THEMES)}")
+        specs = {}
+        for seat, spec in bots.items():
+            if not 0 <= seat < seats:
+                raise ApiError(400, "bad_seat", f"seat must be a number from 0 to {seats - 1}")
+            specs[seat] = check_bot(spec, self.max_bot_seconds)
+        host = secrets.token_urlsafe(24)
+        table_id = secrets.token_urlsafe(9)
+        title = checked_text(name or "", "table_name") or f"{v.title} table"
+        row = {
+            "id": table_id, "name": title, "variant": v.name, "preset": preset,
+            "options": {k: opts_value(val) for k, val in options.items()},
+            "players": seats, "theme": theme,
+            "bot_delay": self.bot_delay if bot_delay is None else bot_delay,
+            "takeover_timeout": takeover_timeout,
+            "takeover_bot": check_bot(takeover_bot or DEFAULT_BOT, self.max_bot_seconds),
+            "host_token_hash": token_hash(host), "status": "waiting", "game_id": None,
+            "turn_timer": check_turn_timer(turn_timer), "public": bool(public),
+            "breather": float(breather), "hints": hints,
+        }
+        seat_rows: list[dict[str, Any]] = [
+            {"seat": s, "bot": specs.get(s),
+             "name": bot_name(s, specs[s]) if s in specs else None,
+             "token_hash": None, "connected": False}
+            for s in range(seats)
+        ]
+        wait = self.create_retry_at - time.monotonic()
+        if wait > 0:
+            raise ApiError(503, "not_saved", "new tables cannot be saved at the moment; try "
+                           f"again in {math.ceil(wait)} s")
+        fut = self.store.create_table(row, seat_rows)
+        room = Room(self, row, [SeatInfo(s["seat"], s["name"], None, s["bot"]) for s in seat_rows])
+        self.rooms[table_id] = room
+        room.writes.last_write = fut
+
+        def done() -> None:
+            if fut.exception() is None:
+                self.create_backoff = 0.0
+                if self.leases is not None:  # its lease was stored with it
+                    self.held.add(table_id)
+                return
+            if self.rooms.get(table_id) is room:  # never stored: it never existed
+                del self.rooms[table_id]
+            self.create_backoff = next_backoff(self.create_backoff)
+            self.create_retry_at = time.monotonic() + self.create_backoff
+
+        on_loop(fut, done)
+        return room, host
+
+    def get(self, table_id: str) -> Room | None:
+        """The room of ``table_id`` (loaded from the database if needed, waiting), or None.
+
+        For start-up and scripts; the application awaits :meth:`load` instead.
+        """
+        room = self.rooms.get(table_id)
+        if room is not None or len(table_id) > 32:
+            return room
+        rows = self.store.load_room(table_id).result()
+        if rows is None:
+            return None
+        room = self.rooms[table_id] = Room.from_rows(self, rows)
+        return room
+
+    async def load(self, table_id: str) -> Room | None:
+        """The room of ``table_id``, loaded from the database if it is not in memory.
+
+        The database is read in the store's thread; a loaded running game gets its bots.
+        """
+        room = self.rooms.get(table_id)
+        if room is not None or len(table_id) > 32:
+            return room
+        if (self.leases is not None and table_id not in self.held
+                and await self.owner(table_id) is not None):
+            raise ApiError(503, "elsewhere", "another server process plays this table at "
+                           "the moment; try again in a few seconds")
+        async with self._loading:
+            room = self.rooms.get(table_id)
+            if room is not None:
+                return room
+            rows = await asyncio.wrap_future(self.store.load_room(table_id))
+            room = self.rooms.get(table_id)
+            if room is not None or rows is None:
+                return room
+            room = self.rooms[table_id] = Room.from_rows(self, rows)
+            if room.run is not None and not room.run.state.is_terminal():
+                room.driver.start()
+            log.info("table %s loaded from the database", table_id)
+            return room
+
+    async def owner(self, table_id: str) -> str | None:
+        """Where ``table_id`` is played: None here (or nowhere), else the owner's address.
+
+        Without leases always None.  With them the table is taken here unless a live
+        other process holds it (docs/architecture.md, "Several server processes").
+        """
+        if self.leases is None or len(table_id) > 32 or table_id in self.held:
+            return None
+        for _ in range(LEASE_TRIES):
+            got = await asyncio.to_thread(self.leases.claim, table_id)
+            if got is Claim.BUSY:
+                await asyncio.sleep(0.05)
+                continue
+            if got is Claim.HERE:
+                self.held.add(table_id)
+                return None
+            if got is Claim.NO_TABLE:
+                return None
+            assert isinstance(got, str)
+            return got
+        raise ApiError(503, "elsewhere", "another server process is taking this table at "
+                       "the moment; try again in a few seconds")
+
+    async def room(self, table_id: str) -> Room:
+        """Like :meth:`load`, but ``unknown_table`` (404) if there is no such table."""
+        room = await self.load(table_id)
+        if room is None:
+            raise ApiError(404, "unknown_table", f"there is no table {table_id!r}")
+        return room
+
+    def restore(self) -> int:
+        """Load every table with a running game and start its bots; returns how many.
+
+        With leases: register this process and load only the running tables nobody
+        (alive) holds, and start the task that keeps the leases.  Also starts the task
+        that unloads idle tables.
+        """
+        if self.leases is not None:
+            self.leases.register()
+            self.store.server_id = self.leases.server_id
+            ids = []
+            while batch := self.leases.adopt(ADOPT_BATCH, unleased=True):
+                ids += batch
+                self.held.update(batch)
+            self._keeper = asyncio.get_running_loop().create_task(self._keep_leases())
+        else:
+            self.store.reset_connected()
+            ids = self.store.playing_tables()
+        for table_id in ids:
+            room = self.get(table_id)
+            if room is not None and room.run is not None and not room.run.state.is_terminal():
+                room.driver.start()
+        self.start_sweeper()
+        return len(ids)
+
+    def start_sweeper(self) -> None:
+        """Start the task that unloads idle tables (if unloading is on)."""
+        limits = [t for t in (self.idle_unload, self.finished_unload) if t is not None]
+        if limits and (self._sweeper is None or self._sweeper.done()):
+            every = max(0.02, min(30.0, min(limits) / 4))
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep(every))
+
+    async def _keep_leases(self) -> None:
+        """Renew the heartbeat, drop the tables taken over, adopt those of dead processes.
+
+        A process that could not renew for a whole lease time drops every table (another
+        process may have taken them over meanwhile).
+        """
+        leases = self.leases
+        assert leases is not None
+        last_ok = time.monotonic()
+        failing = False
+        while True:
+            await asyncio.sleep(leases.seconds / 3)
+            known = set(self.held)
+            try:
+                held = await asyncio.to_thread(leases.heartbeat)
+            except Exception as e:
+                if not failing:
+                    log.error("the leases could not be renewed: %s", type(e).__name__)
+                failing = True
+                if time.monotonic() - last_ok > leases.seconds:
+                    for table_id in list(self.rooms):
+                        await self.drop(table_id)
+                    self.held.clear()
+                continue
+            if failing:
+                log.info("the leases are renewed again")
+            failing, last_ok = False, time.monotonic()
+            for table_id in known - held:
+                await self.drop(table_id)
+            self.held -= known - held
+            try:
+                adopted = await asyncio.to_thread(leases.adopt, ADOPT_BATCH)
+                for table_id in adopted:
+                    self.held.add(table_id)
+                    room = self.rooms.get(table_id) or await self.load(table_id)
+                    if room is not None and room.run is not None and (
+                            not room.run.state.is_terminal()):
+                        room.driver.start()
+                if adopted:
+                    log.info("took over %d table(s) of a stopped server process", len(adopted))
+            except Exception:  # the next round tries again
+                log.exception("adopting the tables of a stopped server process failed")
+
+    async def still_held(self, table_id: str) -> bool:
+        """Ask the database whether this process holds ``table_id``; drop it if not.
+
+        True also when the database cannot say (the heartbeat decides then).
+        """
+        if self.leases is None:
+            return True
+        self.held.discard(table_id)
+        try:
+            where = await self.owner(table_id)
+        except Exception:  # the database fails: keep it, the heartbeat decides
+            self.held.add(table_id)
+            return True
+        if where is None:
+            return True
+        await self.drop(table_id)
+        return False
+
+    async def drop(self, table_id: str) -> None:
+        """Forget a table another process has taken over: its bots stop, its sockets close.
+
+        The clients reconnect (close code 1012) and reach the process that plays it now.
+        """
+        self.held.discard(table_id)
+        room = self.rooms.pop(table_id, None)
+        if room is None:
+            return
+        await room.driver.stop()
+        for c in list(room.conns):
+            c.close(code=1012)
+        log.info("table %s is played by another server process now", table_id)
+
+    async def _sweep(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.unload_idle()
+            except Exception:  # never stop sweeping
+                log.exception("unloading idle tables failed")
+
+    async def unload_idle(self) -> list[str]:
+        """Unload every table idle long enough that nobody is connected to; their ids."""
+        now = time.monotonic()
+        gone = []
+        for table_id, room in list(self.rooms.items()):
+            limit = self.finished_unload if room.status == "finished" else self.idle_unload
+            if limit is None or room.conns or room.writes.recovering or now - room.used < limit:
+                continue
+            await room.driver.stop()
+            if room.conns or self.rooms.get(table_id) is not room or room.used > now:
+                if room.run is not None and not room.run.state.is_terminal():
+                    room.driver.start()  # someone came back meanwhile
+                continue
+            del self.rooms[table_id]
+            if self.leases is not None and table_id in self.held:
+                self.held.discard(table_id)
+                with contextlib.suppress(Exception):  # a lease kept runs out by itself
+                    await asyncio.to_thread(self.leases.release, table_id)
+            self.unloaded += 1
+            gone.append(table_id)
+            log.info("table %s unloaded (idle %.0f s)", table_id, now - room.used)
+        return gone
+
+    async def close(self) -> None:
+        """Stop every bot task, the bots' threads and close every connection.
+
+        With leases: once the queued writes are made, this process resigns (its running
+        tables are free for the other processes at once).
+        """
+        for task in (self._sweeper, self._keeper):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        for room in list(self.rooms.values()):
+            await room.driver.stop()
+            for c in list(room.conns):
+                c.close(code=1012 if self.leases is not None else None)
+        self.thinkers.shutdown(wait=False, cancel_futures=True)
+        self.coach.shutdown(wait=False, cancel_futures=True)
+        self.reviews.close()
+        if self.leases is not None and self.store.server_id is not None:
+            await asyncio.to_thread(self.store.flush)
+            try:
+                await asyncio.to_thread(self.leases.resign)
+            except Exception as e:  # the leases run out by themselves
+                log.error("could not hand the tables over: %s", type(e).__name__)

@@ -1,0 +1,163 @@
+"""What a seat reads, as JSON: events and actions in words, results, the goal, reveals.
+
+Pure functions of a game and a seat (no table, no connection, no database): the game
+authority (:mod:`hotdeath.server.authority`) builds each seat's ``state`` message from
+them, and the replay workers (:mod:`hotdeath.server.replays`) each step of a replay.
+Words come from the one renderer, :mod:`hotdeath.words`, in the table's name theme.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from hotdeath.actions import DEAL, DIRECTION, KIND_WORDS, LEAVE, Action
+from hotdeath.bots.arena import worth_offering
+from hotdeath.cards import COLOR_NAMES, card_code
+from hotdeath.events import Event, describe
+from hotdeath.pending import DrawAttack, Pot
+from hotdeath.rulebook import RULES
+from hotdeath.server.store import DealRow
+from hotdeath.state import GameState
+from hotdeath.variants import get_variant
+from hotdeath.words import (
+    button_label,
+    describe_action,
+    describe_game,
+    describe_hand,
+    for_people,
+    themed,
+)
+
+
+def dumps(obj: Any) -> str:
+    """Compact JSON text, as every message is sent (UTF-8, no spaces)."""
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+_RULE_CACHE: dict[tuple[str, str], tuple[str, str]] = {}
+
+
+def rule_words(rule_id: str, theme: str = "family") -> tuple[str, str]:
+    """A rule's title and text for people (option ids in words), in ``theme``."""
+    got = _RULE_CACHE.get((rule_id, theme))
+    if got is None:
+        r = RULES.get(rule_id)
+        got = (
+            (themed(r.title, theme), for_people(r.text, r.game, theme)) if r is not None
+            else ("", "")
+        )
+        _RULE_CACHE[(rule_id, theme)] = got
+    return got
+
+
+def event_json(
+    event: Event, seat: int | None, version: int, names: list[str], theme: str
+) -> dict[str, Any]:
+    """An event as ``seat`` may see it, in words, with its rule's title and text."""
+    d = event.for_seat(seat).to_json()
+    title, text = rule_words(event.rule, theme)
+    d["version"] = version
+    d["text"] = describe(event, theme, names, viewer=seat)
+    d["rule_title"] = title
+    d["rule_text"] = text
+    return d
+
+
+def action_words(action: Action, theme: str, names: list[str] | None = None) -> str:
+    """An action for people, with card names from ``theme`` and seat names.
+
+    The one renderer of actions, :func:`hotdeath.words.describe_action`.
+
+    >>> action_words(Action.parse("play WD4 green"), "family")
+    'play Wild Draw Four, naming green'
+    >>> action_words(Action.parse("catch 1"), "family", ["Ann", "Bo"])
+    'catch Bo: no Uno call'
+    """
+    return describe_action(action, names, theme)
+
+
+def actions_json(state: GameState, seat: int | None, names: list[str],
+                 theme: str) -> list[dict[str, Any]]:
+    """``seat``'s legal actions for the page: each in parts, in words, and whether to offer it.
+
+    The page reads these parts (it parses no notation of its own): ``text`` is the action
+    as the socket takes it back; ``cards`` are card codes, ``color`` a colour name, ``n`` a
+    deal size or ``cw``/``ccw`` for a direction; ``words`` come from
+    :func:`hotdeath.words.describe_action` and ``button`` from
+    :func:`hotdeath.words.button_label` (an accept says how many cards it takes); ``offer``
+    is false for a call that is sure to be wrong (Throwdown lists those; they only cost
+    cards, TD-5.5), so the page gives it no button (leaving is offered: the page asks
+    before it sends it).
+
+    >>> import hotdeath
+    >>> g = hotdeath.new_game("standard", players=2, seed=1)
+    >>> [a["words"] for a in actions_json(g, g.current_player(), ["Ann", "Bo"], "family")]
+    ['play Green 6', 'draw a card']
+    """
+    if seat is None:
+        return []
+    pending = state.pending()
+    owed = pending.count if isinstance(pending, (DrawAttack, Pot)) else 0
+    out = []
+    for a in state.legal_actions(seat):
+        out.append({
+            "text": str(a),
+            "kind": KIND_WORDS[a.kind],
+            "cards": [card_code(c) for c in a.cards],
+            "color": COLOR_NAMES[a.color] if a.color >= 0 else None,
+            "target": a.target if a.target >= 0 else None,
+            "n": ("cw" if a.n == 1 else "ccw") if a.kind == DIRECTION
+            else a.n if a.kind == DEAL else None,
+            "uno": a.uno,
+            "words": describe_action(a, names, theme),
+            "button": button_label(a, names, theme, owed),
+            "offer": a.kind == LEAVE or worth_offering(state, seat, a),
+        })
+    return out
+
+
+def results_json(state: GameState, names: list[str], theme: str) -> dict[str, Any] | None:
+    """The last hand's and the game's result in words for the page (``hotdeath.words``).
+
+    The view carries the results themselves (``last_hand``, ``game_result``, the common
+    shape); these are their words in the table's name theme, with each cited rule's title,
+    so the page builds no words of its own.  None before any hand has ended.
+    """
+    last = state.last_hand
+    final = state.game_result()
+    if last is None and final is None:
+        return None
+    extras = state.variant.result_extras
+    rules = {last.rule} if last is not None else set()
+    if last is not None:
+        rules.update(x.rule for s in last.seats for x in s.lines)
+    if final is not None:
+        rules.add(final.rule)
+    return {
+        "hand": None if last is None else describe_hand(last, names, theme, extras).to_json(),
+        "game": None if final is None else describe_game(final, names, theme,
+                                                         extras).to_json(),
+        "rule_titles": {r: rule_words(r)[0] for r in sorted(rules)},
+    }
+
+
+def goal_json(variant: str, preset: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """How a game at a table is won: the variant's words and the rule they come from.
+
+    >>> goal_json("standard", "official", {"scoring": "penalty_points"})["lowest_wins"]
+    True
+    """
+    v = get_variant(variant)
+    goal = v.goal(v.resolve_options(preset, options))
+    title, text = rule_words(goal.rule)
+    return {"rule": goal.rule, "rule_title": title, "rule_text": text,
+            "lowest_wins": goal.lowest_wins, "text": goal.text}
+
+
+def reveal_json(deal: DealRow) -> dict[str, Any]:
+    """The reveal of a deal commitment."""
+    return {"hand_no": deal.hand_no, "salt": deal.salt, "deck": list(deal.deck),
+            "digest": deal.digest}
+
