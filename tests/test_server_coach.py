@@ -205,7 +205,7 @@ def test_reviews_are_bounded_and_a_dead_review_process_is_replaced(
     assert not hub.reviews.cache
     monkeypatch.undo()
     # nor does it take more than its share from one address (two: the replays' cap)
-    monkeypatch.setattr("hotdeath.server.app.PER_ADDRESS", 0)
+    monkeypatch.setattr("hotdeath.server.routes.deps.PER_ADDRESS", 0)
     r = quick.get(url)
     assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
     assert "reviews at once" in r.json()["message"] and not hub.reviews.cache

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hotdeath.server import create_app
-from hotdeath.server.app import CSP, Guard
+from hotdeath.server.guard import CSP, Guard
 from hotdeath.server.protocol import CLIENT_TYPES, Limits
 
 with warnings.catch_warnings():  # starlette warns about its httpx transport on import

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
 DEFAULT_BOT = "basic"
 """The bot the lobby proposes and the default takeover bot."""
+DEFAULT_TAKEOVER = 60.0
+"""Seconds before a bot plays a disconnected person's seat, unless the table says otherwise."""
 MAX_BOT_SECONDS = 1.0
 """Default cap on a thinking bot's time per decision at the server."""
 LEVEL_SECONDS = (0.2, 0.5, 1.0)
