@@ -1,4 +1,4 @@
-"""Tests of the ``hotdeath`` command line (src/hotdeath/cli.py) through Typer's CliRunner."""
+"""Tests of the ``hotdeath`` command line (src/hotdeath/cli/) through Typer's CliRunner."""
 
 from __future__ import annotations
 

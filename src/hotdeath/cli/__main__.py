@@ -1,0 +1,5 @@
+"""``python -m hotdeath.cli``: the ``hotdeath`` command."""
+
+from hotdeath.cli import main
+
+main()
