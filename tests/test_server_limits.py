@@ -186,7 +186,8 @@ def test_a_deeply_nested_message_is_a_coded_error(client: TestClient) -> None:
 
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**70), 2**70)
-    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12),
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12)
+    | st.text(st.characters(categories=["Cs"]), min_size=1, max_size=2),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
                                                                   max_size=4),
     max_leaves=12,
@@ -234,3 +235,30 @@ def test_any_json_on_the_socket_gets_coded_answers_and_the_socket_lives(
                         return
 
             send()
+
+
+@pytest.mark.parametrize("message", [
+    '{"type": "hello", "token": "\\ud800"}',
+    '{"type": "hello", "token": "abc\\udfffdef"}',
+    '{"type": "ping", "id": "\\udc00"}',
+    '{"type": "chat", "text": "hi \\ud83d"}',
+    '{"type": "action", "id": "a1", "version": 0, "action": "play \\ud800"}',
+    '{"type": "ping", "\\ud800": 1}',
+])
+def test_a_lone_surrogate_is_a_coded_error_without_a_traceback(
+    client: TestClient, caplog: pytest.LogCaptureFixture, message: str
+) -> None:
+    """Issue 23 N3: a ``hello`` whose token held a lone surrogate raised in ``token_hash``
+    (a traceback per message); any text that is not Unicode is refused with a code."""
+    tid = _table(client)["table_id"]
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        if '"hello"' not in message:
+            ws.send_json({"type": "hello"})
+            assert ws.receive_json()["type"] == "welcome"
+        ws.send_text(message)
+        refused = ws.receive_json()
+        assert refused["type"] == "error" and refused["code"] == "bad_json", refused
+        assert "surrogate" in refused["message"] and refused["id"] is None
+        ws.send_json({"type": "ping", "id": "still"})
+        assert ws.receive_json() == {"type": "pong", "id": "still"}
+    assert not [r for r in caplog.records if r.exc_info or r.levelname == "ERROR"]

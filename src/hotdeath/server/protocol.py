@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from typing import Any, Final
@@ -107,20 +108,45 @@ def message_id(text: str | bytes) -> str | None:
     >>> message_id("[[[") is None
     True
     """
-    raw = text.encode() if isinstance(text, str) else text
-    if len(raw) > MAX_MESSAGE_BYTES:
+    raw = _utf8(text)
+    if raw is None or len(raw) > MAX_MESSAGE_BYTES:
         return None
     try:
         msg = loads_bounded(raw, MAX_DEPTH)
     except NotationError:
         return None
     raw_id = msg.get("id") if isinstance(msg, dict) else None
-    return raw_id if isinstance(raw_id, str) and 0 < len(raw_id) <= MAX_ID_LENGTH else None
+    if not isinstance(raw_id, str) or not 0 < len(raw_id) <= MAX_ID_LENGTH:
+        return None
+    return raw_id if _utf8(raw_id) is not None else None
+
+
+def _utf8(text: str | bytes) -> bytes | None:
+    """``text`` in UTF-8; None if it holds a lone surrogate (it is not Unicode text)."""
+    if isinstance(text, bytes):
+        return text
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        return None
+
+
+def _lone_surrogate(raw: bytes, msg: Any) -> bool:
+    """Whether a decoded message holds a lone surrogate (JSON may escape one: ``\\ud800``).
+
+    Such a string cannot be hashed, stored or sent back as UTF-8; only a message with a
+    ``\\u`` escape can hold one, so the others are not looked at.
+    """
+    if b"\\u" not in raw:
+        return False
+    return _utf8(json.dumps(msg, ensure_ascii=False)) is None
 
 
 def parse_message(text: str | bytes) -> dict[str, Any]:
     """Decode and check one client message; raise :class:`ProtocolError` if it is bad."""
-    raw = text.encode() if isinstance(text, str) else text
+    raw = _utf8(text)
+    if raw is None:  # a str from a caller, never from a socket (frames are UTF-8)
+        raise ProtocolError("bad_json", "the message is not Unicode text (a lone surrogate)")
     if len(raw) > MAX_MESSAGE_BYTES:
         raise ProtocolError(
             "too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes (got {len(raw)})"
@@ -133,6 +159,9 @@ def parse_message(text: str | bytes) -> dict[str, Any]:
                             ) from None
     if not isinstance(msg, dict):
         raise ProtocolError("bad_json", "the message must be a JSON object")
+    if _lone_surrogate(raw, msg):
+        raise ProtocolError("bad_json", "the message holds a lone surrogate (\\ud800 to "
+                            "\\udfff without its pair): that is not text")
     raw_id = msg.get("id")
     msg_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= MAX_ID_LENGTH else None
     kind = msg.get("type")
