@@ -132,10 +132,10 @@ def _utf8(text: str | bytes) -> bytes | None:
 
 
 def _lone_surrogate(raw: bytes, msg: Any) -> bool:
-    """Whether a decoded message holds a lone surrogate (JSON may escape one: ``\\ud800``).
+    r"""Whether a decoded message holds a lone surrogate (JSON may escape one: ``\ud800``).
 
     Such a string cannot be hashed, stored or sent back as UTF-8; only a message with a
-    ``\\u`` escape can hold one, so the others are not looked at.
+    ``\u`` escape can hold one, so the others are not looked at.
     """
     if b"\\u" not in raw:
         return False
