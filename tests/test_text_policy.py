@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from hotdeath.errors import TextError
 from hotdeath.server import create_app
-from hotdeath.text import KINDS, MAX_MARKS, clean_text, shown
+from hotdeath.text import BLANKS, KINDS, MAX_MARKS, clean_text, shown, visible
 
 with warnings.catch_warnings():  # starlette warns about its httpx transport on import
     warnings.simplefilter("ignore")
@@ -45,6 +45,20 @@ HOSTILE = {
     "zalgo": "x" + "\u0301" * (MAX_MARKS + 1),
     "empty": "   ",
     "too long": "x" * 41,
+    # issue 23 N4: names that look blank, or hold something that looks like nothing
+    "hangul filler": "\u3164",
+    "hangul fillers": "\u3164\u3164\u3164",
+    "choseong filler": "\u115f",
+    "jungseong filler": "\u1160",
+    "halfwidth hangul filler": "\uffa0",
+    "braille blank": "\u2800",
+    "braille blank among spaces": " \u2800 \u2800 ",
+    "filler beside a name": "Ann\u3164",
+    "marks only": "\u0301\u0302",
+    "variation selector only": "\ufe0f",
+    "grapheme joiner only": "\u034f",
+    "ideographic space only": "\u3000",
+    "zero width only": "\u200b\u200c",
 }
 FINE = {
     "Ann": "Ann",
@@ -55,6 +69,8 @@ FINE = {
     "\U0001f468\u200d\U0001f469\u200d\U0001f467": "\U0001f468\u200d\U0001f469\u200d\U0001f467",
     "é" * 40: "é" * 40,  # the limit counts characters, not bytes
     "e\u0301" * 40: "é" * 40,  # …after NFC
+    "\u2764\ufe0f": "\u2764\ufe0f",  # an emoji with its variation selector
+    "\ud55c\uad6d": "\ud55c\uad6d",  # Hangul syllables are letters, not fillers
 }
 REFUSED = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
@@ -98,6 +114,8 @@ def test_any_text_is_refused_with_a_code_or_kept_clean(text: str, kind: str) -> 
     assert len(out) <= KINDS[kind].max_chars and (out or KINDS[kind].may_be_empty)
     assert not [c for c in out if unicodedata.category(c) in REFUSED and c != "\u200d"]
     assert shown(out, 1000) == out  # what is kept shows as it is
+    assert not out or any(visible(c) for c in out)  # and shows something
+    assert not KINDS[kind].no_blanks or not BLANKS & set(out)
 
 
 @pytest.fixture
@@ -123,6 +141,41 @@ def test_rest_refuses_hostile_names_and_changes_nothing(client: TestClient) -> N
     named = client.post("/api/tables", json={"variant": "standard", "seats": 2,
                                              "name": "  Friday   night "}).json()
     assert named["table"]["name"] == "Friday night"
+
+
+def test_chat_may_draw_with_braille_but_not_be_blank() -> None:
+    assert clean_text("\u2801\u2800\u2803", "chat") == "\u2801\u2800\u2803"
+    for blank in ("\u2800", "\u3164 \u2800", "\u0301"):
+        with pytest.raises(TextError) as e:
+            clean_text(blank, "chat")
+        assert e.value.code == "bad_chat" and "visible" in e.value.message
+    with pytest.raises(TextError) as e:
+        clean_text("\u3164", "table_name")
+    assert e.value.code == "bad_name"
+
+
+def test_names_at_a_table_are_unique_by_nfkc_and_case(client: TestClient) -> None:
+    """Issue 23 N4: ``ANN``, ``ann`` and fullwidth ``Ａｎｎ`` beside ``Ann`` were taken."""
+    t = client.post("/api/tables", json={"variant": "standard", "seats": 4}).json()
+    tid = t["table_id"]
+    ann = client.post(f"/api/tables/{tid}/join", json={"name": "Ann"})
+    assert ann.status_code == 200, ann.text
+    before = client.get(f"/api/tables/{tid}").json()
+    for clash in ("Ann", "ANN", "ann", "\uff21\uff4e\uff4e", " ann "):
+        r = client.post(f"/api/tables/{tid}/join", json={"name": clash})
+        assert r.status_code == 409, (clash, r.text)
+        assert r.json()["code"] == "name_taken" and "seat 0" in r.json()["message"]
+        assert "'Ann'" in r.json()["message"]
+    assert client.get(f"/api/tables/{tid}").json() == before  # nothing changed
+    r = client.post(f"/api/tables/{tid}/join", json={"name": "\u3164"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_name"
+    bo = client.post(f"/api/tables/{tid}/join", json={"name": "Anna"})
+    assert bo.status_code == 200 and bo.json()["seat"] == 1
+    client.post(f"/api/tables/{tid}/bots", json={"seat": 2, "bot": "basic"},
+                headers={"X-Token": t["host_token"]})
+    bot_name = client.get(f"/api/tables/{tid}").json()["seats"][2]["name"]
+    r = client.post(f"/api/tables/{tid}/join", json={"name": bot_name.upper()})
+    assert r.status_code == 409 and r.json()["code"] == "name_taken"  # nor a bot's name
 
 
 def test_the_terminal_client_applies_the_same_policy() -> None:

@@ -11,7 +11,11 @@ everywhere.  A text is
   order mark, tag characters …), a lone surrogate, a private-use or unassigned code
   point, or more than :data:`MAX_MARKS` combining marks on one character;
 * refused if it is empty (names) or longer than its kind's limit, in characters after
-  normalisation (:data:`KINDS`).
+  normalisation (:data:`KINDS`);
+* refused if it is not empty but shows nothing: every text needs a visible character (a
+  letter, digit, punctuation or symbol that is not blank), and a name or table name may
+  not hold a character that looks blank although it is a letter or symbol
+  (:data:`BLANKS`: the Hangul fillers, the Braille blank).
 
 The zero-width joiner is the one formatting character kept, and only between two
 symbols: it builds emoji such as a family or a profession.  Every refusal is a
@@ -46,12 +50,14 @@ class TextKind:
     code: str
     max_chars: int
     may_be_empty: bool = False
+    no_blanks: bool = True
+    """Whether :data:`BLANKS` are refused (names: yes; chat may draw Braille art)."""
 
 
 KINDS: Final = {
     "name": TextKind("a name", "bad_name", 40),
     "table_name": TextKind("a table name", "bad_name", 80, may_be_empty=True),
-    "chat": TextKind("a chat message", "bad_chat", 300),
+    "chat": TextKind("a chat message", "bad_chat", 300, no_blanks=False),
 }
 """The kinds of text and their rules (limits in characters after NFC)."""
 
@@ -59,6 +65,13 @@ MAX_MARKS: Final = 3
 """Combining marks allowed on one character (more is "Zalgo" text that overflows lines)."""
 
 ZWJ: Final = "\u200d"
+BLANKS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters and symbols that show nothing: the Hangul choseong, jungseong, compatibility and
+halfwidth fillers (default-ignorable letters) and the Braille pattern blank.  A name made
+of them looks empty, and one beside a name looks like the same name."""
+_UNSEEN: Final = frozenset("ZMC")
+"""The first letters of the categories that show nothing on their own: separators, marks
+and the other (control, format …) characters."""
 
 _WHY: Final = {
     "Cc": "a control character",
@@ -116,15 +129,31 @@ def clean_text(text: object, kind: str = "name") -> str:
             continue
         marks = 0
         why = _WHY.get(cat)
+        if why is None and spec.no_blanks and ch in BLANKS:
+            why = "a blank-looking character"
         if why is not None and not (ch == ZWJ and _joins_symbols(text, i)):
             raise TextError(spec.code, f"{spec.label} may not hold U+{ord(ch):04X} ({why})")
     text = _SPACES.sub(" ", text).strip()
     if not text and not spec.may_be_empty:
         raise TextError(spec.code, f"{spec.label} may not be empty")
+    if text and not any(visible(ch) for ch in text):
+        raise TextError(spec.code, f"{spec.label} needs a visible character (a letter, "
+                        "digit, punctuation or symbol)")
     if len(text) > spec.max_chars:
         raise TextError(spec.code, f"{spec.label} has at most {spec.max_chars} characters "
                         f"(got {len(text)})")
     return text
+
+
+def visible(ch: str) -> bool:
+    r"""Whether the character ``ch`` shows something on its own.
+
+    Not a space, a mark, a control or format character, nor one of :data:`BLANKS`.
+
+    >>> [visible(c) for c in "a \u0301\u3164\u2800!"]
+    [True, False, False, False, False, True]
+    """
+    return unicodedata.category(ch)[0] not in _UNSEEN and ch not in BLANKS
 
 
 def shown(text: str, limit: int = 80) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -42,6 +43,15 @@ BOT_NAMES = ("Ada", "Bo", "Cy", "Dot", "Eve", "Finn", "Gus", "Hal", "Ivy", "Jo")
 def token_hash(token: str) -> str:
     """The stored form of a token (SHA-256 hex)."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def name_key(name: str) -> str:
+    """How names are compared at a table: NFKC-normalised and case-folded.
+
+    >>> name_key("\uff21nn") == name_key("ANN") == name_key("ann")
+    True
+    """
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
 def changed_options(
@@ -261,6 +271,7 @@ class Seating:
         info = self.seats[seat]
         if info.kind != "open":
             raise ApiError(409, "seat_taken", f"seat {seat} is taken")
+        self._check_unique(name)
         room.writes.writable()
         token = secrets.token_urlsafe(24)
         before = (info.name, info.token_hash, info.since)
@@ -276,6 +287,15 @@ class Seating:
         )
         room.writes.when_saved(fut, room.broadcast_table, undo)
         return seat, token
+
+    def _check_unique(self, name: str) -> None:
+        """``name_taken`` if another seat's name is ``name`` (:func:`name_key`)."""
+        key = name_key(name)
+        for other in self.seats:
+            if other.name is not None and name_key(other.name) == key:
+                raise ApiError(409, "name_taken", f"seat {other.seat} is called "
+                               f"{other.name!r} already: names at a table must differ in "
+                               "more than case or width")
 
     def set_bot(self, seat: int, spec: str | None) -> None:
         """Put a bot in an open (or bot) seat, or open a bot's seat (``spec=None``)."""
