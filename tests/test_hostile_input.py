@@ -334,6 +334,13 @@ _STD: dict[str, Any] = {"variant": "standard", "hands": [["R3", "G4"], ["G5", "B
         ("deal in a Cutthroat hand", {**_STD, "variant": "cutthroat", "phase": "deal"}),
         ("up-card choice without a wild", {**_HD, "phase": "choose_color", "dealer": 0}),
         ("uno_open on a two-card hand", {**_HD, "uno_open": [1]}),
+        # issue 23 N6: a hand that ends leaves a seat in it, so no deal finds every seat out
+        ("every seat inactive at the deal",
+         {"variant": "hotdeath", "phase": "deal", "players": 3, "dealer": 1, "turn": 1,
+          "active": [False, False, False]}),
+        ("every seat inactive at a Throwdown deal",
+         {"variant": "throwdown", "phase": "deal", "players": 2, "dealer": 0, "turn": 0,
+          "active": [False, False]}),
     ],
 )
 def test_impossible_positions_are_refused(kind: str, data: dict[str, Any]) -> None:

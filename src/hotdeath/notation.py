@@ -39,6 +39,7 @@ from hotdeath.rng import Rng
 from hotdeath.state import (
     CHOOSE_COLOR,
     CHOOSE_VICTIM,
+    DEAL,
     GAME_OVER,
     PHASE_NAMES,
     RESPONSE,
@@ -387,7 +388,8 @@ def _check_position(state: GameState) -> None:
     """Refuse a loaded position that no game can reach (issue 16's impossible positions).
 
     Winners exactly when the game is over (none only where the variant can end so), at
-    least two active seats and an active seat to act while a hand is played, Uno windows
+    least two active seats and an active seat to act while a hand is played, an active
+    seat at the deal, Uno windows
     only on one-card hands, the variant's own checks (``check_position``), and finally
     that someone has a legal action unless the game is over.
     """
@@ -407,6 +409,9 @@ def _check_position(state: GameState) -> None:
                                 "hand is played")
         if not state.active[state.turn]:
             raise PositionError("bad_position", f"seat {state.turn} is to act but is not active")
+    elif phase == DEAL and not any(state.active):  # a hand that ends leaves a seat in it
+        raise PositionError("bad_position", "every seat is inactive at the deal: no game "
+                            "reaches that (the last hand left at least one seat in it)")
     if len(set(state.uno_open)) != len(state.uno_open) or any(
         len(state.hands[s]) != 1 or not state.active[s] for s in state.uno_open
     ):
