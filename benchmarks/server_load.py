@@ -6,8 +6,17 @@ and lets every client play as a random bot through its socket: when its seat is 
 it waits a think time, sends one legal action and measures the time until its next
 ``state`` message.  Bounded by a number of actions per table and by wall time: at
 ``--seconds`` every client stops at once, and rates are over the time actually measured.
+Every table is created, joined and started before the measuring window opens (the
+starts were once inside it: a 20 s run took 31 s and under-reported actions per second).
 ``server_cpu_ms_per_action`` (user + system CPU of the server process per accepted
 action) is the figure that stays stable on a shared machine; p50/p99 move with its load.
+
+``--baseline REF`` runs the server of another commit too (its ``src/`` from ``git
+archive``), interleaved with this checkout's: for each N, ``--repeat`` rounds of the
+baseline then the current code, so the machine's load hits both alike; the summary gives
+the medians of each and their ratios::
+
+    python benchmarks/server_load.py --tables 50 200 --seconds 20 --baseline main --repeat 3
 
 Reports accepted actions per second and the p50/p99 latency, for each N::
 
@@ -97,11 +106,16 @@ async def wait_up(base: str, proc: subprocess.Popen[bytes]) -> None:
     raise RuntimeError("the server did not start")
 
 
+SETUP_REQUESTS = 16
+"""Requests of the set-up (creating, joining, starting tables) under way at once."""
+
+
 async def make_tables(base: str, n: int, variant: str) -> list[tuple[str, str, list[str]]]:
     """Create ``n`` tables of 4 people; returns (table id, host token, seat tokens)."""
-    out = []
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-        for _ in range(n):
+    gate = asyncio.Semaphore(SETUP_REQUESTS)
+
+    async def one(http: httpx.AsyncClient) -> tuple[str, str, list[str]]:
+        async with gate:
             t = (await http.post("/api/tables", json={"variant": variant, "seats": 4,
                                                       "takeover_timeout": None})).json()
             tokens = []
@@ -109,8 +123,26 @@ async def make_tables(base: str, n: int, variant: str) -> list[tuple[str, str, l
                 j = (await http.post(f"/api/tables/{t['table_id']}/join",
                                      json={"name": f"P{s}", "seat": s})).json()
                 tokens.append(j["token"])
-            out.append((t["table_id"], t["host_token"], tokens))
-    return out
+            return t["table_id"], t["host_token"], tokens
+
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        return list(await asyncio.gather(*(one(http) for _ in range(n))))
+
+
+async def start_tables(bases: list[str], tables: list[tuple[str, str, list[str]]]) -> None:
+    """Start every table's game (table i on ``bases[i % k]``), all before the window."""
+    gate = asyncio.Semaphore(SETUP_REQUESTS)
+    k = len(bases)
+
+    async def one(http: httpx.AsyncClient, i: int, table_id: str, host: str) -> None:
+        async with gate:
+            r = await http.post(f"{bases[i % k]}/api/tables/{table_id}/start",
+                                headers={"X-Token": host})
+            r.raise_for_status()
+
+    async with httpx.AsyncClient(timeout=60) as http:
+        await asyncio.gather(*(one(http, i, table_id, host)
+                               for i, (table_id, host, _tokens) in enumerate(tables)))
 
 
 async def client(
@@ -228,6 +260,9 @@ async def run_one(
             ws = await connect(f"{ws_base}/ws/{table_id}", max_size=2**22)
             await ws.send(json.dumps({"type": "hello", "token": token}))
             conns.append((ws, seat))
+    # every game starts before the window: each client's first state waits in its socket
+    # until its task reads it, once the window is open
+    await start_tables(bases, tables)
     setup = time.perf_counter() - t0
     stats = Stats()
     rng = random.Random(n)
@@ -245,10 +280,6 @@ async def run_one(
     ]
     stop = asyncio.Event()
     monitor = asyncio.create_task(loop_lag(stop=stop))
-    async with httpx.AsyncClient(timeout=60) as http:
-        for i, (table_id, host, _tokens) in enumerate(tables):
-            await http.post(f"{bases[i % k]}/api/tables/{table_id}/start",
-                            headers={"X-Token": host})
     # One deadline for the whole run: at --seconds every client stops, whether or not its
     # seat is to act (a client that waits for its turn never sees a deadline of its own).
     await asyncio.wait(tasks, timeout=max(0.0, deadline - time.perf_counter()))
@@ -289,14 +320,17 @@ async def run_one(
     }
 
 
-def start_servers(url: str, k: int, args: argparse.Namespace
+def start_servers(url: str, k: int, args: argparse.Namespace, src: Path
                   ) -> tuple[list[subprocess.Popen[bytes]], list[str]]:
-    """``k`` server processes on ``url`` (with leases when ``k`` > 0 and not SQLite)."""
+    """``k`` server processes on ``url`` (with leases when ``k`` > 0 and not SQLite).
+
+    ``src``: the source tree whose server runs (this checkout's or a baseline's).
+    """
     procs, bases = [], []
     for _ in range(max(k, 1)):
         port = free_port()
         base = f"http://127.0.0.1:{port}"
-        env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), HOTDEATH_DATABASE_URL=url)
+        env = dict(os.environ, PYTHONPATH=str(src), HOTDEATH_DATABASE_URL=url)
         procs.append(subprocess.Popen(
             [sys.executable, "-c", SERVER, str(port), "deflate" if args.deflate else "plain",
              args.ws, base if k > 0 else ""], env=env))
@@ -305,12 +339,13 @@ def start_servers(url: str, k: int, args: argparse.Namespace
 
 
 async def one_setup(url: str, k: int, n: int, args: argparse.Namespace,
-                    db: Database | None) -> dict[str, Any]:
-    procs, bases = start_servers(url, k, args)
+                    db: Database | None, code: str = "current",
+                    src: Path = ROOT / "src") -> dict[str, Any]:
+    procs, bases = start_servers(url, k, args, src)
     try:
         for base, proc in zip(bases, procs, strict=True):
             await wait_up(base, proc)
-        return await run_one(bases, n, args, [p.pid for p in procs], db)
+        return {"code": code, **await run_one(bases, n, args, [p.pid for p in procs], db)}
     finally:
         for proc in procs:
             proc.terminate()
@@ -318,15 +353,30 @@ async def one_setup(url: str, k: int, n: int, args: argparse.Namespace,
             proc.wait(timeout=30)
 
 
+def baseline_src(ref: str, into: Path) -> Path:
+    """The ``src/`` folder of commit ``ref``, unpacked under ``into`` (``git archive``)."""
+    archive = subprocess.run(["git", "archive", "--format=tar", ref, "src"], cwd=ROOT,
+                             capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into / "src"
+
+
 async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
     results = []
     if not args.servers:
-        for n in args.tables:
-            with tempfile.TemporaryDirectory() as tmp:
-                url = f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
-                result = await one_setup(url, 0, n, args, None)
-            results.append(result)
-            print(json.dumps(result), flush=True)
+        with tempfile.TemporaryDirectory() as base_dir:
+            codes = [("current", ROOT / "src")]
+            if args.baseline:
+                codes.insert(0, (f"baseline {args.baseline}",
+                                 baseline_src(args.baseline, Path(base_dir))))
+            for n in args.tables:
+                for _round in range(args.repeat):
+                    for code, src in codes:
+                        with tempfile.TemporaryDirectory() as tmp:
+                            url = f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
+                            result = await one_setup(url, 0, n, args, None, code, src)
+                        results.append(result)
+                        print(json.dumps(result), flush=True)
         return results
     cluster = None
     if args.database_url is None:
@@ -378,22 +428,56 @@ def main() -> None:
     p.add_argument("--database-url", default=None,
                    help="with --servers: this PostgreSQL database instead of a throwaway "
                         "cluster (its tables are kept)")
+    p.add_argument("--baseline", default=None, metavar="REF",
+                   help="also run the server of this commit (SQLite runs only), "
+                        "interleaved with this checkout's")
+    p.add_argument("--repeat", type=int, default=1,
+                   help="rounds per N (with --baseline: each round runs both codes)")
     args = p.parse_args()
+    if args.baseline and args.servers:
+        p.error("--baseline compares one process on SQLite; leave out --servers")
     results = asyncio.run(main_async(args))
-    print("| servers | tables | clients | actions | actions/s | p50 ms | p99 ms | "
-          "server CPU ms/action | client CPU ms/action | idle lag p99 ms | "
-          "lag p99 ms in the run | DB CPU ms/action | commits/action | errors |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print_table(results)
+    if args.baseline:
+        print_ratios(results)
+
+
+def print_table(results: list[dict[str, Any]]) -> None:
+    """Every run, one row each (Markdown)."""
+    print("| code | servers | tables | clients | actions | actions/s | "
+          "server CPU ms/action | p50 ms | p99 ms | client CPU ms/action | idle lag p99 ms "
+          "| lag p99 ms in the run | DB CPU ms/action | commits/action | errors |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in results:
         servers = f"{r['servers']}{' via other' if r['via_other'] else ''}" if r[
             "servers"] else "1 (SQLite)"
-        print(f"| {servers} | {r['tables']} | {r['clients']} | {r['actions']} | "
-              f"{r['actions_per_s']} | "
-              f"{r['p50_ms']} | {r['p99_ms']} | {r['server_cpu_ms_per_action']} | "
+        print(f"| {r['code']} | {servers} | {r['tables']} | {r['clients']} | "
+              f"{r['actions']} | {r['actions_per_s']} | "
+              f"{r['server_cpu_ms_per_action']} | {r['p50_ms']} | {r['p99_ms']} | "
               f"{r['client_cpu_ms_per_action']} | {r['idle_lag_p99_ms']} | "
               f"{r['run_lag_p99_ms']} | {r.get('db_cpu_ms_per_action', '-')} | "
               f"{r.get('commits_per_action', '-')} | "
               f"{r['errors'] or '-'} |")
+
+
+RATIO_KEYS = ("server_cpu_ms_per_action", "p50_ms", "p99_ms", "actions_per_s")
+"""The figures compared between the current code and the baseline (medians of rounds)."""
+
+
+def print_ratios(results: list[dict[str, Any]]) -> None:
+    """Per N: the medians of the baseline's rounds and the current code's, and current ÷
+    baseline (below 1: the current code is cheaper or faster, except actions/s)."""
+    print("\n| tables | figure | baseline (median) | current (median) | current ÷ baseline |")
+    print("|---:|---|---:|---:|---:|")
+    for n in sorted({r["tables"] for r in results}):
+        rows = [r for r in results if r["tables"] == n]
+        for key in RATIO_KEYS:
+            base = [r[key] for r in rows if r["code"] != "current" and r[key] is not None]
+            cur = [r[key] for r in rows if r["code"] == "current" and r[key] is not None]
+            if not base or not cur:
+                continue
+            b, c = statistics.median(base), statistics.median(cur)
+            print(f"| {n} | {key} | {b:.2f} | {c:.2f} | {c / b:.2f} |")
 
 
 if __name__ == "__main__":
