@@ -18,15 +18,16 @@ from hotdeath.cards import card_code
 from hotdeath.errors import HotDeathError
 from hotdeath.server.authority import GameRun, StaleVersion
 from hotdeath.server.commitment import seed_digest
+from hotdeath.server.messages import dumps
 from hotdeath.server.protocol import ProtocolError
 from hotdeath.server.store import GameRows
 
 NAMES = ["Ann", "Bo", "Cy"]
 
 
-def _start(variant: str = "standard", bots: dict[int, str] | None = None) -> GameRun:
+def _start(variant: str = "standard", seed: int = 11) -> GameRun:
     return GameRun.start(variant, 3, "official" if variant == "standard" else "canonical",
-                         {}, None, list(NAMES), bots or {}, "family")
+                         {}, None, list(NAMES), {}, "family", seed)
 
 
 def _play(run: GameRun, moves: int, seed: int = 1) -> None:
@@ -154,7 +155,7 @@ def test_a_game_rebuilt_from_its_record_says_what_the_live_one_says() -> None:
 
 
 def test_a_finished_game_reveals_the_seed_and_its_result_is_in_the_last_move() -> None:
-    run = _start()
+    run = _start(seed=12)
     rng = random.Random(2)
     move = None
     while not run.state.is_terminal():
@@ -166,3 +167,31 @@ def test_a_finished_game_reveals_the_seed_and_its_result_is_in_the_last_move() -
     assert msg["seed_reveal"] == {"seed": run.seed, "salt": run.seed_salt}
     assert msg["results"] is not None and msg["results"]["game"] is not None
     assert run.revealed == set(run.deals)  # every deal commitment is opened at the end
+
+
+@pytest.mark.parametrize("variant", ["standard", "hotdeath", "throwdown"])
+def test_the_cached_text_is_exactly_the_message_serialised(variant: str) -> None:
+    """``state_text`` serialises what every seat shares once per version; the text is the
+    same, byte for byte, as :func:`dumps` of :meth:`GameRun.state_message`."""
+    preset = {"standard": "official", "hotdeath": "canonical", "throwdown": "seed_004"}
+    rng = random.Random(7)
+    checked = 0
+    results = False
+    for game in range(3):
+        run = GameRun.start(variant, 3, preset[variant], {}, None, list(NAMES), {},
+                            "original" if game else "family", 300 + game)
+
+        def clock(run: GameRun = run) -> dict[str, Any]:  # per version, as a turn timer's
+            return {"seat": 1, "seconds": 30.0, "left": float(run.version % 7)}
+
+        while True:
+            for seat in (0, 1, 2, None):
+                text = run.state_text(seat, clock)
+                assert text == dumps(run.state_message(seat, clock))
+                checked += 1
+                results = results or json.loads(text)["results"] is not None
+            if run.state.is_terminal() or run.version >= 500:
+                break
+            seat = run.state.current_player()
+            run.apply(seat, rng.choice(run.state.legal_actions(seat)))
+    assert checked >= 100 and results  # hands ended: their results were in the texts

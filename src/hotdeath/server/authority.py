@@ -17,7 +17,7 @@ import secrets
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import hotdeath
 from hotdeath.actions import Action
@@ -122,6 +122,10 @@ class GameRun:
     """The hints given: ``[seat, index of the action they were for]`` (1 for the first)."""
     hinting: set[int] = field(default_factory=set)
     """Seats whose hint is being computed (one at a time per seat)."""
+    _segments: list[str] | None = None
+    """The serialised shared fields of the version's ``state`` text (:func:`_segments`)."""
+    _event_texts: tuple[int, list[tuple[dict[str, Any], str]]] | None = None
+    """The version's events as the seats see them, each with its serialised text."""
 
     # ------------------------------------------------------------------ a game begins
 
@@ -129,9 +133,14 @@ class GameRun:
     def start(
         cls, variant: str, players: int, preset: str, options: Mapping[str, Any],
         dealer: int | None, names: list[str], bot_specs: Mapping[int, str], theme: str,
+        seed: int | None = None,
     ) -> GameRun:
-        """A new game with a fresh seed, its opening deal committed (not yet written)."""
-        seed = secrets.randbits(62)
+        """A new game, its opening deal committed (not yet written).
+
+        ``seed``: the game's seed (None: a fresh random one, as every table's game has).
+        """
+        if seed is None:
+            seed = secrets.randbits(62)
         state = hotdeath.new_game(variant, players, seed, preset, dict(options), dealer)
         deck = opening_deck(state, dealer)
         install(state)
@@ -256,8 +265,59 @@ class GameRun:
         ``clock`` gives the table's turn timer now; ``with_log``: the last
         :data:`LOG_TAIL` events too (the first ``state`` after ``welcome``).
         """
+        shared = self._shared_values()
+        own = self._seat_values(seat, clock)
+        msg = {key: own[key] if key in SEAT_KEYS else shared[key] for key in STATE_KEYS}
+        if with_log:
+            names, theme = self.names, self.theme
+            msg["log"] = [
+                event_json(e, seat, ver, names, theme) for ver, e in self.log[-LOG_TAIL:]
+            ]
+        return msg
+
+    def state_text(self, seat: int | None, clock: Clock = no_clock) -> str:
+        """The serialised ``state`` message for ``seat``, cached per version.
+
+        The same text as :func:`~hotdeath.server.messages.dumps` of :meth:`state_message`;
+        what is the same for every seat is built and serialised once per version.
+        """
+        if self.cache_version != self.version:
+            self.cache.clear()
+            self.cache_version = self.version
+            self._segments = None
+        text = self.cache.get(seat)
+        if text is None:
+            segments = self._segments
+            if segments is None:
+                segments = self._segments = _segments(self._shared_values())
+            own = self._seat_values(seat, clock)
+            events = self._events_text(own["events"])
+            text = self.cache[seat] = "".join(
+                [part for key, segment in zip(SEAT_ORDER, segments, strict=False)
+                 for part in (segment, events if key == "events" else dumps(own[key]))]
+                + [segments[-1]])
+        return text
+
+    def _events_text(self, events: list[dict[str, Any]]) -> str:
+        """``dumps(events)``, each event serialised once per version for the seats alike.
+
+        Most events read the same to every seat, their rule's whole text included.
+        """
+        done = self._event_texts
+        if done is None or done[0] != self.version:
+            done = self._event_texts = (self.version, [])
+        parts = []
+        for event in events:
+            text = next((t for d, t in done[1] if d == event), None)
+            if text is None:
+                text = dumps(event)
+                done[1].append((event, text))
+            parts.append(text)
+        return f"[{','.join(parts)}]"
+
+    def _shared_values(self) -> dict[str, Any]:
+        """The fields of a ``state`` message that are the same for every seat."""
         state = self.state
-        v = self.version
         names, theme = self.names, self.theme
         last = None
         if self.last_action is not None:
@@ -265,47 +325,69 @@ class GameRun:
             words = action_words(Action.parse(text), theme, names)
             last = {"seat": s, "action": text, "text": f"{names[s]}: {words}"}
         current = self.deals.get(state.hand_no)
-        msg: dict[str, Any] = {
+        over = state.is_terminal()
+        return {
             "type": "state",
             "game_id": self.game_id,
-            "version": v,
-            "view": state.view(seat).to_json(),
-            "actions": actions_json(state, seat, names, theme),
+            "version": self.version,
             "names": names,
             "theme": theme,
             "last_action": last,
             "results": results_json(state, names, theme),
-            "events": [event_json(e, seat, v, names, theme) for e in self.events_now],
             "commitment": (
                 {"hand_no": current.hand_no, "digest": current.digest}
                 if current is not None and current.hand_no not in self.revealed else None
             ),
             "reveals": self.reveals_now,
             "seed_commitment": seed_digest(self.seed_salt, self.seed),
-            "seed_reveal": (
-                {"seed": self.seed, "salt": self.seed_salt} if state.is_terminal() else None
-            ),
-            "clock": clock(),
+            "seed_reveal": {"seed": self.seed, "salt": self.seed_salt} if over else None,
             "auto": self.auto_now,
+            "hints_line": hints_line(self.hints, state.n, names) if over else "",
+        }
+
+    def _seat_values(self, seat: int | None, clock: Clock) -> dict[str, Any]:
+        """The fields of a ``state`` message that are ``seat``'s own (in message order)."""
+        state = self.state
+        names, theme, v = self.names, self.theme, self.version
+        return {
+            "view": state.view(seat).to_json(),
+            "actions": actions_json(state, seat, names, theme),
+            "events": [event_json(e, seat, v, names, theme) for e in self.events_now],
+            "clock": clock(),
             "hints_used": (
                 hints_used(self.hints, state.n) if state.is_terminal()
                 else hints_used([h for h in self.hints if h[0] == seat], state.n)
             ),
-            "hints_line": (hints_line(self.hints, state.n, names) if state.is_terminal()
-                           else ""),
         }
-        if with_log:
-            msg["log"] = [
-                event_json(e, seat, ver, names, theme) for ver, e in self.log[-LOG_TAIL:]
-            ]
-        return msg
 
-    def state_text(self, seat: int | None, clock: Clock = no_clock) -> str:
-        """The serialised ``state`` message for ``seat``, cached per version."""
-        if self.cache_version != self.version:
-            self.cache.clear()
-            self.cache_version = self.version
-        text = self.cache.get(seat)
-        if text is None:
-            text = self.cache[seat] = dumps(self.state_message(seat, clock))
-        return text
+
+STATE_KEYS: Final = (
+    "type", "game_id", "version", "view", "actions", "names", "theme", "last_action",
+    "results", "events", "commitment", "reveals", "seed_commitment", "seed_reveal", "clock",
+    "auto", "hints_used", "hints_line",
+)
+"""The fields of a ``state`` message, in the order they are sent."""
+SEAT_ORDER: Final = tuple(k for k in STATE_KEYS if k in ("view", "actions", "events", "clock",
+                                                         "hints_used"))
+"""The fields that differ from seat to seat, in message order."""
+SEAT_KEYS: Final = frozenset(SEAT_ORDER)
+
+
+def _segments(shared: Mapping[str, Any]) -> list[str]:
+    """The serialised text of a ``state`` message around its seat's own fields.
+
+    ``len(SEAT_ORDER) + 1`` pieces: the text before the first seat field (ending in its
+    key), between each two, and after the last; joined with each seat field's
+    serialisation they are exactly :func:`dumps` of the whole message.
+    """
+    out: list[str] = []
+    current = "{"
+    for i, key in enumerate(STATE_KEYS):
+        head = f'{"," if i else ""}"{key}":'
+        if key in SEAT_KEYS:
+            out.append(current + head)
+            current = ""
+        else:
+            current += head + dumps(shared[key])
+    out.append(current + "}")
+    return out

@@ -30,10 +30,17 @@ from hotdeath.words import (
     themed,
 )
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+"""One encoder for every message (``json.dumps`` with arguments builds one per call)."""
+
 
 def dumps(obj: Any) -> str:
-    """Compact JSON text, as every message is sent (UTF-8, no spaces)."""
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text, as every message is sent (UTF-8, no spaces).
+
+    >>> dumps({"a": [1, "é"]})
+    '{"a":[1,"é"]}'
+    """
+    return _ENCODER.encode(obj)
 
 
 _RULE_CACHE: dict[tuple[str, str], tuple[str, str]] = {}
