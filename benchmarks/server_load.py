@@ -12,9 +12,9 @@ starts were once inside it: a 20 s run took 31 s and under-reported actions per 
 action) is the figure that stays stable on a shared machine; p50/p99 move with its load.
 
 ``--baseline REF`` runs the server of another commit too (its ``src/`` from ``git
-archive``), interleaved with this checkout's: for each N, ``--repeat`` rounds of the
-baseline then the current code, so the machine's load hits both alike; the summary gives
-the medians of each and their ratios::
+archive``), interleaved with this checkout's: for each N, ``--repeat`` rounds of both,
+the baseline first in every other round (A B B A …), so a load that rises or falls over
+the run hits both alike; the summary gives the medians of each and their ratios::
 
     python benchmarks/server_load.py --tables 50 200 --seconds 20 --baseline main --repeat 3
 
@@ -370,8 +370,8 @@ async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
                 codes.insert(0, (f"baseline {args.baseline}",
                                  baseline_src(args.baseline, Path(base_dir))))
             for n in args.tables:
-                for _round in range(args.repeat):
-                    for code, src in codes:
+                for i in range(args.repeat):  # ABBA: each code first in every other round
+                    for code, src in codes if i % 2 == 0 else codes[::-1]:
                         with tempfile.TemporaryDirectory() as tmp:
                             url = f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
                             result = await one_setup(url, 0, n, args, None, code, src)
