@@ -334,7 +334,9 @@ _STD: dict[str, Any] = {"variant": "standard", "hands": [["R3", "G4"], ["G5", "B
         ("deal in a Cutthroat hand", {**_STD, "variant": "cutthroat", "phase": "deal"}),
         ("up-card choice without a wild", {**_HD, "phase": "choose_color", "dealer": 0}),
         ("uno_open on a two-card hand", {**_HD, "uno_open": [1]}),
-        # issue 23 N6: a hand that ends leaves a seat in it, so no deal finds every seat out
+        # issue 23 N6: only a hand that ended with nobody left in it (Hot Death's M.A.D.
+        # between the last two players, with mad_min_active_players 2) leaves every seat
+        # out at the deal; tests/test_properties.py loads such positions of real games
         ("every seat inactive at the deal",
          {"variant": "hotdeath", "phase": "deal", "players": 3, "dealer": 1, "turn": 1,
           "active": [False, False, False]}),
@@ -366,3 +368,22 @@ def test_possible_edge_positions_still_load() -> None:
     from_position({"variant": "hotdeath", "phase": "deal", "players": 3, "dealer": 1,
                    "turn": 1, "active": [False, True, False]})
     from_position({**_HD, "phase": "choose_color", "top": "HOT", "dealer": 0, "turn": 0})
+
+
+def test_a_deal_after_a_hand_that_left_nobody_in_it_loads() -> None:
+    """Issue 23 N6's ruling: M.A.D. between the last two players (``source_000``:
+    ``mad_min_active_players`` 2) ejects both, the hand ends with nobody left in it
+    (HD-3.7.1), and the deal that follows has every seat inactive: such a position loads."""
+    import random as rnd
+
+    from hotdeath.state import DEAL
+
+    state = hotdeath.new_game("hotdeath", 2, 0, "source_000")
+    rng = rnd.Random(0)
+    while not (state.phase == DEAL and not any(state.active)):
+        assert not state.is_terminal() and len(state.history) < 5000
+        seat = state.current_player()
+        state.apply_action(rng.choice(state.legal_actions(seat)), seat)
+    assert state.last_hand is not None and not state.last_hand.winners
+    again = from_position(json.loads(json.dumps(to_position(state))))
+    assert to_position(again) == to_position(state)

@@ -389,7 +389,7 @@ def _check_position(state: GameState) -> None:
 
     Winners exactly when the game is over (none only where the variant can end so), at
     least two active seats and an active seat to act while a hand is played, an active
-    seat at the deal, Uno windows
+    seat at the deal unless the last hand ended with nobody left in it, Uno windows
     only on one-card hands, the variant's own checks (``check_position``), and finally
     that someone has a legal action unless the game is over.
     """
@@ -409,9 +409,11 @@ def _check_position(state: GameState) -> None:
                                 "hand is played")
         if not state.active[state.turn]:
             raise PositionError("bad_position", f"seat {state.turn} is to act but is not active")
-    elif phase == DEAL and not any(state.active):  # a hand that ends leaves a seat in it
-        raise PositionError("bad_position", "every seat is inactive at the deal: no game "
-                            "reaches that (the last hand left at least one seat in it)")
+    elif phase == DEAL and not any(state.active) and (
+            state.last_hand is None or state.last_hand.winners):
+        raise PositionError("bad_position", "every seat is inactive at the deal: only a hand "
+                            "that ended with nobody left in it leaves that, and this "
+                            "position's last hand did not")
     if len(set(state.uno_open)) != len(state.uno_open) or any(
         len(state.hands[s]) != 1 or not state.active[s] for s in state.uno_open
     ):
