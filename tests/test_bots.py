@@ -567,7 +567,11 @@ def test_no_bot_raises_in_any_situation_of_random_games(
 ) -> None:
     # Random players walk through the game; at every third position every built-in bot
     # is asked for every seat that may act.  A choice must be legal; None only out of turn.
-    specs = [b.name for b in bot_catalog() if b.name != "external"]
+    from hotdeath.bots.neural import fits
+
+    # the neural bot plays the tables it has a model for (test_neural: a coded error else)
+    skip = {"external"} | (set() if fits(variant, players) else {"neural"})
+    specs = [b.name for b in bot_catalog() if b.name not in skip]
     bots = [make_bot(s) for s in specs if s != "ismcts"] + [
         make_bot("ismcts:iterations=2,horizon=3")]
     g = hotdeath.new_game(variant, players=players, seed=seed, preset=preset,

@@ -170,6 +170,7 @@ _BUILTIN_MODULES: list[str] = [
     "hotdeath.bots.heuristic",
     "hotdeath.bots.ismcts",
     "hotdeath.bots.external",
+    "hotdeath.bots.neural",
 ]
 """Modules whose import registers the built-in bots, in catalog order."""
 
@@ -192,7 +193,8 @@ BOT_RANKS: dict[str, tuple[int, str]] = {
     "basic": (2, "casual"),
     "heuristic:skill=strong": (3, "strong"),
     "heuristic:skill=expert": (4, "expert"),
-    "ismcts": (5, "thinking"),
+    "neural": (5, "learned"),
+    "ismcts": (6, "thinking"),
 }
 """Each bot level's place by measured strength (docs/bots.md: the heads-up round robin of
 standard Uno, and ISMCTS against three experts) and the word people read for it."""

@@ -1,0 +1,93 @@
+"""``hotdeath train``: self-play training of the ``neural`` bot (a thin adapter).
+
+The work is :func:`hotdeath.rl.train.train`; this module only reads the command line.
+It imports nothing heavy until the command runs, so ``hotdeath --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+class TrainBackend(StrEnum):
+    """Where the self-play games of an iteration run."""
+
+    process = "process"
+    ray = "ray"
+
+
+def train_command(
+    variant: Annotated[str, typer.Option("--variant", "-V", metavar="NAME",
+                                         help="Variant (hotdeath, standard, cutthroat).")]
+    = "hotdeath",
+    players: Annotated[int, typer.Option("--players", "-n", help="Seats.")] = 4,
+    preset: Annotated[str | None, typer.Option("--preset", help="Preset name.")] = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the whole run.")] = 0,
+    iterations: Annotated[int, typer.Option("--iterations", "-i", min=0,
+                                            help="Train up to this many iterations.")] = 100,
+    tables: Annotated[int | None, typer.Option("--tables", min=1,
+                                               help="Games per iteration (default 32).")]
+    = None,
+    hidden: Annotated[str | None, typer.Option("--hidden", metavar="N,N",
+                                               help="Hidden layer widths (default 256,256).")]
+    = None,
+    warm: Annotated[int | None, typer.Option("--warm", min=0,
+                                             help="Iterations that learn the expert's "
+                                                  "value first (default 10).")] = None,
+    out: Annotated[Path, typer.Option("--out", help="The run's folder (checkpoint, log, "
+                                                    "models; a rerun resumes).")]
+    = Path("runs/neural"),
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1,
+                                         help="Self-play workers (1: this process).")] = 1,
+    backend: Annotated[TrainBackend, typer.Option("--backend",
+                                                  help="process (a local pool) or ray.")]
+    = TrainBackend.process,
+    address: Annotated[str | None, typer.Option("--address",
+                                                help="Ray cluster address (default: "
+                                                     "local).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No line per iteration.")]
+    = False,
+) -> None:
+    """Train the neural bot by self-play (deep Monte Carlo); see docs/rl.md.
+
+    Writes OUT/checkpoint.npz after every iteration (the same command again resumes),
+    OUT/log.jsonl, OUT/models/iter-NNNN.npz and OUT/model.npz (the bot's file format).
+    Needs the 'train' extra (JAX, Optax).
+    """
+    from hotdeath.cli import _fail, need_extra
+
+    need_extra("training", "train", ("numpy", "jax", "optax", "pettingzoo", "gymnasium"))
+    from hotdeath.errors import HotDeathError
+    from hotdeath.rl.train import IterationLog, TrainConfig, train, with_overrides
+    from hotdeath.variants import get_variant
+
+    try:
+        widths = tuple(int(x) for x in hidden.split(",")) if hidden else None
+    except ValueError:
+        _fail("bad_option", f"--hidden takes widths such as 256,256 (got {hidden!r})")
+    try:
+        name = get_variant(variant).name
+        cfg = with_overrides(TrainConfig(variant=name, players=players, preset=preset or "",
+                                         seed=seed), tables=tables, hidden=widths, warm=warm)
+    except HotDeathError as e:
+        _fail(e.code, e.message)
+
+    def show(line: IterationLog) -> None:
+        if not quiet:
+            typer.echo(json.dumps(line.__dict__))
+
+    try:
+        train(cfg, iterations, out, workers, backend.value, address, progress=show)
+    except HotDeathError as e:
+        _fail(e.code, e.message)
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: the last finished iteration is in {out}; run the same "
+                   "command again to resume", err=True)
+        raise typer.Exit(130) from None
+    if not quiet:
+        typer.echo(f"model: {out / 'model.npz'}")

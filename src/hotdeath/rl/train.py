@@ -1,0 +1,750 @@
+"""Self-play training of the ``neural`` bot: deep Monte Carlo over the AEC environments.
+
+The learner is an action-value network ``Q(observation) -> one value per action slot``
+(:class:`hotdeath.bots.neural.Model`), regressed on *final returns*: every decision a
+learner seat made in a hand is labelled with what the hand brought that seat against the
+table (Hot Death, lowest total wins: the mean points of the other seats less its own;
+standard Uno: its points less the others' mean), in hundreds of points.  Acting greedily
+on that value with a little exploration (epsilon-greedy) and evaluating the new policy
+again is policy iteration by Monte Carlo, the method of DouZero (Zha et al., 2021).
+
+One *iteration*: ``tables`` tables each play one game (``hands`` hands at most) with the
+network of the moment in the learner seats, then the learner takes ``epochs`` passes of
+Adam steps over the decisions they made.  Seats are filled per game: with probability
+``sparring`` one learner against the ladder's bots (``heuristic:strong`` and
+``heuristic:expert``), otherwise every seat the learner, each seat but one replaced with
+probability ``past`` by one of its past selves (snapshots of earlier iterations).  The
+first ``warm`` iterations play the learner seats with ``heuristic:expert`` (with the same
+exploration): the network first learns the value of the expert's play, then improves on
+it.
+
+Every table's game follows from ``(seed, iteration, table)`` alone, so an iteration is a
+pure function of the network, the snapshots and that triple: the tables may be played in
+this process, in a process pool (``backend="process"``, ``workers`` > 1) or as Ray tasks
+(``backend="ray"``) with the same result, and a run resumes from its checkpoint exactly as
+if it had not stopped.  The actors need numpy only (the network is evaluated with
+:meth:`Model.values`'s arithmetic); the learner uses JAX and Optax (the ``train`` extra).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import random
+import resource
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from hotdeath import __version__
+from hotdeath.bots import Bot, make_bot
+from hotdeath.bots.arena import seat_rng, worth_offering
+from hotdeath.bots.neural import Model
+from hotdeath.errors import HotDeathError
+from hotdeath.rl.aec import raw_env
+from hotdeath.variants import get_variant
+
+FORMAT: Final = "hotdeath-train/1"
+"""The ``format`` of a run's checkpoint header."""
+
+BACKENDS: Final = ("process", "ray")
+
+F32 = npt.NDArray[np.float32]
+Params = list[tuple[F32, F32]]
+
+_LEARNER: Final = 0
+_PAST: Final = 1
+_BOT: Final = 2
+
+
+class TrainingError(HotDeathError):
+    """A training run that cannot go on as asked (a bad setting, a checkpoint that differs)."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.code, self.message))
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Everything that decides a training run's result (the checkpoint records it).
+
+    The number of iterations is not part of it: a run with more iterations extends one
+    with fewer.  Sizes are per iteration.
+    """
+
+    variant: str = "hotdeath"
+    players: int = 4
+    preset: str = ""
+    seed: int = 0
+    tables: int = 32
+    """Games per iteration (each table plays one game)."""
+    hands: int = 0
+    """Hands per game at most (0: the whole game)."""
+    hidden: tuple[int, ...] = (256, 256)
+    lr: float = 3e-4
+    batch: int = 512
+    epochs: int = 2
+    """Passes of the learner over each iteration's decisions."""
+    epsilon: float = 0.08
+    """Exploration: the chance that a learner decision is a uniformly random legal slot."""
+    warm: int = 10
+    """Iterations whose learner seats play ``heuristic:expert`` (value of the expert)."""
+    sparring: float = 0.5
+    """Share of the games with one learner seat against the ladder's bots."""
+    sparring_bots: tuple[str, ...] = ("heuristic:strong", "heuristic:expert")
+    past: float = 0.3
+    """In self-play games, the chance that a seat is played by a past self."""
+    pool: int = 6
+    """Past selves kept (a snapshot every ``snapshot_every`` iterations, oldest dropped)."""
+    snapshot_every: int = 5
+    scale: float = 100.0
+    """Points per unit of return."""
+    max_hand_moves: int = 4000
+    """A hand longer than this (a two-survivor lock) is dropped and the game abandoned."""
+
+    def check(self) -> None:
+        """``TrainingError`` (``bad_option``) naming the first setting out of range."""
+        v = get_variant(self.variant)
+        opts = v.resolve_options(self.preset or None, None)
+        v.check_players(self.players, opts)
+        if get_variant(self.variant).kit.throws:
+            raise TrainingError("bad_option", f"{self.variant}: plays built card by card "
+                                "(Throwdown) are not supported by the neural bot")
+        checks = [
+            ("seed", self.seed >= 0), ("tables", self.tables >= 1), ("hands", self.hands >= 0),
+            ("hidden", bool(self.hidden) and all(h >= 1 for h in self.hidden)),
+            ("lr", 0 < self.lr < 1), ("batch", self.batch >= 1), ("epochs", self.epochs >= 1),
+            ("epsilon", 0 <= self.epsilon <= 1), ("warm", self.warm >= 0),
+            ("sparring", 0 <= self.sparring <= 1), ("past", 0 <= self.past <= 1),
+            ("pool", self.pool >= 0), ("snapshot_every", self.snapshot_every >= 1),
+            ("scale", self.scale > 0), ("max_hand_moves", self.max_hand_moves >= 10),
+        ]
+        for name, ok in checks:
+            if not ok:
+                raise TrainingError("bad_option", f"{name} is out of range: "
+                                    f"{getattr(self, name)!r}")
+        for spec in self.sparring_bots:
+            try:
+                make_bot(spec)
+            except ValueError as e:
+                raise TrainingError("bad_option", f"sparring bot {spec!r}: {e}") from None
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as JSON values."""
+        d = asdict(self)
+        d["hidden"] = list(self.hidden)
+        d["sparring_bots"] = list(self.sparring_bots)
+        return d
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TrainConfig:
+        """The settings :meth:`to_json` wrote."""
+        known = {f.name for f in fields(cls)}
+        d = {k: v for k, v in data.items() if k in known}
+        d["hidden"] = tuple(d.get("hidden", ()))
+        d["sparring_bots"] = tuple(d.get("sparring_bots", ()))
+        return cls(**d)
+
+
+# --------------------------------------------------------------------------- the network
+
+
+def forward(params: Params, x: F32) -> F32:
+    """The network on already transformed inputs (``sign(x)·log(1+|x|)``), numpy."""
+    last = len(params) - 1
+    for i, (w, b) in enumerate(params):
+        x = x @ w + b
+        if i < last:
+            np.maximum(x, 0.0, out=x)
+    return x
+
+
+def squash(obs: F32) -> F32:
+    """The input transform of the network (raw counts and points to ``sign·log1p``)."""
+    out: F32 = np.sign(obs) * np.log1p(np.abs(obs))
+    return out
+
+
+def init_params(sizes: Sequence[int], seed: int) -> Params:
+    """He-initialised layers of ``sizes`` (inputs, hidden..., outputs).
+
+    The output layer starts at zero, so every first estimate is 0 (an even hand).
+    """
+    rng = np.random.default_rng([seed, 7])
+    out: Params = []
+    for i, (a, b) in enumerate(itertools.pairwise(sizes)):
+        if i == len(sizes) - 2:
+            w = np.zeros((a, b), np.float32)
+        else:
+            w = (rng.standard_normal((a, b)) * math.sqrt(2.0 / a)).astype(np.float32)
+        out.append((w, np.zeros(b, np.float32)))
+    return out
+
+
+# --------------------------------------------------------------------------- the actors
+
+
+@dataclass
+class Batch:
+    """The decisions of the learner seats in one iteration, and what it cost."""
+
+    obs: npt.NDArray[np.float16]
+    slots: npt.NDArray[np.int16]
+    returns: F32
+    steps: int = 0
+    """Decisions of every seat (the environment steps)."""
+    hands: int = 0
+    dropped: int = 0
+    """Hands dropped at ``max_hand_moves``."""
+    cpu: float = 0.0
+    sparring_return: float = 0.0
+    """Sum of the learner's returns at the tables with bots (one learner seat)."""
+    sparring_hands: int = 0
+
+    @classmethod
+    def join(cls, parts: Sequence[Batch], size: int) -> Batch:
+        """The batches of several workers, in table order."""
+        if not parts:
+            return cls(np.zeros((0, size), np.float16), np.zeros(0, np.int16),
+                       np.zeros(0, np.float32))
+        return cls(
+            np.concatenate([p.obs for p in parts]), np.concatenate([p.slots for p in parts]),
+            np.concatenate([p.returns for p in parts]), sum(p.steps for p in parts),
+            sum(p.hands for p in parts), sum(p.dropped for p in parts),
+            sum(p.cpu for p in parts), sum(p.sparring_return for p in parts),
+            sum(p.sparring_hands for p in parts),
+        )
+
+
+@dataclass
+class _Table:
+    env: raw_env
+    roles: list[int]
+    nets: list[int]
+    """Per seat: -1 the current network, k the past self ``k`` (for network seats)."""
+    bots: dict[int, Bot]
+    rngs: list[random.Random]
+    rng: random.Random
+    sparring: bool
+    mark: object = None
+    hands: int = 0
+    moves: int = 0
+    pending: list[tuple[int, Any, int]] = field(default_factory=list)
+    done: bool = False
+
+
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+class _Actor:
+    """Plays the tables of one iteration and returns the learner's decisions."""
+
+    def __init__(self, cfg: TrainConfig, params: Params, past: Sequence[Params],
+                 iteration: int) -> None:
+        self.cfg = cfg
+        self.params = params
+        self.past = list(past)
+        self.iteration = iteration
+        self.warm = iteration < cfg.warm
+        self.expert = make_bot("heuristic:expert")
+        v = get_variant(cfg.variant)
+        goal = v.goal(v.resolve_options(cfg.preset or None, None))
+        self.sign = -1.0 if goal.lowest_wins else 1.0
+        self.points = goal.lowest_wins is not None
+        self.obs: list[Any] = []
+        self.slots: list[int] = []
+        self.returns: list[float] = []
+        self.steps = 0
+        self.hands = 0
+        self.dropped = 0
+        self.spar_sum = 0.0
+        self.spar_hands = 0
+
+    def _table(self, index: int) -> _Table:
+        cfg = self.cfg
+        rng = random.Random(f"hotdeath-train:{cfg.seed}:{self.iteration}:{index}")
+        env = raw_env(cfg.variant, cfg.preset or None, None, cfg.players, None, "hand", None)
+        n = cfg.players
+        game_seed = rng.getrandbits(62)
+        sparring = rng.random() < cfg.sparring
+        roles = [_LEARNER] * n
+        nets = [-1] * n
+        bots: dict[int, Bot] = {}
+        if sparring:
+            me = rng.randrange(n)
+            for s in range(n):
+                if s != me:
+                    roles[s] = _BOT
+                    bots[s] = make_bot(rng.choice(cfg.sparring_bots))
+        elif self.past:
+            keep = rng.randrange(n)
+            for s in range(n):
+                if s != keep and rng.random() < cfg.past:
+                    roles[s] = _PAST
+                    nets[s] = rng.randrange(len(self.past))
+        env.set_bot_seats(frozenset(bots))
+        env._deal(game_seed)
+        rngs = [seat_rng(game_seed, s) for s in range(n)]
+        t = _Table(env, roles, nets, bots, rngs, rng, sparring)
+        t.mark = env.state.last_hand
+        return t
+
+    def _settle(self, t: _Table) -> None:
+        """A hand ended: label the learner decisions made in it."""
+        last = t.env.state.last_hand
+        n = self.cfg.players
+        ret = [0.0] * n
+        if last is not None:
+            pts = last.points()
+            if pts and self.points:
+                total = sum(pts)
+                for s in range(n):
+                    others = (total - pts[s]) / (n - 1)
+                    ret[s] = self.sign * (pts[s] - others) / self.cfg.scale
+            elif last.winner >= 0:
+                team = t.env.state.team_of(last.winner)
+                ret = [1.0 if s in team else -1.0 for s in range(n)]
+        for seat, obs, slot in t.pending:
+            self.obs.append(obs)
+            self.slots.append(slot)
+            self.returns.append(ret[seat])
+        if t.sparring:
+            me = t.roles.index(_LEARNER)
+            self.spar_sum += ret[me]
+            self.spar_hands += 1
+        t.pending = []
+        self.hands += 1
+
+    def _advance(self, t: _Table) -> int:
+        """Play bots and forced moves until a network seat decides; return its seat.
+
+        -1 when the table's game is over (or its hand cap is reached).
+        """
+        e = t.env
+        cfg = self.cfg
+        while True:
+            st = e.state
+            if st.last_hand is not t.mark:
+                t.mark = st.last_hand
+                self._settle(t)
+                t.hands += 1
+                t.moves = 0
+                if cfg.hands and t.hands >= cfg.hands:
+                    return -1
+            if e._over:
+                return -1
+            if t.moves >= cfg.max_hand_moves:
+                t.pending = []
+                self.dropped += 1
+                return -1
+            s = e._seat
+            role = t.roles[s]
+            t.moves += 1
+            self.steps += 1
+            if role == _BOT:
+                choice = t.bots[s].choose(st.view(s), t.rngs[s])
+                if e._window and choice is not None and not worth_offering(st, s, choice):
+                    choice = None
+                e.play_engine_action(choice)
+                continue
+            slots = e._slots
+            if len(slots) == 1:
+                e.step(slots[0])
+                continue
+            if role == _LEARNER and self.warm:
+                self._expert_move(t, s)
+                continue
+            return s
+
+    def _expert_move(self, t: _Table, s: int) -> None:
+        """A warm-up decision: the expert's move (or exploration), recorded."""
+        e = t.env
+        st = e.state
+        slots = e._slots
+        if t.rng.random() < self.cfg.epsilon:
+            slot = t.rng.choice(slots)
+        else:
+            choice = self.expert.choose(st.view(s), t.rngs[s])
+            slot = -1
+            if choice is not None:
+                slot = e.layout.slot_of(choice, s)
+            if slot not in slots:
+                slot = e._ignore_slot if e._window else slots[0]
+        e._encode(s)
+        t.pending.append((s, squash(e._obs).astype(np.float16), slot))
+        e.step(slot)
+
+    def play(self, indices: Sequence[int]) -> Batch:
+        """Play the games of tables ``indices`` to their end; the learner's decisions."""
+        c0 = _cpu()
+        tables = [self._table(i) for i in indices]
+        size = tables[0].env.obs_layout.size if tables else 0
+        live = list(tables)
+        eps = self.cfg.epsilon
+        while live:
+            waiting: list[tuple[_Table, int]] = []
+            for t in live:
+                s = self._advance(t)
+                if s < 0:
+                    t.done = True
+                else:
+                    waiting.append((t, s))
+            live = [t for t, _ in waiting]
+            if not waiting:
+                break
+            raw = np.empty((len(waiting), size), np.float32)
+            for i, (t, s) in enumerate(waiting):
+                t.env._encode(s)
+                raw[i] = t.env._obs
+            x = squash(raw)
+            groups: dict[int, list[int]] = {}
+            for i, (t, s) in enumerate(waiting):
+                groups.setdefault(t.nets[s], []).append(i)
+            values: dict[int, F32] = {}
+            for net, rows in groups.items():
+                params = self.params if net < 0 else self.past[net]
+                out = forward(params, x[rows])
+                for j, i in enumerate(rows):
+                    values[i] = out[j]
+            for i, (t, s) in enumerate(waiting):
+                slots = t.env._slots
+                learner = t.roles[s] == _LEARNER
+                if learner and t.rng.random() < eps:
+                    slot = t.rng.choice(slots)
+                else:
+                    v = values[i]
+                    slot = slots[int(np.argmax(v[slots]))]
+                if learner:
+                    t.pending.append((s, x[i].astype(np.float16), slot))
+                t.env.step(slot)
+        obs = np.stack(self.obs) if self.obs else np.zeros((0, size), np.float16)
+        return Batch(obs, np.asarray(self.slots, np.int16),
+                     np.asarray(self.returns, np.float32), self.steps, self.hands,
+                     self.dropped, _cpu() - c0, self.spar_sum, self.spar_hands)
+
+
+def play_iteration(cfg: TrainConfig, params: Params, past: Sequence[Params], iteration: int,
+                   indices: Sequence[int]) -> Batch:
+    """Play the tables ``indices`` of ``iteration`` (a pure function of its arguments)."""
+    return _Actor(cfg, params, past, iteration).play(indices)
+
+
+def _play_task(args: tuple[TrainConfig, Params, list[Params], int, list[int]]) -> Batch:
+    return play_iteration(*args)
+
+
+# --------------------------------------------------------------------------- the learner
+
+
+class Learner:
+    """The network's parameters and Adam's state, updated with JAX (the ``train`` extra)."""
+
+    def __init__(self, cfg: TrainConfig, sizes: Sequence[int]) -> None:
+        try:
+            import jax
+            import jax.numpy as jnp
+            import optax
+        except ImportError:
+            raise TrainingError("missing_extra", "training needs JAX and Optax: "
+                                "pip install 'hotdeath[train]'") from None
+        self.cfg = cfg
+        self.jax = jax
+        self.jnp = jnp
+        self.opt = optax.chain(optax.clip_by_global_norm(10.0), optax.adam(cfg.lr))
+        self.params: Any = [(jnp.asarray(w), jnp.asarray(b))
+                            for w, b in init_params(sizes, cfg.seed)]
+        self.state: Any = self.opt.init(self.params)
+        opt = self.opt
+
+        def loss(params: Any, x: Any, a: Any, r: Any) -> Any:
+            h = x
+            last = len(params) - 1
+            for i, (w, b) in enumerate(params):
+                h = h @ w + b
+                if i < last:
+                    h = jax.nn.relu(h)
+            qa = jnp.take_along_axis(h, a[:, None], axis=1)[:, 0]
+            return optax.huber_loss(qa, r, delta=1.0).mean()
+
+        def step(params: Any, state: Any, x: Any, a: Any, r: Any) -> Any:
+            value, grads = jax.value_and_grad(loss)(params, x, a, r)
+            updates, state = opt.update(grads, state, params)
+            return optax.apply_updates(params, updates), state, value
+
+        self._step = jax.jit(step)
+
+    def numpy_params(self) -> Params:
+        """The parameters as float32 numpy arrays (what the actors and the bot use)."""
+        return [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in self.params]
+
+    def fit(self, batch: Batch, rng: np.random.Generator) -> float:
+        """``epochs`` passes of minibatch Adam over ``batch``; the mean loss."""
+        n = len(batch.returns)
+        bs = self.cfg.batch
+        if n == 0:
+            return 0.0
+        jnp = self.jnp
+        losses = []
+        for _ in range(self.cfg.epochs):
+            order = rng.permutation(n)
+            for lo in range(0, n - bs + 1 if n >= bs else 1, bs):
+                ix = order[lo:lo + bs]
+                x = jnp.asarray(batch.obs[ix], jnp.float32)
+                a = jnp.asarray(batch.slots[ix].astype(np.int32))
+                r = jnp.asarray(batch.returns[ix])
+                self.params, self.state, value = self._step(self.params, self.state, x, a, r)
+                losses.append(value)
+        return float(np.mean([float(v) for v in losses]))
+
+    def leaves(self) -> list[npt.NDArray[Any]]:
+        """The optimiser's state as a flat list of arrays (for the checkpoint)."""
+        return [np.asarray(x) for x in self.jax.tree_util.tree_leaves(self.state)]
+
+    def restore(self, params: Params, leaves: Sequence[npt.NDArray[Any]]) -> None:
+        """Set the parameters and the optimiser's state from a checkpoint."""
+        jnp = self.jnp
+        self.params = [(jnp.asarray(w), jnp.asarray(b)) for w, b in params]
+        tree = self.jax.tree_util.tree_structure(self.state)
+        self.state = self.jax.tree_util.tree_unflatten(
+            tree, [jnp.asarray(x) for x in leaves])
+
+
+# --------------------------------------------------------------------------- a run
+
+
+@dataclass
+class IterationLog:
+    """One line of a run's log (``log.jsonl``)."""
+
+    iteration: int
+    decisions: int
+    steps: int
+    hands: int
+    dropped: int
+    loss: float
+    sparring_return: float | None
+    actor_cpu: float
+    learner_cpu: float
+    wall: float
+    total_cpu: float
+    total_steps: int
+
+
+def _save_checkpoint(path: Path, cfg: TrainConfig, iteration: int, params: Params,
+                     leaves: Sequence[npt.NDArray[Any]], pool: Sequence[Params],
+                     totals: dict[str, float]) -> None:
+    head = {"format": FORMAT, "version": __version__, "config": cfg.to_json(),
+            "iteration": iteration, "pool": len(pool), "layers": len(params),
+            "leaves": len(leaves), "totals": totals}
+    arrays: dict[str, Any] = {"header": np.frombuffer(json.dumps(head).encode(), np.uint8)}
+    for i, (w, b) in enumerate(params):
+        arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+    for i, x in enumerate(leaves):
+        arrays[f"opt{i}"] = x
+    for k, snap in enumerate(pool):
+        for i, (w, b) in enumerate(snap):
+            arrays[f"pool{k}_w{i}"], arrays[f"pool{k}_b{i}"] = w, b
+    tmp = path.with_suffix(".tmp.npz")
+    with tmp.open("wb") as f:
+        np.savez(f, **arrays)
+    os.replace(tmp, path)
+
+
+def _load_checkpoint(path: Path) -> tuple[dict[str, Any], Params, list[npt.NDArray[Any]],
+                                          list[Params]]:
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            head = json.loads(bytes(z["header"]).decode())
+            layers = int(head["layers"])
+            params = [(z[f"w{i}"], z[f"b{i}"]) for i in range(layers)]
+            leaves = [z[f"opt{i}"] for i in range(int(head["leaves"]))]
+            pool = [[(z[f"pool{k}_w{i}"], z[f"pool{k}_b{i}"]) for i in range(layers)]
+                    for k in range(int(head["pool"]))]
+    except (OSError, KeyError, ValueError) as e:
+        raise TrainingError("bad_checkpoint", f"{str(path)!r} is not a training checkpoint: "
+                            f"{e}") from None
+    if head.get("format") != FORMAT:
+        raise TrainingError("bad_checkpoint", f"{str(path)!r} is not a {FORMAT} checkpoint")
+    return head, params, leaves, pool
+
+
+def _batches(cfg: TrainConfig, params: Params, pool: list[Params], iteration: int,
+             workers: int, backend: str, address: str | None) -> Batch:
+    """Play one iteration's tables on ``workers`` (this process, a pool or Ray)."""
+    shards = [list(range(w, cfg.tables, workers)) for w in range(min(workers, cfg.tables))]
+    size = raw_env(cfg.variant, cfg.preset or None, None, cfg.players, None, "hand",
+                   None).obs_layout.size
+    if backend == "ray":
+        parts = _ray_play(cfg, params, pool, iteration, shards, address)
+    elif workers == 1:
+        parts = [play_iteration(cfg, params, pool, iteration, shards[0])]
+    else:
+        parts = _pool_play(cfg, params, pool, iteration, shards)
+    return Batch.join(list(parts), size)
+
+
+_POOL: dict[str, Any] = {}
+
+
+def _pool_play(cfg: TrainConfig, params: Params, pool: list[Params], iteration: int,
+               shards: list[list[int]]) -> list[Batch]:
+    import multiprocessing
+
+    p = _POOL.get("pool")
+    if p is None or _POOL.get("n") != len(shards):
+        if p is not None:
+            p.terminate()
+        ctx = multiprocessing.get_context("spawn")
+        p = _POOL["pool"] = ctx.Pool(len(shards))
+        _POOL["n"] = len(shards)
+    return list(p.map(_play_task, [(cfg, params, pool, iteration, s) for s in shards]))
+
+
+def _ray_play(cfg: TrainConfig, params: Params, pool: list[Params], iteration: int,
+              shards: list[list[int]], address: str | None) -> list[Batch]:
+    try:
+        import ray
+    except ImportError:
+        raise TrainingError("ray_missing", "the Ray backend needs Ray: "
+                            "pip install 'hotdeath[ray]'") from None
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    task = _POOL.get("ray_task")
+    if task is None:
+        task = _POOL["ray_task"] = ray.remote(play_iteration)
+    pref = ray.put(params)
+    poolref = ray.put(pool)
+    refs = [task.remote(cfg, pref, poolref, iteration, s) for s in shards]
+    return list(ray.get(refs))
+
+
+def shutdown() -> None:
+    """Stop the worker pool a run with ``workers`` > 1 started (Ray is left running)."""
+    p = _POOL.pop("pool", None)
+    if p is not None:
+        p.terminate()
+        p.join()
+    _POOL.pop("n", None)
+
+
+def train(cfg: TrainConfig, iterations: int, out: str | Path, workers: int = 1,
+          backend: str = "process", address: str | None = None,
+          save_every: int = 10,
+          progress: Callable[[IterationLog], None] | None = None) -> Model:
+    """Run (or resume) ``cfg`` to ``iterations`` iterations in the folder ``out``.
+
+    The folder holds ``checkpoint.npz`` (written after every iteration; a run started again
+    with the same settings goes on from it, other settings are refused with
+    ``resume_mismatch``), ``log.jsonl`` (one :class:`IterationLog` a line),
+    ``models/iter-NNNN.npz`` every ``save_every`` iterations and ``model.npz``, the latest
+    network as a :class:`~hotdeath.bots.neural.Model` (the bot's file format).
+    """
+    cfg.check()
+    if not isinstance(iterations, int) or iterations < 0:
+        raise TrainingError("bad_option", f"iterations must be >= 0, not {iterations!r}")
+    if backend not in BACKENDS:
+        raise TrainingError("bad_backend", f"unknown backend {backend!r} (process, ray)")
+    if not isinstance(workers, int) or workers < 1:
+        raise TrainingError("bad_workers", f"workers must be >= 1, not {workers!r}")
+    folder = Path(out)
+    try:
+        (folder / "models").mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise TrainingError("file_error", f"cannot write {str(folder)!r}: {e}") from None
+    env = raw_env(cfg.variant, cfg.preset or None, None, cfg.players, None, "hand", None)
+    sizes = [env.obs_layout.size, *cfg.hidden, env.layout.size]
+    learner = Learner(cfg, sizes)
+    pool: list[Params] = []
+    start = 0
+    totals = {"cpu": 0.0, "steps": 0.0, "wall": 0.0, "decisions": 0.0}
+    ckpt = folder / "checkpoint.npz"
+    if ckpt.exists():
+        head, params, leaves, pool = _load_checkpoint(ckpt)
+        old = TrainConfig.from_json(head["config"])
+        if old != cfg:
+            diffs = [f"{k}: {getattr(old, k)!r} there, {getattr(cfg, k)!r} now"
+                     for k in (f.name for f in fields(cfg)) if getattr(old, k) != getattr(cfg, k)]
+            raise TrainingError("resume_mismatch", f"{str(folder)!r} holds a run with other "
+                                "settings (" + "; ".join(diffs) + ")")
+        learner.restore(params, leaves)
+        start = int(head["iteration"])
+        totals = {k: float(v) for k, v in head["totals"].items()}
+    try:
+        for it in range(start, iterations):
+            w0 = time.perf_counter()
+            params = learner.numpy_params()
+            batch = _batches(cfg, params, pool, it, workers, backend, address)
+            c0 = _cpu()
+            rng = np.random.default_rng([cfg.seed, it, 11])
+            loss = learner.fit(batch, rng)
+            lcpu = _cpu() - c0
+            params = learner.numpy_params()
+            if cfg.pool and (it + 1) % cfg.snapshot_every == 0:
+                pool = [*pool, params][-cfg.pool:]
+            wall = time.perf_counter() - w0
+            totals["cpu"] += batch.cpu + lcpu
+            totals["steps"] += batch.steps
+            totals["wall"] += wall
+            totals["decisions"] += len(batch.returns)
+            _save_checkpoint(ckpt, cfg, it + 1, params, learner.leaves(), pool, totals)
+            model = to_model(cfg, params, it + 1, totals)
+            model.save(folder / "model.npz")
+            if (it + 1) % save_every == 0 or it + 1 == iterations:
+                model.save(folder / "models" / f"iter-{it + 1:04d}.npz")
+            line = IterationLog(
+                it + 1, len(batch.returns), batch.steps, batch.hands, batch.dropped,
+                round(loss, 5),
+                round(batch.sparring_return / batch.sparring_hands, 4)
+                if batch.sparring_hands else None,
+                round(batch.cpu, 2), round(lcpu, 2), round(wall, 2), round(totals["cpu"], 1),
+                int(totals["steps"]))
+            with (folder / "log.jsonl").open("a", encoding="utf-8") as f:
+                f.write(json.dumps(asdict(line)) + "\n")
+            if progress is not None:
+                progress(line)
+    finally:
+        shutdown()
+    if ckpt.exists():
+        head, params, _, _ = _load_checkpoint(ckpt)
+        return to_model(cfg, params, int(head["iteration"]), head["totals"])
+    return to_model(cfg, learner.numpy_params(), 0, totals)
+
+
+def to_model(cfg: TrainConfig, params: Params, iteration: int,
+             totals: dict[str, float]) -> Model:
+    """The bot's model of a run's parameters, with the run's settings in its header."""
+    meta = {"training": {"config": cfg.to_json(), "iterations": iteration,
+                         "cpu_seconds": round(float(totals.get("cpu", 0.0)), 1),
+                         "steps": int(totals.get("steps", 0)),
+                         "decisions": int(totals.get("decisions", 0)),
+                         "version": __version__}}
+    return Model(cfg.variant, cfg.players, [w for w, _ in params], [b for _, b in params], meta)
+
+
+def iter_log(folder: str | Path) -> Iterator[dict[str, Any]]:
+    """The lines of a run's ``log.jsonl``."""
+    path = Path(folder) / "log.jsonl"
+    if not path.exists():
+        return
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            yield json.loads(line)
+
+
+def with_overrides(cfg: TrainConfig, **changes: Any) -> TrainConfig:
+    """``cfg`` with some settings changed (``None`` values are ignored)."""
+    return replace(cfg, **{k: v for k, v in changes.items() if v is not None})
+
+
+__all__ = ["Batch", "IterationLog", "Learner", "TrainConfig", "TrainingError", "forward",
+           "init_params", "iter_log", "play_iteration", "squash", "to_model", "train",
+           "with_overrides"]

@@ -1,0 +1,212 @@
+"""The ``neural`` bot and its training (``hotdeath.bots.neural``, ``hotdeath.rl.train``)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import hotdeath
+from hotdeath.bots import bot_catalog, make_bot, parse_spec
+from hotdeath.bots.arena import play_game
+from hotdeath.bots.neural import Encoder, Model, NeuralBot, shipped_model, shipped_models
+from hotdeath.errors import OptionError
+from hotdeath.rl import raw_env
+
+TABLES = [
+    ("hotdeath", 4, None, {}),
+    ("hotdeath", 3, "source_000", {}),
+    ("standard", 2, None, {}),
+    ("standard", 4, None, {"jump_in": True, "seven_o": True, "stacking": "escalating"}),
+    ("cutthroat", 3, None, {}),
+]
+
+
+@pytest.mark.parametrize(("variant", "players", "preset", "options"), TABLES)
+def test_the_view_encoder_builds_the_environments_observation_and_mask(
+    variant: str, players: int, preset: str | None, options: dict[str, object]
+) -> None:
+    # The bot sees a View; the network was trained on raw_env's observations.  At every
+    # decision of random games both must agree entry by entry, and the legal slots too.
+    env = raw_env(variant, preset, options or None, players, None, "game", None)
+    enc = Encoder(env.variant.name, players)
+    rng = random.Random(5)
+    checked = 0
+    windows = 0
+    for game in range(40):
+        env.reset(seed=100 + game)
+        for _ in range(400):
+            if env._over:
+                break
+            seat = env.acting_seat
+            obs = env.observe(f"player_{seat}")
+            vec, slots = enc.encode(env.state.view(seat))
+            assert np.array_equal(vec, obs["observation"]), (game, seat)
+            assert sorted(slots) == env.legal_moves()
+            for slot, action in slots.items():
+                assert action == env.action_of(slot)
+            windows += env.in_window
+            checked += 1
+            env.step(rng.choice(env.legal_moves()))
+        if checked >= 1500:
+            break
+    assert checked >= 400
+    if options.get("jump_in"):
+        assert windows > 0  # out-of-turn decisions were among them
+
+
+def test_neural_is_in_the_catalog_with_nothing_to_set() -> None:
+    info, values = parse_spec("neural")
+    assert info.name in [b.name for b in bot_catalog()]
+    assert info.params == () and values == {}
+    assert info.budget is None
+
+
+def test_no_model_for_the_table_is_a_coded_error() -> None:
+    bot = make_bot("neural")
+    g = hotdeath.new_game("throwdown", 3, seed=1)
+    with pytest.raises(OptionError) as e:
+        bot.choose(g.view(g.current_player()), random.Random(0))
+    assert e.value.code == "no_model"
+    g = hotdeath.new_game("hotdeath", 7, seed=1)
+    with pytest.raises(OptionError) as e:
+        bot.choose(g.view(g.current_player()), random.Random(0))
+    assert e.value.code == "no_model"
+    assert "hotdeath at 7 players" in e.value.message
+
+
+def test_a_model_refuses_another_table(tmp_path: Path) -> None:
+    model = _tiny_model("standard", 2)
+    bot = NeuralBot(model)
+    g = hotdeath.new_game("standard", 3, seed=1)
+    with pytest.raises(OptionError) as e:
+        bot.choose(g.view(g.current_player()), random.Random(0))
+    assert e.value.code == "no_model"
+
+
+def test_a_model_file_round_trips_and_bad_files_are_refused(tmp_path: Path) -> None:
+    model = _tiny_model("hotdeath", 4)
+    path = tmp_path / "m.npz"
+    model.save(path)
+    back = Model.load(path)
+    assert (back.variant, back.players, back.hidden) == ("hotdeath", 4, (8,))
+    x = np.random.default_rng(1).integers(0, 5, back.weights[0].shape[0]).astype(np.float32)
+    assert np.array_equal(back.values(x), model.values(x))
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(OptionError) as e:
+        Model.load(tmp_path / "junk.npz")
+    assert e.value.code == "bad_model"
+    # a model made for another layout (its digest differs) is refused
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    head = json.loads(bytes(arrays["header"]).decode())
+    head["layout"] = "0" * 16
+    arrays["header"] = np.frombuffer(json.dumps(head).encode(), np.uint8)
+    np.savez(tmp_path / "old.npz", **arrays)
+    with pytest.raises(OptionError) as e:
+        Model.load(tmp_path / "old.npz")
+    assert e.value.code == "bad_model"
+    assert "another action or observation layout" in e.value.message
+
+
+def _tiny_model(variant: str, players: int) -> Model:
+    env = raw_env(variant, None, None, players, None, "game", None)
+    rng = np.random.default_rng(3)
+    sizes = [env.obs_layout.size, 8, env.layout.size]
+    weights = [rng.standard_normal((a, b)).astype(np.float32)
+               for a, b in zip(sizes[:-1], sizes[1:], strict=True)]
+    biases = [np.zeros(b, np.float32) for b in sizes[1:]]
+    return Model(variant, players, weights, biases, {})
+
+
+@pytest.mark.parametrize(("variant", "players"), sorted(shipped_models()))
+def test_the_shipped_models_load_and_play_whole_games(variant: str, players: int) -> None:
+    model = shipped_model(variant, players)
+    assert (model.variant, model.players) == (variant, players)
+    size = (Path(hotdeath.__file__).parent / "bots" / "models"
+            / shipped_models()[(variant, players)]).stat().st_size
+    assert size <= 5 * 1024 * 1024
+    bots = [make_bot("neural")] + [make_bot("heuristic:strong")] * (players - 1)
+    g = play_game(hotdeath.new_game(variant, players, seed=3), bots, max_moves=200_000)
+    assert g.is_terminal()
+
+
+def test_the_package_ships_the_two_tables_of_the_issue() -> None:
+    assert {("hotdeath", 4), ("standard", 2)} <= set(shipped_models())
+
+
+# --------------------------------------------------------------------------- training
+
+pytest.importorskip("jax")
+
+
+def _tiny(**changes: object) -> object:
+    from hotdeath.rl.train import TrainConfig, with_overrides
+
+    base = TrainConfig(variant="standard", players=2, seed=4, tables=2, hands=2, hidden=(16,),
+                       batch=64, warm=1, pool=2, snapshot_every=1)
+    return with_overrides(base, **changes)
+
+
+def test_a_tiny_training_run_resumes_exactly_and_its_model_plays(tmp_path: Path) -> None:
+    from hotdeath.rl.train import TrainConfig, iter_log, train
+
+    cfg = _tiny()
+    assert isinstance(cfg, TrainConfig)
+    whole = train(cfg, 3, tmp_path / "whole")
+    train(cfg, 2, tmp_path / "cut")
+    resumed = train(cfg, 3, tmp_path / "cut")  # goes on from the checkpoint of iteration 2
+    for a, b in zip(whole.weights + whole.biases, resumed.weights + resumed.biases,
+                    strict=True):
+        assert np.array_equal(a, b)
+    lines = list(iter_log(tmp_path / "cut"))
+    assert [line["iteration"] for line in lines] == [1, 2, 3]
+    assert all(line["decisions"] > 0 and line["steps"] >= line["decisions"] for line in lines)
+    # what the run wrote is the bot's own file format, and it plays
+    model = Model.load(tmp_path / "whole" / "model.npz")
+    assert model.meta["training"]["iterations"] == 3
+    assert (tmp_path / "whole" / "models" / "iter-0003.npz").exists()
+    bot = NeuralBot(tmp_path / "whole" / "model.npz")
+    g = hotdeath.new_game("standard", 2, seed=9)
+    seat = g.current_player()
+    assert bot.choose(g.view(seat), random.Random(0)) in g.legal_actions(seat)
+
+
+def test_training_refuses_other_settings_in_the_same_folder(tmp_path: Path) -> None:
+    from hotdeath.rl.train import TrainConfig, TrainingError, train
+
+    cfg = _tiny()
+    assert isinstance(cfg, TrainConfig)
+    train(cfg, 1, tmp_path)
+    other = _tiny(lr=1e-3)
+    assert isinstance(other, TrainConfig)
+    with pytest.raises(TrainingError) as e:
+        train(other, 2, tmp_path)
+    assert e.value.code == "resume_mismatch"
+    assert "lr" in e.value.message
+    with pytest.raises(TrainingError) as e:
+        train(_tiny(variant="throwdown", players=3), 1, tmp_path / "td")  # type: ignore[arg-type]
+    assert e.value.code == "bad_option"
+    with pytest.raises(TrainingError) as e:
+        train(_tiny(epsilon=2.0), 1, tmp_path / "eps")  # type: ignore[arg-type]
+    assert e.value.code == "bad_option"
+
+
+def test_the_train_command(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from hotdeath.cli import app
+
+    out = tmp_path / "run"
+    r = CliRunner().invoke(app, ["train", "--variant", "standard", "--players", "2",
+                                 "--tables", "2", "--hidden", "8", "--warm", "0",
+                                 "--iterations", "1", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output.splitlines()[0])["iteration"] == 1
+    assert Model.load(out / "model.npz").hidden == (8,)
+    r = CliRunner().invoke(app, ["train", "--hidden", "a,b", "--out", str(out)])
+    assert r.exit_code == 2
+    assert "[bad_option]" in r.output
