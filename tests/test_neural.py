@@ -146,8 +146,9 @@ pytest.importorskip("jax")
 def _tiny(**changes: object) -> object:
     from hotdeath.rl.train import TrainConfig, with_overrides
 
-    base = TrainConfig(variant="standard", players=2, seed=4, tables=2, hands=2, hidden=(16,),
-                       batch=64, warm=1, pool=2, snapshot_every=1)
+    base = TrainConfig(variant="standard", players=2, seed=4, tables=1, hands=1, hidden=(16,),
+                       batch=64, warm=1, pool=2, snapshot_every=1, max_hand_moves=400,
+                       rollout_moves=150)
     return with_overrides(base, **changes)
 
 
@@ -156,19 +157,19 @@ def test_a_tiny_training_run_resumes_exactly_and_its_model_plays(tmp_path: Path)
 
     cfg = _tiny()
     assert isinstance(cfg, TrainConfig)
-    whole = train(cfg, 3, tmp_path / "whole")
-    train(cfg, 2, tmp_path / "cut")
-    resumed = train(cfg, 3, tmp_path / "cut")  # goes on from the checkpoint of iteration 2
+    whole = train(cfg, 2, tmp_path / "whole")
+    train(cfg, 1, tmp_path / "cut")
+    resumed = train(cfg, 2, tmp_path / "cut")  # goes on from the checkpoint of iteration 1
     for a, b in zip(whole.weights + whole.biases, resumed.weights + resumed.biases,
                     strict=True):
         assert np.array_equal(a, b)
     lines = list(iter_log(tmp_path / "cut"))
-    assert [line["iteration"] for line in lines] == [1, 2, 3]
+    assert [line["iteration"] for line in lines] == [1, 2]
     assert all(line["decisions"] > 0 and line["steps"] >= line["decisions"] for line in lines)
     # what the run wrote is the bot's own file format, and it plays
     model = Model.load(tmp_path / "whole" / "model.npz")
-    assert model.meta["training"]["iterations"] == 3
-    assert (tmp_path / "whole" / "models" / "iter-0003.npz").exists()
+    assert model.meta["training"]["iterations"] == 2
+    assert (tmp_path / "whole" / "models" / "iter-0002.npz").exists()
     bot = NeuralBot(tmp_path / "whole" / "model.npz")
     g = hotdeath.new_game("standard", 2, seed=9)
     seat = g.current_player()
@@ -202,7 +203,8 @@ def test_the_train_command(tmp_path: Path) -> None:
 
     out = tmp_path / "run"
     r = CliRunner().invoke(app, ["train", "--variant", "standard", "--players", "2",
-                                 "--tables", "2", "--hidden", "8", "--warm", "0",
+                                 "--tables", "1", "--hands", "1", "--hidden", "8",
+                                 "--warm", "1", "--branch", "0.5",
                                  "--iterations", "1", "--out", str(out)])
     assert r.exit_code == 0, r.output
     assert json.loads(r.output.splitlines()[0])["iteration"] == 1
@@ -210,3 +212,23 @@ def test_the_train_command(tmp_path: Path) -> None:
     r = CliRunner().invoke(app, ["train", "--hidden", "a,b", "--out", str(out)])
     assert r.exit_code == 2
     assert "[bad_option]" in r.output
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_the_ray_backend_trains_the_same_network_as_a_local_pool(tmp_path: Path) -> None:
+    # Two workers split the tables the same way on either backend, so the iteration is the
+    # same computation: the same weights come back.
+    ray = pytest.importorskip("ray")
+    from hotdeath.rl.train import TrainConfig, train
+
+    cfg = _tiny(tables=2, branch=0.5)
+    assert isinstance(cfg, TrainConfig)
+    local = train(cfg, 1, tmp_path / "local", workers=2)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             configure_logging=False)
+    try:
+        remote = train(cfg, 1, tmp_path / "ray", workers=2, backend="ray")
+    finally:
+        ray.shutdown()
+    for a, b in zip(local.weights, remote.weights, strict=True):
+        assert np.array_equal(a, b)

@@ -33,6 +33,23 @@ def train_command(
     tables: Annotated[int | None, typer.Option("--tables", min=1,
                                                help="Games per iteration (default 32).")]
     = None,
+    hands: Annotated[int | None, typer.Option("--hands", min=0,
+                                              help="Hands per game at most (0: whole games; "
+                                                   "default 0).")] = None,
+    targets: Annotated[str | None, typer.Option("--targets", metavar="KIND",
+                                                help="branch (every legal slot valued by "
+                                                     "playing the hand on; default) or "
+                                                     "played (plain deep Monte Carlo).")]
+    = None,
+    branch: Annotated[float | None, typer.Option("--branch", min=0.0, max=1.0,
+                                                 help="Share of the learner's decisions "
+                                                      "that are branched (default 1).")]
+    = None,
+    batch: Annotated[int | None, typer.Option("--batch", min=1,
+                                              help="Minibatch size (default 512).")] = None,
+    epochs: Annotated[int | None, typer.Option("--epochs", min=1,
+                                               help="Passes over each iteration's decisions "
+                                                    "(default 2).")] = None,
     hidden: Annotated[str | None, typer.Option("--hidden", metavar="N,N",
                                                help="Hidden layer widths (default 256,256).")]
     = None,
@@ -73,7 +90,10 @@ def train_command(
     try:
         name = get_variant(variant).name
         cfg = with_overrides(TrainConfig(variant=name, players=players, preset=preset or "",
-                                         seed=seed), tables=tables, hidden=widths, warm=warm)
+                                         seed=seed), tables=tables, hidden=widths, warm=warm,
+                              hands=hands, targets=targets, branch=branch, batch=batch,
+                              epochs=epochs)
+        cfg.check()
     except HotDeathError as e:
         _fail(e.code, e.message)
 

@@ -55,6 +55,7 @@ FORMAT: Final = "hotdeath-train/1"
 """The ``format`` of a run's checkpoint header."""
 
 BACKENDS: Final = ("process", "ray")
+TARGETS: Final = ("branch", "played")
 
 F32 = npt.NDArray[np.float32]
 Params = list[tuple[F32, F32]]
@@ -83,7 +84,7 @@ class TrainConfig:
     players: int = 4
     preset: str = ""
     seed: int = 0
-    tables: int = 32
+    tables: int = 16
     """Games per iteration (each table plays one game)."""
     hands: int = 0
     """Hands per game at most (0: the whole game)."""
@@ -92,9 +93,15 @@ class TrainConfig:
     batch: int = 512
     epochs: int = 2
     """Passes of the learner over each iteration's decisions."""
-    epsilon: float = 0.08
+    targets: str = "branch"
+    """``branch``: at a learner decision every legal slot is valued by playing the hand on
+    from a copy of the table (the same cards to come and the same dice for every slot);
+    ``played``: only the slot played, by the hand's result (plain deep Monte Carlo)."""
+    branch: float = 1.0
+    """With ``targets="branch"``: the share of learner decisions that are branched."""
+    epsilon: float = 0.02
     """Exploration: the chance that a learner decision is a uniformly random legal slot."""
-    warm: int = 10
+    warm: int = 2
     """Iterations whose learner seats play ``heuristic:expert`` (value of the expert)."""
     sparring: float = 0.5
     """Share of the games with one learner seat against the ladder's bots."""
@@ -108,6 +115,8 @@ class TrainConfig:
     """Points per unit of return."""
     max_hand_moves: int = 4000
     """A hand longer than this (a two-survivor lock) is dropped and the game abandoned."""
+    rollout_moves: int = 600
+    """A branch whose hand runs longer than this drops the decision's values."""
 
     def check(self) -> None:
         """``TrainingError`` (``bad_option``) naming the first setting out of range."""
@@ -120,11 +129,13 @@ class TrainConfig:
         checks = [
             ("seed", self.seed >= 0), ("tables", self.tables >= 1), ("hands", self.hands >= 0),
             ("hidden", bool(self.hidden) and all(h >= 1 for h in self.hidden)),
+            ("targets", self.targets in TARGETS), ("branch", 0 < self.branch <= 1),
             ("lr", 0 < self.lr < 1), ("batch", self.batch >= 1), ("epochs", self.epochs >= 1),
             ("epsilon", 0 <= self.epsilon <= 1), ("warm", self.warm >= 0),
             ("sparring", 0 <= self.sparring <= 1), ("past", 0 <= self.past <= 1),
             ("pool", self.pool >= 0), ("snapshot_every", self.snapshot_every >= 1),
             ("scale", self.scale > 0), ("max_hand_moves", self.max_hand_moves >= 10),
+            ("rollout_moves", self.rollout_moves >= 10),
         ]
         for name, ok in checks:
             if not ok:
@@ -196,8 +207,10 @@ class Batch:
     """The decisions of the learner seats in one iteration, and what it cost."""
 
     obs: npt.NDArray[np.float16]
-    slots: npt.NDArray[np.int16]
-    returns: F32
+    targets: F32
+    """Per decision, the return of each slot that was valued (0 elsewhere)."""
+    mask: npt.NDArray[np.uint8]
+    """1 where ``targets`` holds a value."""
     steps: int = 0
     """Decisions of every seat (the environment steps)."""
     hands: int = 0
@@ -208,15 +221,17 @@ class Batch:
     """Sum of the learner's returns at the tables with bots (one learner seat)."""
     sparring_hands: int = 0
 
+    @property
+    def decisions(self) -> int:
+        """The learner decisions in the batch."""
+        return len(self.obs)
+
     @classmethod
-    def join(cls, parts: Sequence[Batch], size: int) -> Batch:
-        """The batches of several workers, in table order."""
-        if not parts:
-            return cls(np.zeros((0, size), np.float16), np.zeros(0, np.int16),
-                       np.zeros(0, np.float32))
+    def join(cls, parts: Sequence[Batch]) -> Batch:
+        """The batches of several workers, one after the other."""
         return cls(
-            np.concatenate([p.obs for p in parts]), np.concatenate([p.slots for p in parts]),
-            np.concatenate([p.returns for p in parts]), sum(p.steps for p in parts),
+            np.concatenate([p.obs for p in parts]), np.concatenate([p.targets for p in parts]),
+            np.concatenate([p.mask for p in parts]), sum(p.steps for p in parts),
             sum(p.hands for p in parts), sum(p.dropped for p in parts),
             sum(p.cpu for p in parts), sum(p.sparring_return for p in parts),
             sum(p.sparring_hands for p in parts),
@@ -236,7 +251,8 @@ class _Table:
     mark: object = None
     hands: int = 0
     moves: int = 0
-    pending: list[tuple[int, Any, int]] = field(default_factory=list)
+    pending: list[tuple[int, Any, int, F32 | None]] = field(default_factory=list)
+    """Learner decisions of the hand: seat, observation, slot played, branch values."""
     done: bool = False
 
 
@@ -261,9 +277,14 @@ class _Actor:
         self.sign = -1.0 if goal.lowest_wins else 1.0
         self.points = goal.lowest_wins is not None
         self.obs: list[Any] = []
-        self.slots: list[int] = []
-        self.returns: list[float] = []
+        self.targets: list[F32] = []
+        self.masks: list[Any] = []
         self.steps = 0
+        self.scratch = raw_env(cfg.variant, cfg.preset or None, None, cfg.players, None,
+                               "hand", None)
+        self.scratch._deal(0)
+        self.size = self.scratch.obs_layout.size
+        self.slots = self.scratch.layout.size
         self.hands = 0
         self.dropped = 0
         self.spar_sum = 0.0
@@ -298,9 +319,9 @@ class _Actor:
         t.mark = env.state.last_hand
         return t
 
-    def _settle(self, t: _Table) -> None:
-        """A hand ended: label the learner decisions made in it."""
-        last = t.env.state.last_hand
+    def _returns(self, env: raw_env) -> list[float]:
+        """Each seat's return of the hand that just ended at ``env``'s table."""
+        last = env.state.last_hand
         n = self.cfg.players
         ret = [0.0] * n
         if last is not None:
@@ -311,12 +332,30 @@ class _Actor:
                     others = (total - pts[s]) / (n - 1)
                     ret[s] = self.sign * (pts[s] - others) / self.cfg.scale
             elif last.winner >= 0:
-                team = t.env.state.team_of(last.winner)
+                team = env.state.team_of(last.winner)
                 ret = [1.0 if s in team else -1.0 for s in range(n)]
-        for seat, obs, slot in t.pending:
-            self.obs.append(obs)
-            self.slots.append(slot)
-            self.returns.append(ret[seat])
+        return ret
+
+    def _record(self, obs: Any, slot: int, value: float, values: F32 | None) -> None:
+        mask = np.zeros(self.slots, np.uint8)
+        if values is None:
+            target = np.zeros(self.slots, np.float32)
+            target[slot] = value
+            mask[slot] = 1
+        else:
+            valued = ~np.isnan(values)
+            target = np.where(valued, values, 0.0).astype(np.float32)
+            mask[valued] = 1
+        self.obs.append(obs)
+        self.targets.append(target)
+        self.masks.append(mask)
+
+    def _settle(self, t: _Table) -> None:
+        """A hand ended: label the learner decisions made in it."""
+        ret = self._returns(t.env)
+        for seat, obs, slot, values in t.pending:
+            if values is not None or self.cfg.targets == "played":
+                self._record(obs, slot, ret[seat], values)
         if t.sparring:
             me = t.roles.index(_LEARNER)
             self.spar_sum += ret[me]
@@ -380,14 +419,94 @@ class _Actor:
             if slot not in slots:
                 slot = e._ignore_slot if e._window else slots[0]
         e._encode(s)
-        t.pending.append((s, squash(e._obs).astype(np.float16), slot))
+        obs = squash(e._obs).astype(np.float16)
+        t.pending.append((s, obs, slot, self._maybe_branch(t, s)))
         e.step(slot)
+
+    def _maybe_branch(self, t: _Table, s: int) -> F32 | None:
+        """The value of every legal slot of ``s``'s decision (NaN elsewhere), or None.
+
+        Each slot is taken at a copy of the table and the hand played on to its end with
+        the same cards to come and the same dice: the difference between two slots is
+        not blurred by luck that both would have met.
+        """
+        cfg = self.cfg
+        if cfg.targets != "branch" or (cfg.branch < 1 and t.rng.random() >= cfg.branch):
+            return None
+        e = t.env
+        st = e.state
+        sc = self.scratch
+        sc.set_bot_seats(frozenset(t.bots))
+        out = np.full(self.slots, np.nan, np.float32)
+        for slot in e._slots:
+            sc.state = st.clone()
+            sc._reset_fields()
+            sc._asked = list(e._asked)
+            sc._seat = s
+            sc._window = e._window
+            act = e._slot_act.get(slot)
+            if act is not None:
+                sc._apply(s, act)
+            else:  # let the window go by
+                sc._asked.append(s)
+                sc._decide()
+            rngs = []
+            for r in t.rngs:
+                copy = random.Random()
+                copy.setstate(r.getstate())
+                rngs.append(copy)
+            ret = self._rollout(sc, t, rngs, st.last_hand)
+            if ret is None:
+                return None
+            out[slot] = ret[s]
+        return out
+
+    def _rollout(self, sc: raw_env, t: _Table, rngs: list[random.Random],
+                 mark: object) -> list[float] | None:
+        """Play the hand on at the scratch table with the table's players.
+
+        The learner seats play greedily.  Every seat's return; None if the hand runs past
+        ``rollout_moves`` (or ends the game without a hand result).
+        """
+        cfg = self.cfg
+        for _ in range(cfg.rollout_moves):
+            st = sc.state
+            if st.last_hand is not mark:
+                return self._returns(sc)
+            if sc._over:
+                break
+            s = sc._seat
+            role = t.roles[s]
+            self.steps += 1
+            if role == _BOT:
+                choice = t.bots[s].choose(st.view(s), rngs[s])
+                if sc._window and choice is not None and not worth_offering(st, s, choice):
+                    choice = None
+                sc.play_engine_action(choice)
+                continue
+            slots = sc._slots
+            if len(slots) == 1:
+                sc.step(slots[0])
+                continue
+            if role == _LEARNER and self.warm:
+                choice = self.expert.choose(st.view(s), rngs[s])
+                slot = sc.layout.slot_of(choice, s) if choice is not None else -1
+                if slot not in slots:
+                    slot = sc._ignore_slot if sc._window else slots[0]
+                sc.step(slot)
+                continue
+            sc._encode(s)
+            net = t.nets[s]
+            params = self.params if net < 0 else self.past[net]
+            q = forward(params, squash(sc._obs[None, :]))[0]
+            sc.step(slots[int(np.argmax(q[slots]))])
+        return None
 
     def play(self, indices: Sequence[int]) -> Batch:
         """Play the games of tables ``indices`` to their end; the learner's decisions."""
         c0 = _cpu()
         tables = [self._table(i) for i in indices]
-        size = tables[0].env.obs_layout.size if tables else 0
+        size = self.size
         live = list(tables)
         eps = self.cfg.epsilon
         while live:
@@ -424,11 +543,14 @@ class _Actor:
                     v = values[i]
                     slot = slots[int(np.argmax(v[slots]))]
                 if learner:
-                    t.pending.append((s, x[i].astype(np.float16), slot))
+                    t.pending.append((s, x[i].astype(np.float16), slot,
+                                      self._maybe_branch(t, s)))
                 t.env.step(slot)
-        obs = np.stack(self.obs) if self.obs else np.zeros((0, size), np.float16)
-        return Batch(obs, np.asarray(self.slots, np.int16),
-                     np.asarray(self.returns, np.float32), self.steps, self.hands,
+        k = self.slots
+        obs = np.stack(self.obs) if self.obs else np.zeros((0, self.size), np.float16)
+        targets = np.stack(self.targets) if self.targets else np.zeros((0, k), np.float32)
+        masks = np.stack(self.masks) if self.masks else np.zeros((0, k), np.uint8)
+        return Batch(obs, targets, masks, self.steps, self.hands,
                      self.dropped, _cpu() - c0, self.spar_sum, self.spar_hands)
 
 
@@ -465,15 +587,15 @@ class Learner:
         self.state: Any = self.opt.init(self.params)
         opt = self.opt
 
-        def loss(params: Any, x: Any, a: Any, r: Any) -> Any:
+        def loss(params: Any, x: Any, t: Any, m: Any) -> Any:
             h = x
             last = len(params) - 1
             for i, (w, b) in enumerate(params):
                 h = h @ w + b
                 if i < last:
                     h = jax.nn.relu(h)
-            qa = jnp.take_along_axis(h, a[:, None], axis=1)[:, 0]
-            return optax.huber_loss(qa, r, delta=1.0).mean()
+            err = optax.huber_loss(h, t, delta=1.0) * m
+            return err.sum() / jnp.maximum(m.sum(), 1.0)
 
         def step(params: Any, state: Any, x: Any, a: Any, r: Any) -> Any:
             value, grads = jax.value_and_grad(loss)(params, x, a, r)
@@ -488,7 +610,7 @@ class Learner:
 
     def fit(self, batch: Batch, rng: np.random.Generator) -> float:
         """``epochs`` passes of minibatch Adam over ``batch``; the mean loss."""
-        n = len(batch.returns)
+        n = batch.decisions
         bs = self.cfg.batch
         if n == 0:
             return 0.0
@@ -499,9 +621,9 @@ class Learner:
             for lo in range(0, n - bs + 1 if n >= bs else 1, bs):
                 ix = order[lo:lo + bs]
                 x = jnp.asarray(batch.obs[ix], jnp.float32)
-                a = jnp.asarray(batch.slots[ix].astype(np.int32))
-                r = jnp.asarray(batch.returns[ix])
-                self.params, self.state, value = self._step(self.params, self.state, x, a, r)
+                t = jnp.asarray(batch.targets[ix])
+                m = jnp.asarray(batch.mask[ix], jnp.float32)
+                self.params, self.state, value = self._step(self.params, self.state, x, t, m)
                 losses.append(value)
         return float(np.mean([float(v) for v in losses]))
 
@@ -581,15 +703,13 @@ def _batches(cfg: TrainConfig, params: Params, pool: list[Params], iteration: in
              workers: int, backend: str, address: str | None) -> Batch:
     """Play one iteration's tables on ``workers`` (this process, a pool or Ray)."""
     shards = [list(range(w, cfg.tables, workers)) for w in range(min(workers, cfg.tables))]
-    size = raw_env(cfg.variant, cfg.preset or None, None, cfg.players, None, "hand",
-                   None).obs_layout.size
     if backend == "ray":
         parts = _ray_play(cfg, params, pool, iteration, shards, address)
     elif workers == 1:
         parts = [play_iteration(cfg, params, pool, iteration, shards[0])]
     else:
         parts = _pool_play(cfg, params, pool, iteration, shards)
-    return Batch.join(list(parts), size)
+    return Batch.join(parts)
 
 
 _POOL: dict[str, Any] = {}
@@ -694,14 +814,14 @@ def train(cfg: TrainConfig, iterations: int, out: str | Path, workers: int = 1,
             totals["cpu"] += batch.cpu + lcpu
             totals["steps"] += batch.steps
             totals["wall"] += wall
-            totals["decisions"] += len(batch.returns)
+            totals["decisions"] += batch.decisions
             _save_checkpoint(ckpt, cfg, it + 1, params, learner.leaves(), pool, totals)
             model = to_model(cfg, params, it + 1, totals)
             model.save(folder / "model.npz")
             if (it + 1) % save_every == 0 or it + 1 == iterations:
                 model.save(folder / "models" / f"iter-{it + 1:04d}.npz")
             line = IterationLog(
-                it + 1, len(batch.returns), batch.steps, batch.hands, batch.dropped,
+                it + 1, batch.decisions, batch.steps, batch.hands, batch.dropped,
                 round(loss, 5),
                 round(batch.sparring_return / batch.sparring_hands, 4)
                 if batch.sparring_hands else None,
