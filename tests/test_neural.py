@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
@@ -117,7 +118,7 @@ def _tiny_model(variant: str, players: int) -> Model:
     rng = np.random.default_rng(3)
     sizes = [env.obs_layout.size, 8, env.layout.size]
     weights = [rng.standard_normal((a, b)).astype(np.float32)
-               for a, b in zip(sizes[:-1], sizes[1:], strict=True)]
+               for a, b in itertools.pairwise(sizes)]
     biases = [np.zeros(b, np.float32) for b in sizes[1:]]
     return Model(variant, players, weights, biases, {})
 
