@@ -116,7 +116,7 @@ def test_a_model_file_round_trips_and_bad_files_are_refused(tmp_path: Path) -> N
 def _tiny_model(variant: str, players: int) -> Model:
     env = raw_env(variant, None, None, players, None, "game", None)
     rng = np.random.default_rng(3)
-    sizes = [env.obs_layout.size, 8, env.layout.size]
+    sizes = [env.obs_layout.size, 8, 2 * env.layout.size]
     weights = [rng.standard_normal((a, b)).astype(np.float32)
                for a, b in itertools.pairwise(sizes)]
     biases = [np.zeros(b, np.float32) for b in sizes[1:]]

@@ -85,8 +85,11 @@ def _numpy() -> Any:
 class Model:
     """An action-value network: ``sign(x)·log(1+|x|)`` of the observation, ReLU layers.
 
-    ``weights`` and ``biases`` are float32 arrays, layer by layer; the last layer has one
-    output per action slot.  ``meta`` is the file's header (see :meth:`save`).
+    ``weights`` and ``biases`` are float32 arrays, layer by layer.  The last layer has two
+    outputs per action slot: the slot's value (the points the seat can expect from the
+    hand against the table, in hundreds) and a logit of how likely ``heuristic:expert``
+    is to play it; the bot plays by ``value + prior·logit`` (``prior`` from the header).
+    ``meta`` is the file's header (see :meth:`save`).
     """
 
     variant: str
@@ -100,8 +103,16 @@ class Model:
         """The widths of the hidden layers."""
         return tuple(int(w.shape[1]) for w in self.weights[:-1])
 
-    def values(self, obs: Any) -> Any:
-        """The value of every slot for one observation (1-D) or a batch (2-D), raw counts in."""
+    @property
+    def prior(self) -> float:
+        """The weight of the imitation logit in the score (the header's ``prior``)."""
+        return float(self.meta.get("prior", 0.0))
+
+    def outputs(self, obs: Any) -> Any:
+        """Both heads for one observation (1-D) or a batch (2-D) of raw counts.
+
+        The values of the slots, then their imitation logits.
+        """
         np = _numpy()
         x = np.sign(obs) * np.log1p(np.abs(obs))
         last = len(self.weights) - 1
@@ -111,10 +122,17 @@ class Model:
                 np.maximum(x, 0.0, out=x)
         return x
 
+    def values(self, obs: Any) -> Any:
+        """The score the bot plays by, per slot: ``value + prior·logit``."""
+        out = self.outputs(obs)
+        k = out.shape[-1] // 2
+        return out[..., :k] + self.prior * out[..., k:]
+
     def save(self, path: str | Path) -> None:
         """Write the model as a compressed ``.npz`` file with its JSON header."""
         np = _numpy()
         head = dict(self.meta, format=FORMAT, variant=self.variant, players=self.players,
+                    prior=self.prior,
                     layout=layout_digest(self.variant, self.players))
         arrays: dict[str, Any] = {"header": np.frombuffer(json.dumps(head).encode(), np.uint8)}
         for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):

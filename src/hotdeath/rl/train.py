@@ -99,6 +99,11 @@ class TrainConfig:
     ``played``: only the slot played, by the hand's result (plain deep Monte Carlo)."""
     branch: float = 1.0
     """With ``targets="branch"``: the share of learner decisions that are branched."""
+    prior: float = 0.05
+    """Weight of the imitation head in the score the learner plays by: ``Q + prior·logit``
+    (``logit``: the network's imitation of ``heuristic:expert``); 0: values alone."""
+    imitation: float = 0.1
+    """Weight of the imitation loss (cross-entropy on the expert's slot) in the total."""
     epsilon: float = 0.02
     """Exploration: the chance that a learner decision is a uniformly random legal slot."""
     warm: int = 2
@@ -130,6 +135,7 @@ class TrainConfig:
             ("seed", self.seed >= 0), ("tables", self.tables >= 1), ("hands", self.hands >= 0),
             ("hidden", bool(self.hidden) and all(h >= 1 for h in self.hidden)),
             ("targets", self.targets in TARGETS), ("branch", 0 < self.branch <= 1),
+            ("prior", self.prior >= 0), ("imitation", self.imitation >= 0),
             ("lr", 0 < self.lr < 1), ("batch", self.batch >= 1), ("epochs", self.epochs >= 1),
             ("epsilon", 0 <= self.epsilon <= 1), ("warm", self.warm >= 0),
             ("sparring", 0 <= self.sparring <= 1), ("past", 0 <= self.past <= 1),
@@ -177,6 +183,13 @@ def forward(params: Params, x: F32) -> F32:
     return x
 
 
+def scores(out: F32, prior: float) -> F32:
+    """What the learner plays by, from the network's two heads: ``Q + prior·logit``."""
+    k = out.shape[-1] // 2
+    res: F32 = out[..., :k] + prior * out[..., k:]
+    return res
+
+
 def squash(obs: F32) -> F32:
     """The input transform of the network (raw counts and points to ``sign·log1p``)."""
     out: F32 = np.sign(obs) * np.log1p(np.abs(obs))
@@ -211,6 +224,10 @@ class Batch:
     """Per decision, the return of each slot that was valued (0 elsewhere)."""
     mask: npt.NDArray[np.uint8]
     """1 where ``targets`` holds a value."""
+    legal: npt.NDArray[np.uint8]
+    """1 for each legal slot of the decision."""
+    expert: npt.NDArray[np.int16]
+    """The slot ``heuristic:expert`` plays there (the imitation target)."""
     steps: int = 0
     """Decisions of every seat (the environment steps)."""
     hands: int = 0
@@ -231,7 +248,8 @@ class Batch:
         """The batches of several workers, one after the other."""
         return cls(
             np.concatenate([p.obs for p in parts]), np.concatenate([p.targets for p in parts]),
-            np.concatenate([p.mask for p in parts]), sum(p.steps for p in parts),
+            np.concatenate([p.mask for p in parts]), np.concatenate([p.legal for p in parts]),
+            np.concatenate([p.expert for p in parts]), sum(p.steps for p in parts),
             sum(p.hands for p in parts), sum(p.dropped for p in parts),
             sum(p.cpu for p in parts), sum(p.sparring_return for p in parts),
             sum(p.sparring_hands for p in parts),
@@ -251,8 +269,10 @@ class _Table:
     mark: object = None
     hands: int = 0
     moves: int = 0
-    pending: list[tuple[int, Any, int, F32 | None]] = field(default_factory=list)
-    """Learner decisions of the hand: seat, observation, slot played, branch values."""
+    pending: list[tuple[int, Any, int, F32 | None, list[int], int]] = field(
+        default_factory=list)
+    """Learner decisions of the hand: seat, observation, slot played, branch values, legal
+    slots, the expert's slot."""
     done: bool = False
 
 
@@ -279,6 +299,8 @@ class _Actor:
         self.obs: list[Any] = []
         self.targets: list[F32] = []
         self.masks: list[Any] = []
+        self.legal: list[Any] = []
+        self.expert_slots: list[int] = []
         self.steps = 0
         self.scratch = raw_env(cfg.variant, cfg.preset or None, None, cfg.players, None,
                                "hand", None)
@@ -336,8 +358,13 @@ class _Actor:
                 ret = [1.0 if s in team else -1.0 for s in range(n)]
         return ret
 
-    def _record(self, obs: Any, slot: int, value: float, values: F32 | None) -> None:
+    def _record(self, obs: Any, slot: int, value: float, values: F32 | None,
+                legal: list[int], expert: int) -> None:
         mask = np.zeros(self.slots, np.uint8)
+        lm = np.zeros(self.slots, np.uint8)
+        lm[legal] = 1
+        self.legal.append(lm)
+        self.expert_slots.append(expert)
         if values is None:
             target = np.zeros(self.slots, np.float32)
             target[slot] = value
@@ -353,9 +380,9 @@ class _Actor:
     def _settle(self, t: _Table) -> None:
         """A hand ended: label the learner decisions made in it."""
         ret = self._returns(t.env)
-        for seat, obs, slot, values in t.pending:
+        for seat, obs, slot, values, legal, expert in t.pending:
             if values is not None or self.cfg.targets == "played":
-                self._record(obs, slot, ret[seat], values)
+                self._record(obs, slot, ret[seat], values, legal, expert)
         if t.sparring:
             me = t.roles.index(_LEARNER)
             self.spar_sum += ret[me]
@@ -407,21 +434,22 @@ class _Actor:
     def _expert_move(self, t: _Table, s: int) -> None:
         """A warm-up decision: the expert's move (or exploration), recorded."""
         e = t.env
-        st = e.state
         slots = e._slots
-        if t.rng.random() < self.cfg.epsilon:
-            slot = t.rng.choice(slots)
-        else:
-            choice = self.expert.choose(st.view(s), t.rngs[s])
-            slot = -1
-            if choice is not None:
-                slot = e.layout.slot_of(choice, s)
-            if slot not in slots:
-                slot = e._ignore_slot if e._window else slots[0]
+        expert = self._expert_slot(e, s, t.rngs[s])
+        slot = t.rng.choice(slots) if t.rng.random() < self.cfg.epsilon else expert
         e._encode(s)
         obs = squash(e._obs).astype(np.float16)
-        t.pending.append((s, obs, slot, self._maybe_branch(t, s)))
+        t.pending.append((s, obs, slot, self._maybe_branch(t, s), list(slots), expert))
         e.step(slot)
+
+    def _expert_slot(self, e: raw_env, s: int, rng: random.Random) -> int:
+        """The slot ``heuristic:expert`` takes at ``e``'s pending decision of seat ``s``."""
+        slots = e._slots
+        choice = self.expert.choose(e.state.view(s), rng)
+        slot = e.layout.slot_of(choice, s) if choice is not None else -1
+        if slot not in slots:
+            slot = e._ignore_slot if e._window else slots[0]
+        return slot
 
     def _maybe_branch(self, t: _Table, s: int) -> F32 | None:
         """The value of every legal slot of ``s``'s decision (NaN elsewhere), or None.
@@ -489,16 +517,12 @@ class _Actor:
                 sc.step(slots[0])
                 continue
             if role == _LEARNER and self.warm:
-                choice = self.expert.choose(st.view(s), rngs[s])
-                slot = sc.layout.slot_of(choice, s) if choice is not None else -1
-                if slot not in slots:
-                    slot = sc._ignore_slot if sc._window else slots[0]
-                sc.step(slot)
+                sc.step(self._expert_slot(sc, s, rngs[s]))
                 continue
             sc._encode(s)
             net = t.nets[s]
             params = self.params if net < 0 else self.past[net]
-            q = forward(params, squash(sc._obs[None, :]))[0]
+            q = scores(forward(params, squash(sc._obs[None, :]))[0], self.cfg.prior)
             sc.step(slots[int(np.argmax(q[slots]))])
         return None
 
@@ -531,7 +555,7 @@ class _Actor:
             values: dict[int, F32] = {}
             for net, rows in groups.items():
                 params = self.params if net < 0 else self.past[net]
-                out = forward(params, x[rows])
+                out = scores(forward(params, x[rows]), self.cfg.prior)
                 for j, i in enumerate(rows):
                     values[i] = out[j]
             for i, (t, s) in enumerate(waiting):
@@ -543,14 +567,17 @@ class _Actor:
                     v = values[i]
                     slot = slots[int(np.argmax(v[slots]))]
                 if learner:
+                    expert = self._expert_slot(t.env, s, t.rngs[s])
                     t.pending.append((s, x[i].astype(np.float16), slot,
-                                      self._maybe_branch(t, s)))
+                                      self._maybe_branch(t, s), list(slots), expert))
                 t.env.step(slot)
         k = self.slots
         obs = np.stack(self.obs) if self.obs else np.zeros((0, self.size), np.float16)
         targets = np.stack(self.targets) if self.targets else np.zeros((0, k), np.float32)
         masks = np.stack(self.masks) if self.masks else np.zeros((0, k), np.uint8)
-        return Batch(obs, targets, masks, self.steps, self.hands,
+        legal = np.stack(self.legal) if self.legal else np.zeros((0, k), np.uint8)
+        labels = np.asarray(self.expert_slots, np.int16)
+        return Batch(obs, targets, masks, legal, labels, self.steps, self.hands,
                      self.dropped, _cpu() - c0, self.spar_sum, self.spar_hands)
 
 
@@ -587,18 +614,25 @@ class Learner:
         self.state: Any = self.opt.init(self.params)
         opt = self.opt
 
-        def loss(params: Any, x: Any, t: Any, m: Any) -> Any:
+        k = sizes[-1] // 2
+        weight = cfg.imitation
+
+        def loss(params: Any, x: Any, t: Any, m: Any, legal: Any, expert: Any) -> Any:
             h = x
             last = len(params) - 1
             for i, (w, b) in enumerate(params):
                 h = h @ w + b
                 if i < last:
                     h = jax.nn.relu(h)
-            err = optax.huber_loss(h, t, delta=1.0) * m
-            return err.sum() / jnp.maximum(m.sum(), 1.0)
+            q, logits = h[:, :k], h[:, k:]
+            err = optax.huber_loss(q, t, delta=1.0) * m
+            value_loss = err.sum() / jnp.maximum(m.sum(), 1.0)
+            logp = jax.nn.log_softmax(jnp.where(legal > 0, logits, -1e9), axis=1)
+            ce = -jnp.take_along_axis(logp, expert[:, None], axis=1).mean()
+            return value_loss + weight * ce
 
-        def step(params: Any, state: Any, x: Any, a: Any, r: Any) -> Any:
-            value, grads = jax.value_and_grad(loss)(params, x, a, r)
+        def step(params: Any, state: Any, *data: Any) -> Any:
+            value, grads = jax.value_and_grad(loss)(params, *data)
             updates, state = opt.update(grads, state, params)
             return optax.apply_updates(params, updates), state, value
 
@@ -623,7 +657,10 @@ class Learner:
                 x = jnp.asarray(batch.obs[ix], jnp.float32)
                 t = jnp.asarray(batch.targets[ix])
                 m = jnp.asarray(batch.mask[ix], jnp.float32)
-                self.params, self.state, value = self._step(self.params, self.state, x, t, m)
+                legal = jnp.asarray(batch.legal[ix], jnp.float32)
+                expert = jnp.asarray(batch.expert[ix].astype(np.int32))
+                self.params, self.state, value = self._step(self.params, self.state, x, t, m,
+                                                            legal, expert)
                 losses.append(value)
         return float(np.mean([float(v) for v in losses]))
 
@@ -781,7 +818,7 @@ def train(cfg: TrainConfig, iterations: int, out: str | Path, workers: int = 1,
     except OSError as e:
         raise TrainingError("file_error", f"cannot write {str(folder)!r}: {e}") from None
     env = raw_env(cfg.variant, cfg.preset or None, None, cfg.players, None, "hand", None)
-    sizes = [env.obs_layout.size, *cfg.hidden, env.layout.size]
+    sizes = [env.obs_layout.size, *cfg.hidden, 2 * env.layout.size]
     learner = Learner(cfg, sizes)
     pool: list[Params] = []
     start = 0
@@ -842,7 +879,7 @@ def train(cfg: TrainConfig, iterations: int, out: str | Path, workers: int = 1,
 def to_model(cfg: TrainConfig, params: Params, iteration: int,
              totals: dict[str, float]) -> Model:
     """The bot's model of a run's parameters, with the run's settings in its header."""
-    meta = {"training": {"config": cfg.to_json(), "iterations": iteration,
+    meta = {"prior": cfg.prior, "training": {"config": cfg.to_json(), "iterations": iteration,
                          "cpu_seconds": round(float(totals.get("cpu", 0.0)), 1),
                          "steps": int(totals.get("steps", 0)),
                          "decisions": int(totals.get("decisions", 0)),
