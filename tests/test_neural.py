@@ -233,3 +233,23 @@ def test_the_ray_backend_trains_the_same_network_as_a_local_pool(tmp_path: Path)
         ray.shutdown()
     for a, b in zip(local.weights, remote.weights, strict=True):
         assert np.array_equal(a, b)
+
+
+def test_front_ends_refuse_the_neural_bot_at_a_table_without_a_model() -> None:
+    from hotdeath.server.protocol import ApiError
+    from hotdeath.server.seating import bot_levels, check_bot, server_bot
+    from hotdeath.simulate import SimConfig, SimulationError
+
+    info = parse_spec("neural")[0]
+    assert server_bot(info)  # offered in the lobby, one level
+    assert [lv["spec"] for lv in bot_levels(info)] == ["neural"]
+    with pytest.raises(ApiError) as e:
+        check_bot("neural", table=("throwdown", 3))
+    assert e.value.code == "bad_bot"
+    with pytest.raises(SimulationError) as s:
+        SimConfig.make("cutthroat", 3, ["neural", "basic"])
+    assert s.value.code == "bad_bot"
+    assert "does not play cutthroat at 3 players" in s.value.message
+    for variant, players in shipped_models():
+        assert check_bot("neural", table=(variant, players)) == "neural"
+        SimConfig.make(variant, players, ["neural", "heuristic:strong"])

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from hotdeath import __version__
-from hotdeath.bots import Bot, make_bot, parse_spec
+from hotdeath.bots import Bot, bot_fits, make_bot, parse_spec
 from hotdeath.bots.arena import next_bot_move, seat_rngs
 from hotdeath.cards import FACE_CODE, MYS
 from hotdeath.errors import HotDeathError
@@ -124,6 +124,9 @@ class SimConfig:
                 bot = make_bot(spec)  # a factory may check more (an outside bot's command)
             except ValueError as e:
                 raise SimulationError("bad_bot", f"bot spec {spec!r}: {e}") from None
+            if not bot_fits(spec, v.name, n):
+                raise SimulationError("bad_bot", f"bot {spec!r} does not play {v.name} at "
+                                      f"{n} players")
             close = getattr(bot, "close", None)
             if close is not None:
                 close()

@@ -70,6 +70,8 @@ class BotInfo:
     ``budget`` names the float parameter that is the bot's thinking time in seconds per
     decision, for bots that search (``None``: the bot answers at once).  Callers that must
     stay responsive (the server) run such bots off their event loop and cap the budget.
+    ``fits(variant, players)`` says whether the bot can play that table (``None``: every
+    table); a front end seating a bot asks it first (:func:`bot_fits`).
     """
 
     name: str
@@ -77,24 +79,27 @@ class BotInfo:
     factory: Callable[..., Bot]
     params: tuple[BotParam, ...] = field(default=())
     budget: str | None = None
+    fits: Callable[[str, int], bool] | None = None
 
 
 _REGISTRY: dict[str, BotInfo] = {}
 
 
 def register_bot(
-    name: str, description: str, params: Sequence[BotParam] = (), budget: str | None = None
+    name: str, description: str, params: Sequence[BotParam] = (), budget: str | None = None,
+    fits: Callable[[str, int], bool] | None = None,
 ) -> Callable[[Callable[..., Bot]], Callable[..., Bot]]:
     """Class or function decorator: register a bot factory under ``name``.
 
     The factory is called with one keyword argument per parameter, already converted.
-    ``budget`` names the parameter that is a thinking time in seconds (see :class:`BotInfo`).
+    ``budget`` names the parameter that is a thinking time in seconds; ``fits`` says which
+    tables the bot plays (see :class:`BotInfo`).
     """
     if budget is not None and not any(p.name == budget and p.kind is float for p in params):
         raise ValueError(f"bot {name!r}: budget {budget!r} is not one of its float parameters")
 
     def deco(factory: Callable[..., Bot]) -> Callable[..., Bot]:
-        _REGISTRY[name] = BotInfo(name, description, factory, tuple(params), budget)
+        _REGISTRY[name] = BotInfo(name, description, factory, tuple(params), budget, fits)
         return factory
 
     return deco
@@ -144,6 +149,18 @@ def parse_spec(spec: str) -> tuple[BotInfo, dict[str, int | float | str]]:
     return info, values
 
 
+def bot_fits(spec: str, variant: str, players: int) -> bool:
+    """Whether the bot of ``spec`` can play ``variant`` (a registry name) at ``players`` seats.
+
+    >>> bot_fits("heuristic:expert", "throwdown", 3)
+    True
+    >>> bot_fits("neural", "throwdown", 3)
+    False
+    """
+    info, _ = parse_spec(spec)
+    return info.fits is None or info.fits(variant, players)
+
+
 def make_bot(spec: str) -> Bot:
     """A bot from its spec (see the module docstring); ``ValueError`` on a bad spec."""
     info, values = parse_spec(spec)
@@ -179,6 +196,7 @@ __all__ = [
     "BotInfo",
     "BotParam",
     "bot_catalog",
+    "bot_fits",
     "make_bot",
     "parse_spec",
     "register_bot",

@@ -168,8 +168,9 @@ class Model:
         return cls(variant, players, weights, biases, head)
 
 
+@cache
 def shipped_models() -> dict[tuple[str, int], str]:
-    """The models the package ships: ``(variant, players) -> file name``."""
+    """The models the package ships: ``(variant, players) -> file name`` (do not modify)."""
     out: dict[tuple[str, int], str] = {}
     try:
         files = resources.files(MODELS_PACKAGE).iterdir()
@@ -330,10 +331,16 @@ class Encoder:
 # --------------------------------------------------------------------------- the bot
 
 
+def fits(variant: str, players: int) -> bool:
+    """Whether the package ships a model for ``variant`` at ``players`` seats."""
+    return (variant, players) in shipped_models()
+
+
 @register_bot(
     "neural",
     "A network trained by self-play (docs/rl.md): strong play in about a millisecond a "
     "move; Hot Death at 4 players and standard Uno heads-up.",
+    fits=fits,
 )
 class NeuralBot:
     """Plays the legal slot of highest learned value (see the module docstring).
@@ -384,11 +391,6 @@ class NeuralBot:
         q = model.values(obs)
         best = max(slots, key=lambda s: (float(q[s]), -s))
         return slots[best]
-
-
-def fits(variant: str, players: int) -> bool:
-    """Whether the package ships a model for ``variant`` at ``players`` seats."""
-    return (variant, players) in shipped_models()
 
 
 __all__ = ["Encoder", "Model", "NeuralBot", "fits", "layout_digest", "shipped_model",

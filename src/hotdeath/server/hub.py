@@ -135,7 +135,7 @@ class Hub:
         for seat, spec in bots.items():
             if not 0 <= seat < seats:
                 raise ApiError(400, "bad_seat", f"seat must be a number from 0 to {seats - 1}")
-            specs[seat] = check_bot(spec, self.max_bot_seconds)
+            specs[seat] = check_bot(spec, self.max_bot_seconds, (v.name, seats))
         host = secrets.token_urlsafe(24)
         table_id = secrets.token_urlsafe(9)
         title = checked_text(name or "", "table_name") or f"{v.title} table"
@@ -145,7 +145,8 @@ class Hub:
             "players": seats, "theme": theme,
             "bot_delay": self.bot_delay if bot_delay is None else bot_delay,
             "takeover_timeout": takeover_timeout,
-            "takeover_bot": check_bot(takeover_bot or DEFAULT_BOT, self.max_bot_seconds),
+            "takeover_bot": check_bot(takeover_bot or DEFAULT_BOT, self.max_bot_seconds,
+                                      (v.name, seats)),
             "host_token_hash": token_hash(host), "status": "waiting", "game_id": None,
             "turn_timer": check_turn_timer(turn_timer), "public": bool(public),
             "breather": float(breather), "hints": hints,

@@ -156,10 +156,12 @@ def bot_levels(info: BotInfo, max_seconds: float = MAX_BOT_SECONDS) -> list[dict
     ]
 
 
-def check_bot(spec: object, max_seconds: float = MAX_BOT_SECONDS) -> str:
+def check_bot(spec: object, max_seconds: float = MAX_BOT_SECONDS,
+              table: tuple[str, int] | None = None) -> str:
     """A valid bot spec the server offers (``bad_bot`` otherwise).
 
-    A thinking bot's spec may set only its time budget, at most ``max_seconds``.
+    A thinking bot's spec may set only its time budget, at most ``max_seconds``; with
+    ``table`` (variant, seats) the bot must play that table (``BotInfo.fits``).
     """
     if not isinstance(spec, str) or not 0 < len(spec) <= 200:
         raise ApiError(400, "bad_bot", "a bot is a spec such as 'basic' or 'random'")
@@ -170,6 +172,9 @@ def check_bot(spec: object, max_seconds: float = MAX_BOT_SECONDS) -> str:
     if not server_bot(info):
         raise ApiError(400, "bad_bot", f"the server does not run bot {info.name!r} "
                        "(it runs an outside program)")
+    if table is not None and info.fits is not None and not info.fits(*table):
+        raise ApiError(400, "bad_bot", f"bot {info.name!r} does not play {table[0]} at "
+                       f"{table[1]} players")
     if info.budget is not None:
         changed = [p.name for p in info.params
                    if p.name != info.budget and values[p.name] != p.default]
@@ -306,7 +311,7 @@ class Seating:
         if info.kind == "human":
             raise ApiError(409, "seat_taken", f"seat {seat} has a person")
         if spec is not None:
-            spec = check_bot(spec, room.hub.max_bot_seconds)
+            spec = check_bot(spec, room.hub.max_bot_seconds, (room.variant, room.players))
         elif info.kind != "bot":
             raise ApiError(400, "bad_seat", f"seat {seat} has no bot")
         room.writes.writable()
