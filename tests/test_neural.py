@@ -210,6 +210,13 @@ def test_the_train_command(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert json.loads(r.output.splitlines()[0])["iteration"] == 1
     assert Model.load(out / "model.npz").hidden == (8,)
+    # the same command resumes (nothing left to do); another setting is refused
+    r = CliRunner().invoke(app, ["train", "--variant", "standard", "--players", "2",
+                                 "--tables", "1", "--hands", "1", "--hidden", "8",
+                                 "--warm", "1", "--branch", "0.5", "--iterations", "1",
+                                 "--centered", "--out", str(out)])
+    assert r.exit_code == 2
+    assert "[resume_mismatch]" in r.output and "centered" in r.output
     r = CliRunner().invoke(app, ["train", "--hidden", "a,b", "--out", str(out)])
     assert r.exit_code == 2
     assert "[bad_option]" in r.output
@@ -222,7 +229,7 @@ def test_the_ray_backend_trains_the_same_network_as_a_local_pool(tmp_path: Path)
     ray = pytest.importorskip("ray")
     from hotdeath.rl.train import TrainConfig, train
 
-    cfg = _tiny(tables=2, branch=0.5)
+    cfg = _tiny(tables=2, branch=0.5, centered=True)
     assert isinstance(cfg, TrainConfig)
     local = train(cfg, 1, tmp_path / "local", workers=2)
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,

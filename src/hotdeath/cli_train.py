@@ -45,6 +45,14 @@ def train_command(
                                                  help="Share of the learner's decisions "
                                                       "that are branched (default 1).")]
     = None,
+    centered: Annotated[bool | None, typer.Option("--centered/--plain",
+                                                  help="Fit a decision's values as their "
+                                                       "mean and differences (default "
+                                                       "plain).")] = None,
+    rollout_moves: Annotated[int | None, typer.Option("--rollout-moves", min=10,
+                                                      help="A branch longer than this "
+                                                           "is dropped (default 600).")]
+    = None,
     batch: Annotated[int | None, typer.Option("--batch", min=1,
                                               help="Minibatch size (default 512).")] = None,
     epochs: Annotated[int | None, typer.Option("--epochs", min=1,
@@ -92,7 +100,8 @@ def train_command(
         cfg = with_overrides(TrainConfig(variant=name, players=players, preset=preset or "",
                                          seed=seed), tables=tables, hidden=widths, warm=warm,
                               hands=hands, targets=targets, branch=branch, batch=batch,
-                              epochs=epochs)
+                              epochs=epochs, centered=centered,
+                              rollout_moves=rollout_moves)
         cfg.check()
     except HotDeathError as e:
         _fail(e.code, e.message)

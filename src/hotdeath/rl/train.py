@@ -104,6 +104,10 @@ class TrainConfig:
     (``logit``: the network's imitation of ``heuristic:expert``); 0: values alone."""
     imitation: float = 0.1
     """Weight of the imitation loss (cross-entropy on the expert's slot) in the total."""
+    centered: bool = False
+    """Fit the branch values of a decision as their mean and their differences from it
+    (the luck the slots share, the same cards and dice, drops out of the differences);
+    False: each value on its own."""
     epsilon: float = 0.02
     """Exploration: the chance that a learner decision is a uniformly random legal slot."""
     warm: int = 2
@@ -616,6 +620,7 @@ class Learner:
 
         k = sizes[-1] // 2
         weight = cfg.imitation
+        centered = cfg.centered
 
         def loss(params: Any, x: Any, t: Any, m: Any, legal: Any, expert: Any) -> Any:
             h = x
@@ -625,8 +630,18 @@ class Learner:
                 if i < last:
                     h = jax.nn.relu(h)
             q, logits = h[:, :k], h[:, k:]
-            err = optax.huber_loss(q, t, delta=1.0) * m
-            value_loss = err.sum() / jnp.maximum(m.sum(), 1.0)
+            if centered:
+                count = jnp.maximum(m.sum(axis=1, keepdims=True), 1.0)
+                qm = (q * m).sum(axis=1, keepdims=True) / count
+                tm = (t * m).sum(axis=1, keepdims=True) / count
+                err = optax.huber_loss(q - qm, t - tm, delta=1.0) * m
+                level = optax.huber_loss(qm[:, 0], tm[:, 0], delta=1.0)
+                rows = jnp.maximum((m.sum(axis=1) > 0).sum(), 1.0)
+                value_loss = (err.sum() / jnp.maximum(m.sum(), 1.0)
+                              + (level * (m.sum(axis=1) > 0)).sum() / rows)
+            else:
+                err = optax.huber_loss(q, t, delta=1.0) * m
+                value_loss = err.sum() / jnp.maximum(m.sum(), 1.0)
             logp = jax.nn.log_softmax(jnp.where(legal > 0, logits, -1e9), axis=1)
             ce = -jnp.take_along_axis(logp, expert[:, None], axis=1).mean()
             return value_loss + weight * ce
