@@ -180,10 +180,10 @@ def test_a_tiny_training_run_resumes_exactly_and_its_model_plays(tmp_path: Path)
 def test_training_refuses_other_settings_in_the_same_folder(tmp_path: Path) -> None:
     from hotdeath.rl.train import TrainConfig, TrainingError, train
 
-    cfg = _tiny()
+    cfg = _tiny(rollout="expert")
     assert isinstance(cfg, TrainConfig)
     train(cfg, 1, tmp_path)
-    other = _tiny(lr=1e-3)
+    other = _tiny(rollout="expert", lr=1e-3)
     assert isinstance(other, TrainConfig)
     with pytest.raises(TrainingError) as e:
         train(other, 2, tmp_path)

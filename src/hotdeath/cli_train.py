@@ -45,6 +45,10 @@ def train_command(
                                                  help="Share of the learner's decisions "
                                                       "that are branched (default 1).")]
     = None,
+    rollout: Annotated[str | None, typer.Option("--rollout", metavar="WHO",
+                                                help="Who plays the network's seats in a "
+                                                     "branch: self (default) or expert.")]
+    = None,
     centered: Annotated[bool | None, typer.Option("--centered/--plain",
                                                   help="Fit a decision's values as their "
                                                        "mean and differences (default "
@@ -100,7 +104,7 @@ def train_command(
         cfg = with_overrides(TrainConfig(variant=name, players=players, preset=preset or "",
                                          seed=seed), tables=tables, hidden=widths, warm=warm,
                               hands=hands, targets=targets, branch=branch, batch=batch,
-                              epochs=epochs, centered=centered,
+                              epochs=epochs, centered=centered, rollout=rollout,
                               rollout_moves=rollout_moves)
         cfg.check()
     except HotDeathError as e:

@@ -56,6 +56,7 @@ FORMAT: Final = "hotdeath-train/1"
 
 BACKENDS: Final = ("process", "ray")
 TARGETS: Final = ("branch", "played")
+ROLLOUTS: Final = ("self", "expert")
 
 F32 = npt.NDArray[np.float32]
 Params = list[tuple[F32, F32]]
@@ -99,6 +100,10 @@ class TrainConfig:
     ``played``: only the slot played, by the hand's result (plain deep Monte Carlo)."""
     branch: float = 1.0
     """With ``targets="branch"``: the share of learner decisions that are branched."""
+    rollout: str = "self"
+    """Who plays the network's seats in a branch: ``self`` (the network: policy
+    iteration) or ``expert`` (``heuristic:expert``: the values are those of one move
+    followed by the expert's play, cheaper and steadier while the network is young)."""
     prior: float = 0.05
     """Weight of the imitation head in the score the learner plays by: ``Q + prior·logit``
     (``logit``: the network's imitation of ``heuristic:expert``); 0: values alone."""
@@ -139,6 +144,7 @@ class TrainConfig:
             ("seed", self.seed >= 0), ("tables", self.tables >= 1), ("hands", self.hands >= 0),
             ("hidden", bool(self.hidden) and all(h >= 1 for h in self.hidden)),
             ("targets", self.targets in TARGETS), ("branch", 0 < self.branch <= 1),
+            ("rollout", self.rollout in ROLLOUTS),
             ("prior", self.prior >= 0), ("imitation", self.imitation >= 0),
             ("lr", 0 < self.lr < 1), ("batch", self.batch >= 1), ("epochs", self.epochs >= 1),
             ("epsilon", 0 <= self.epsilon <= 1), ("warm", self.warm >= 0),
@@ -520,7 +526,7 @@ class _Actor:
             if len(slots) == 1:
                 sc.step(slots[0])
                 continue
-            if role == _LEARNER and self.warm:
+            if (role == _LEARNER and self.warm) or cfg.rollout == "expert":
                 sc.step(self._expert_slot(sc, s, rngs[s]))
                 continue
             sc._encode(s)
