@@ -210,6 +210,14 @@ def test_the_train_command(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert json.loads(r.output.splitlines()[0])["iteration"] == 1
     assert Model.load(out / "model.npz").hidden == (8,)
+    assert Model.load(out / "model.npz").prior == 0.05
+    # --play-prior sets only the weight the bot plays with: the run goes on unchanged
+    r = CliRunner().invoke(app, ["train", "--variant", "standard", "--players", "2",
+                                 "--tables", "1", "--hands", "1", "--hidden", "8",
+                                 "--warm", "1", "--branch", "0.5", "--iterations", "1",
+                                 "--play-prior", "0.3", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert Model.load(out / "model.npz").prior == 0.3
     # the same command resumes (nothing left to do); another setting is refused
     r = CliRunner().invoke(app, ["train", "--variant", "standard", "--players", "2",
                                  "--tables", "1", "--hands", "1", "--hidden", "8",

@@ -45,6 +45,10 @@ def train_command(
                                                  help="Share of the learner's decisions "
                                                       "that are branched (default 1).")]
     = None,
+    play_prior: Annotated[float | None, typer.Option("--play-prior", min=0.0,
+                                                     help="The imitation weight the bot "
+                                                          "plays with (default: the "
+                                                          "training's, 0.05).")] = None,
     rollout: Annotated[str | None, typer.Option("--rollout", metavar="WHO",
                                                 help="Who plays the network's seats in a "
                                                      "branch: self (default) or expert.")]
@@ -115,7 +119,8 @@ def train_command(
             typer.echo(json.dumps(line.__dict__))
 
     try:
-        train(cfg, iterations, out, workers, backend.value, address, progress=show)
+        train(cfg, iterations, out, workers, backend.value, address, progress=show,
+              play_prior=play_prior)
     except HotDeathError as e:
         _fail(e.code, e.message)
     except KeyboardInterrupt:

@@ -817,7 +817,8 @@ def shutdown() -> None:
 def train(cfg: TrainConfig, iterations: int, out: str | Path, workers: int = 1,
           backend: str = "process", address: str | None = None,
           save_every: int = 10,
-          progress: Callable[[IterationLog], None] | None = None) -> Model:
+          progress: Callable[[IterationLog], None] | None = None,
+          play_prior: float | None = None) -> Model:
     """Run (or resume) ``cfg`` to ``iterations`` iterations in the folder ``out``.
 
     The folder holds ``checkpoint.npz`` (written after every iteration; a run started again
@@ -825,8 +826,12 @@ def train(cfg: TrainConfig, iterations: int, out: str | Path, workers: int = 1,
     ``resume_mismatch``), ``log.jsonl`` (one :class:`IterationLog` a line),
     ``models/iter-NNNN.npz`` every ``save_every`` iterations and ``model.npz``, the latest
     network as a :class:`~hotdeath.bots.neural.Model` (the bot's file format).
+    ``play_prior`` sets the imitation weight the model files give the bot (default: the
+    run's ``prior``); it does not change the training.
     """
     cfg.check()
+    if play_prior is not None and not (isinstance(play_prior, float | int) and play_prior >= 0):
+        raise TrainingError("bad_option", f"play_prior must be >= 0, not {play_prior!r}")
     if not isinstance(iterations, int) or iterations < 0:
         raise TrainingError("bad_option", f"iterations must be >= 0, not {iterations!r}")
     if backend not in BACKENDS:
@@ -874,7 +879,7 @@ def train(cfg: TrainConfig, iterations: int, out: str | Path, workers: int = 1,
             totals["wall"] += wall
             totals["decisions"] += batch.decisions
             _save_checkpoint(ckpt, cfg, it + 1, params, learner.leaves(), pool, totals)
-            model = to_model(cfg, params, it + 1, totals)
+            model = to_model(cfg, params, it + 1, totals, play_prior)
             model.save(folder / "model.npz")
             if (it + 1) % save_every == 0 or it + 1 == iterations:
                 model.save(folder / "models" / f"iter-{it + 1:04d}.npz")
@@ -893,14 +898,17 @@ def train(cfg: TrainConfig, iterations: int, out: str | Path, workers: int = 1,
         shutdown()
     if ckpt.exists():
         head, params, _, _ = _load_checkpoint(ckpt)
-        return to_model(cfg, params, int(head["iteration"]), head["totals"])
-    return to_model(cfg, learner.numpy_params(), 0, totals)
+        model = to_model(cfg, params, int(head["iteration"]), head["totals"], play_prior)
+        model.save(folder / "model.npz")
+        return model
+    return to_model(cfg, learner.numpy_params(), 0, totals, play_prior)
 
 
 def to_model(cfg: TrainConfig, params: Params, iteration: int,
-             totals: dict[str, float]) -> Model:
+             totals: dict[str, float], play_prior: float | None = None) -> Model:
     """The bot's model of a run's parameters, with the run's settings in its header."""
-    meta = {"prior": cfg.prior, "training": {"config": cfg.to_json(), "iterations": iteration,
+    prior = cfg.prior if play_prior is None else float(play_prior)
+    meta = {"prior": prior, "training": {"config": cfg.to_json(), "iterations": iteration,
                          "cpu_seconds": round(float(totals.get("cpu", 0.0)), 1),
                          "steps": int(totals.get("steps", 0)),
                          "decisions": int(totals.get("decisions", 0)),
