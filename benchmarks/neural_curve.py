@@ -38,6 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     assert spec is not None
     assert spec.loader is not None
     strength = importlib.util.module_from_spec(spec)
+    sys.modules["neural_strength"] = strength
     spec.loader.exec_module(strength)
     log = {line["iteration"]: line for line in iter_log(args.run)}
     print("| iteration | CPU s (total) | learner decisions | points against the table, "
