@@ -211,11 +211,12 @@ BOT_RANKS: dict[str, tuple[int, str]] = {
     "basic": (2, "casual"),
     "heuristic:skill=strong": (3, "strong"),
     "heuristic:skill=expert": (4, "expert"),
-    "neural": (5, "learned"),
-    "ismcts": (6, "thinking"),
+    "neural": (4, "learned"),
+    "ismcts": (5, "thinking"),
 }
 """Each bot level's place by measured strength (docs/bots.md: the heads-up round robin of
-standard Uno, and ISMCTS against three experts) and the word people read for it."""
+standard Uno, ISMCTS against three experts, ``neural`` level with the expert in paired
+hands) and the word people read for it."""
 
 
 def bot_rank(spec: str) -> tuple[int, str]:

@@ -1,4 +1,4 @@
-"""The ``neural`` bot: a learned action-value network, numpy inference, about a millisecond.
+"""The ``neural`` bot: a learned action-value network, numpy inference, under a millisecond.
 
 The network is a small multilayer perceptron trained by self-play (``hotdeath train``,
 :mod:`hotdeath.rl.train`, ``docs/rl.md``): it reads the observation vector of the RL
@@ -338,8 +338,8 @@ def fits(variant: str, players: int) -> bool:
 
 @register_bot(
     "neural",
-    "A network trained by self-play (docs/rl.md): strong play in about a millisecond a "
-    "move; Hot Death at 4 players and standard Uno heads-up.",
+    "A network trained by self-play (docs/rl.md) that decides in a fraction of a "
+    "millisecond; Hot Death at 4 players and standard Uno heads-up.",
     fits=fits,
 )
 class NeuralBot:
