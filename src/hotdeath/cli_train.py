@@ -13,6 +13,8 @@ from typing import Annotated
 
 import typer
 
+from hotdeath.variants import DEFAULT_VARIANT
+
 
 class TrainBackend(StrEnum):
     """Where the self-play games of an iteration run."""
@@ -24,7 +26,7 @@ class TrainBackend(StrEnum):
 def train_command(
     variant: Annotated[str, typer.Option("--variant", "-V", metavar="NAME",
                                          help="Variant (hotdeath, standard, cutthroat).")]
-    = "hotdeath",
+    = DEFAULT_VARIANT,
     players: Annotated[int, typer.Option("--players", "-n", help="Seats.")] = 4,
     preset: Annotated[str | None, typer.Option("--preset", help="Preset name.")] = None,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the whole run.")] = 0,

@@ -49,7 +49,7 @@ from hotdeath.bots.arena import seat_rng, worth_offering
 from hotdeath.bots.neural import Model
 from hotdeath.errors import HotDeathError
 from hotdeath.rl.aec import raw_env
-from hotdeath.variants import get_variant
+from hotdeath.variants import DEFAULT_VARIANT, get_variant
 
 FORMAT: Final = "hotdeath-train/1"
 """The ``format`` of a run's checkpoint header."""
@@ -81,7 +81,7 @@ class TrainConfig:
     with fewer.  Sizes are per iteration.
     """
 
-    variant: str = "hotdeath"
+    variant: str = DEFAULT_VARIANT
     players: int = 4
     preset: str = ""
     seed: int = 0
