@@ -20,6 +20,8 @@ error's stable code, and exits with status 2::
     hotdeath tournament --bot SPEC --bot SPEC... [--variant V] [--players N] [--games G]
                         [--seed S] [--out DIR] [--by games|hands] [--workers W] ...
     hotdeath serve [--host H] [--port P] [--database-url URL] [--bot-delay S]
+    hotdeath train [--variant V] [--players N] [--seed S] [--iterations I] [--out DIR]
+                   [--workers W] [--backend process|ray] ...
 
 One grammar across the commands (``tests/test_cli_grammar.py`` checks it): the variant is
 ``--variant/-V`` and bots are the repeatable ``--bot/-b`` wherever a command takes them,
@@ -39,7 +41,7 @@ from typing import Annotated
 import typer
 
 from hotdeath import PROGRAM, __version__, core_description
-from hotdeath.cli import games, play, serve, simulations
+from hotdeath.cli import games, play, serve, simulations, train
 from hotdeath.cli.serve import free_port
 
 __all__ = ["app", "free_port", "main"]
@@ -86,7 +88,7 @@ def _root(
 
 
 
-for group in (games, play, simulations, serve):  # in this order in the help
+for group in (games, play, simulations, serve, train):  # in this order in the help
     app.add_typer(group.app)
 
 

@@ -13,7 +13,10 @@ from typing import Annotated
 
 import typer
 
+from hotdeath.cli.common import fail, need_extra
 from hotdeath.variants import DEFAULT_VARIANT
+
+app = typer.Typer()
 
 
 class TrainBackend(StrEnum):
@@ -23,6 +26,7 @@ class TrainBackend(StrEnum):
     ray = "ray"
 
 
+@app.command("train")
 def train_command(
     variant: Annotated[str, typer.Option("--variant", "-V", metavar="NAME",
                                          help="Variant (hotdeath, standard, cutthroat).")]
@@ -94,8 +98,6 @@ def train_command(
     OUT/log.jsonl, OUT/models/iter-NNNN.npz and OUT/model.npz (the bot's file format).
     Needs the 'train' extra (JAX, Optax).
     """
-    from hotdeath.cli import _fail, need_extra
-
     need_extra("training", "train", ("numpy", "jax", "optax", "pettingzoo", "gymnasium"))
     from hotdeath.errors import HotDeathError
     from hotdeath.rl.train import IterationLog, TrainConfig, train, with_overrides
@@ -104,7 +106,7 @@ def train_command(
     try:
         widths = tuple(int(x) for x in hidden.split(",")) if hidden else None
     except ValueError:
-        _fail("bad_option", f"--hidden takes widths such as 256,256 (got {hidden!r})")
+        fail("bad_option", f"--hidden takes widths such as 256,256 (got {hidden!r})")
     try:
         name = get_variant(variant).name
         cfg = with_overrides(TrainConfig(variant=name, players=players, preset=preset or "",
@@ -114,7 +116,7 @@ def train_command(
                               rollout_moves=rollout_moves)
         cfg.check()
     except HotDeathError as e:
-        _fail(e.code, e.message)
+        fail(e.code, e.message)
 
     def show(line: IterationLog) -> None:
         if not quiet:
@@ -124,7 +126,7 @@ def train_command(
         train(cfg, iterations, out, workers, backend.value, address, progress=show,
               play_prior=play_prior)
     except HotDeathError as e:
-        _fail(e.code, e.message)
+        fail(e.code, e.message)
     except KeyboardInterrupt:
         typer.echo(f"interrupted: the last finished iteration is in {out}; run the same "
                    "command again to resume", err=True)
