@@ -522,7 +522,9 @@ def _pool(
 ) -> Iterator[list[dict[str, Any]]]:
     import multiprocessing
 
-    ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    # forkserver, not fork: a fork of a process running threads (a server, JAX once
+    # imported) can deadlock in the child; the fork server is a fresh single-threaded one
+    ctx = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
     pool = ctx.Pool(workers, initializer=_init_worker, initargs=(config,))
     try:
         yield from pool.imap_unordered(_run_chunk, _chunks(todo, chunk, workers))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, NamedTuple
 
 import typer
 
@@ -99,6 +99,33 @@ def train_command(
     Needs the 'train' extra (JAX, Optax).
     """
     need_extra("training", "train", ("numpy", "jax", "optax", "pettingzoo", "gymnasium"))
+    run = _Run(variant, players, preset, seed, hidden, out, quiet, iterations, workers,
+               backend.value, address, play_prior)
+    _train(run, tables=tables, warm=warm, hands=hands, targets=targets, branch=branch,
+           batch=batch, epochs=epochs, centered=centered, rollout=rollout,
+           rollout_moves=rollout_moves)
+
+
+class _Run(NamedTuple):
+    """The command line's values that are not training settings of TrainConfig."""
+
+    variant: str
+    players: int
+    preset: str | None
+    seed: int
+    hidden: str | None
+    out: Path
+    quiet: bool
+    iterations: int
+    workers: int
+    backend: str
+    address: str | None
+    play_prior: float | None
+
+
+def _train(run: _Run, **overrides: Any) -> None:
+    """Build the configuration from ``run`` and ``overrides`` and run the training."""
+    hidden, out, quiet = run.hidden, run.out, run.quiet
     from hotdeath.errors import HotDeathError
     from hotdeath.rl.train import IterationLog, TrainConfig, train, with_overrides
     from hotdeath.variants import get_variant
@@ -108,12 +135,10 @@ def train_command(
     except ValueError:
         fail("bad_option", f"--hidden takes widths such as 256,256 (got {hidden!r})")
     try:
-        name = get_variant(variant).name
-        cfg = with_overrides(TrainConfig(variant=name, players=players, preset=preset or "",
-                                         seed=seed), tables=tables, hidden=widths, warm=warm,
-                              hands=hands, targets=targets, branch=branch, batch=batch,
-                              epochs=epochs, centered=centered, rollout=rollout,
-                              rollout_moves=rollout_moves)
+        name = get_variant(run.variant).name
+        cfg = with_overrides(TrainConfig(variant=name, players=run.players,
+                                         preset=run.preset or "", seed=run.seed),
+                             hidden=widths, **overrides)
         cfg.check()
     except HotDeathError as e:
         fail(e.code, e.message)
@@ -123,8 +148,8 @@ def train_command(
             typer.echo(json.dumps(line.__dict__))
 
     try:
-        train(cfg, iterations, out, workers, backend.value, address, progress=show,
-              play_prior=play_prior)
+        train(cfg, run.iterations, out, run.workers, run.backend, run.address,
+              progress=show, play_prior=run.play_prior)
     except HotDeathError as e:
         fail(e.code, e.message)
     except KeyboardInterrupt:
