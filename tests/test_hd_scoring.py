@@ -186,6 +186,42 @@ class TestMystery:
         points_000: dict[str, object] = {"mystery_number_mode": "points_000"}
         assert value(hand_, options=points_000) == -50 - 5 + 3  # 000: -50
 
+    @pytest.mark.rule("HD-2.3.13", "seed 000", "ruling", "mystery_number_mode=points_000")
+    def test_points_000_counts_the_points_of_the_highest_number_card(self) -> None:
+        # 000: "ten times the number of points of your highest number card" (a Magic 5 there
+        # making it -50): the card with the highest printed number, at its points
+        p: dict[str, object] = {"mystery_number_mode": "points_000"}
+        assert value(["MYS", "GLAS", "R1"], options=p) == 750 + 75 + 1
+        assert value(["MYS", "MAD"], options={**p, "mad_points": 100}) == 1000 + 100
+        assert value(["MYS", "MAD"], options={**p, "mad_points": 75}) == 750 + 75
+        assert value(["MYS", "LOI", "G3"], options=p) == 750 + 75 + 3
+        assert value(["MYS", "VIR", "G2"], options=p) == 30 + 3 + 2
+        assert value(["MYS", "R7", "LOI"], options=p) == 70 + 7 + 75  # 7 beats the 4
+        assert value(["MYS", "M5", "R3"], options=p) == -50 - 5 + 3
+        # a tie of numbers: the card worth most (a plain 5 before the Magic 5, a Glasnost
+        # before a plain 2)
+        assert value(["MYS", "M5", "G5"], options=p) == 50 - 5 + 5
+        assert value(["MYS", "B2", "GLAS"], options=p) == 750 + 2 + 75
+        # no number of 1 or more: 10, as in every mode
+        assert value(["MYS", "QUIT"], options=p) == 10 + 100
+        # a Blue Shield (2) as the highest number card counts its value among the other
+        # cards (the Mystery left out, or each would be worth the other); it is then worth
+        # the highest card, the Mystery included (HD-2.3.19)
+        assert value(["MYS", "SHIELD", "R1", "WD4"], options=p) == 500 + 500 + 1 + 50
+        # 000's lowest hand, "(negative) 120 points": 2 × (−50 − 5 − 5)
+        assert value(["MYS", "M5", "SHIELD", "RET"], options=p) == -120
+
+    @pytest.mark.rule("HD-2.3.13", "seed 000", "ruling", "mystery_number_mode=points_000")
+    def test_points_000_scores_a_hand_that_ends_in_play(self) -> None:
+        # the ruling through a played hand: P0 goes out, P1 holds Mystery, Glasnost and R1
+        for options, mystery in (({"mystery_number_mode": "points_000"}, 750),
+                                 ({}, 20)):  # printed: 10 × the Glasnost's 2
+            g = hd(players=3, turn=0, hands=[["R9"], ["MYS", "GLAS", "R1"], ["B4"]], top="R7",
+                   options=options)
+            act(g, "play R9")
+            assert seat_row(g, 1)["hand_value"] == mystery + 75 + 1
+            assert g.scores[1] == mystery + 75 + 1
+
     @pytest.mark.rule("HD-3.7.2", "app", "hot-death.md §2.3.13")
     def test_app_mode_ignores_blue_shield_number(self) -> None:
         assert value(["MYS", "SHIELD"]) == 20 + 20

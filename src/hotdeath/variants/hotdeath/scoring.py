@@ -44,7 +44,13 @@ if TYPE_CHECKING:
 
 # ------------------------------------------------------------------ scoring (HD-3.7.2)
 
+def _printed_number(face: int) -> int:
+    """The number a Mystery Draw reads on ``face`` (the 69 as 9; -1 for a card without one)."""
+    return 9 if face == SN else FACE_NUMBER[face]
+
+
 def _mystery_value(hand: Sequence[int], mode: str) -> int:
+    """The Mystery Draw's value by the highest number in ``hand`` (modes printed and app)."""
     if mode == "app":
         nums = [FACE_NUMBER[f] for f in hand
                 if FACE_NUMBER[f] >= 1 and f not in (M5, BS, SN)]
@@ -52,62 +58,104 @@ def _mystery_value(hand: Sequence[int], mode: str) -> int:
     best = -1
     best_face = -1
     for f in hand:
-        num = 9 if f == SN else FACE_NUMBER[f]
+        num = _printed_number(f)
         if num > best or (num == best and best_face == M5):
             best, best_face = num, f
-    if best < 1:
-        return 10
-    if mode == "points_000" and best_face == M5:
-        return -50
-    return 10 * best
+    return 10 * best if best >= 1 else 10
+
+
+def _mystery_points_000(hand: Sequence[int], points: dict[int, int]) -> int:
+    """The Mystery Draw's value under ``points_000`` (a ruling on source 000, HD-2.3.13).
+
+    10 × the points of the card with the highest printed number, or 10 without one.
+    ``points`` holds each valued card's points; among cards sharing the highest number the
+    one worth most counts (as a plain 5 beats the Magic Red 5 in the printed count).
+    """
+    best = 0
+    best_points = 0
+    for f in hand:
+        num = _printed_number(f)
+        if num < 1 or num < best:
+            continue
+        p = points.get(f, num)  # the 69 holds no points of its own: it counts its number
+        if num > best or p > best_points:
+            best, best_points = num, p
+    return 10 * best_points if best else 10
+
+
+def _card_points(face: int, opts: HotDeathOptions, dealt: int) -> int:
+    """The points of a valued card of fixed value (HD-1.4).
+
+    Every valued card but the Mystery Draw and the Blue Shield, which depend on the hand.
+    """
+    k = FACE_KIND[face]
+    if k == NUMBER:
+        return FACE_NUMBER[face]
+    if k in (SKIP, REVERSE, DRAW_TWO):
+        return 20
+    if k in (DOUBLE_SKIP, REVERSE_SKIP):
+        return 40
+    if k == SPREADER:
+        return 60 if opts.spreader_value == "fixed_60" else 20 * (dealt - 1)
+    if k == WILD:
+        return opts.plain_wild_points
+    if face == WD4:
+        return 50
+    if face in (HOT, DB, QUIT):
+        return 100
+    if face in (HOS, BB):
+        return 0
+    if face in (GLAS, LOI):
+        return 75
+    if face == MADC:
+        return opts.mad_points
+    if face == VIR:
+        return 3
+    if face == M5:
+        return -5
+    raise AssertionError(f"no value for {face}")  # pragma: no cover
 
 
 def card_values(hand: Sequence[int], opts: HotDeathOptions, dealt: int) -> list[int]:
-    """Value of each *valued* card of ``hand`` (Retaliation, Holy Defender, 69 excluded)."""
+    """Value of each *valued* card of ``hand`` (Retaliation, Holy Defender, 69 excluded).
+
+    The cards of fixed value first, then the Mystery Draw, then the Blue Shield, which is
+    worth the highest of the others (HD-2.3.19).  Under ``points_000`` a Mystery Draw whose
+    highest number card is a Blue Shield reads the shield's value among the other cards
+    (the Mystery itself left out, or each would be worth the other).
+    """
     vals: list[int] = []
     bs = 0
+    mystery = 0
     for f in hand:
         if f in (RET, HOLY, SN):
             continue
-        k = FACE_KIND[f]
         if f == BS:
             bs += 1
-            continue
-        if k == NUMBER:
-            v = FACE_NUMBER[f]
-        elif k in (SKIP, REVERSE, DRAW_TWO):
-            v = 20
-        elif k in (DOUBLE_SKIP, REVERSE_SKIP):
-            v = 40
-        elif k == SPREADER:
-            v = 60 if opts.spreader_value == "fixed_60" else 20 * (dealt - 1)
-        elif k == WILD:
-            v = opts.plain_wild_points
-        elif f in (WD4,):
-            v = 50
-        elif f in (HOT, DB, QUIT):
-            v = 100
-        elif f in (HOS, BB):
-            v = 0
-        elif f in (GLAS, LOI):
-            v = 75
-        elif f == MADC:
-            v = opts.mad_points
-        elif f == VIR:
-            v = 3
-        elif f == M5:
-            v = -5
         elif f == MYS:
-            v = _mystery_value(hand, opts.mystery_number_mode)
-        else:  # pragma: no cover
-            raise AssertionError(f"no value for {f}")
-        vals.append(v)
+            mystery += 1
+        else:
+            vals.append(_card_points(f, opts, dealt))
+    if mystery:
+        mode = opts.mystery_number_mode
+        if mode == "points_000":
+            points = {f: _card_points(f, opts, dealt) for f in hand
+                      if _printed_number(f) >= 1 and f not in (BS, SN)}
+            if bs:
+                points[BS] = _shield(vals, opts)
+            v = _mystery_points_000(hand, points)
+        else:
+            v = _mystery_value(hand, mode)
+        vals += [v] * mystery
     if bs:
-        shield = max(vals) if vals else 0
-        if opts.blue_shield_floor_zero:
-            shield = max(shield, 0)
-        vals += [shield] * bs
+        vals += [_shield(vals, opts)] * bs
     return vals
+
+
+def _shield(vals: Sequence[int], opts: HotDeathOptions) -> int:
+    """The Blue Shield's value: the highest of the other valued cards (HD-2.3.19)."""
+    shield = max(vals) if vals else 0
+    return max(shield, 0) if opts.blue_shield_floor_zero else shield
 
 
 def _halve(v: int, rounding: str) -> int:
