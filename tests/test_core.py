@@ -191,8 +191,10 @@ _EMPTY_PILES = [
     ("standard", {"top": "B+2", "pot": {"count": 2}}, "accept", 2, "STD-0.4"),
     ("cutthroat", {}, "draw", 1, "CT-7.4"),
     ("cutthroat", {"top": "B+2", "pot": {"count": 2}}, "accept", 2, "CT-7.4"),
-    ("throwdown", {}, "draw", 1, "TD-1.1"),
-    ("throwdown", {}, "catch 1", 2, "TD-1.1"),  # an erroneous call costs the caller two
+    ("throwdown", {}, "draw", 1, "TD-3.2"),
+    ("throwdown", {}, "catch 1", 2, "TD-3.2"),  # an erroneous call costs the caller two
+    ("throwdown", {"top": "B+2", "pending": {"type": "pot", "victim": 0, "count": 2}},
+     "accept", 2, "TD-4.8"),  # the pot
     ("hotdeath", {}, "draw", 1, "HD-3.2"),
     ("hotdeath", {"top": "WD4", "color": "blue", "attack": {"count": 4}}, "accept", 4, "HD-3.2"),
 ]

@@ -377,8 +377,20 @@ class TestPlayGrammar:
         assert "play W W green" in ps and "play WD4 yellow" in ps
         assert len([p for p in ps if p.startswith("play W ")]) == 8
         ev = act(g, "play W W green")
-        assert g.color == hotdeath.cards.GREEN and ev[0].rule == "TD-2.8"
+        assert g.color == hotdeath.cards.GREEN and ev[0].rule == "TD-3.3"  # what it does
         assert g.turn == 1 and g.phase == TURN
+
+    @pytest.mark.rule("TD-3.3", SEED, "a play of Wild Draw Fours starts a Throwdown")
+    def test_a_play_of_wild_draw_fours_cites_what_it_does(self) -> None:
+        # as a play of Draw Twos does: the play line cites TD-3.3 (they start a Throwdown at
+        # level 4 with 4 a card), not TD-2.8, the restriction that let them be played
+        for cards_, count in (("R+2 G+2", 4), ("WD4 WD4 green", 8)):
+            g = td([["R+2", "G+2", "WD4", "WD4", "G1"] if "WD4" in cards_ else
+                    ["R+2", "G+2", "G1"], ["B9", "B3"]], "R7" if "+2" in cards_ else "B7")
+            ev = act(g, f"play {cards_}")
+            assert [(e.kind, e.rule) for e in ev[:2]] == [("play", "TD-3.3"),
+                                                           ("throwdown", "TD-4.1")]
+            assert ev[1].n == count
 
     @pytest.mark.rule("TD-2.8", "ruling", "regular_wd4_restriction")
     def test_regular_wd4_restriction_values(self) -> None:
@@ -472,8 +484,13 @@ class TestTurn:
         g = td([["R+2", "B5"], ["G1"], ["G2"]], "R7", draw=[])
         ev = act(g, "play R+2")
         # only the R7 under the top can be reshuffled and drawn; the second card is forgiven
-        assert [e.n for e in ev if e.kind == "forgiven"] == [1]
+        assert [(e.n, e.rule) for e in ev if e.kind == "forgiven"] == [(1, "TD-4.8")]
         assert hand(g, 1) == ["G1", "R7"] and g.turn == 2
+        # any other draw's shortfall is this rule's (not TD-1.1's decks): a catch
+        g = td([["R5", "R6"], ["G1", "G2"], ["G3", "G4"]], "R7", draw=["B1"])
+        act(g, "play R5")
+        ev = act(g, "catch 0", seat=1)
+        assert [(e.n, e.rule) for e in ev if e.kind == "forgiven"] == [(2, "TD-3.2")]
 
     @pytest.mark.rule("TD-3.2", "ruling", "a blocked table ends the game")
     def test_nobody_can_move_ends_the_game(self) -> None:
@@ -828,9 +845,9 @@ class TestUno:
         # players who went out may catch too, at any time
         g = td([[], ["R5", "R6"], ["G3", "G4"]], "R7", turn=1, hand_winner=0, out_order=[0])
         act(g, "play R5")
-        assert "catch 1" in legal(g, 0) and "catch 2" not in legal(g, 0)
+        assert "catch 1" in legal(g, 0)
         act(g, "catch 1", seat=0)
-        assert len(g.hands[1]) == 5
+        assert len(g.hands[1]) == 5 and not g.active[0]  # a right catch: P0 stays out
 
     @pytest.mark.rule("TD-5.5", SEED, "ruling", "false_uno_call_penalty")
     def test_erroneous_calls_cost_the_caller(self) -> None:
@@ -858,8 +875,45 @@ class TestUno:
                draw=["B1", "B2"])
         ev = act(g, "catch 0", seat=2)
         assert kinds(ev)[0] == "false_call" and drawn(ev, 2) == 2
-        # players who are out make no erroneous calls (they would be dealt back in)
-        assert "uno" not in legal(g, 0) and "catch 2" not in legal(g, 0)
+        assert not g.active[0] and g.hands[0] == []  # the catch changed nothing for P0
+
+    @pytest.mark.rule("TD-5.5", SEED, "ruling", "an erroneous call by a player who is out")
+    def test_a_player_who_is_out_pays_for_an_erroneous_call_and_is_back_in(self) -> None:
+        # 004: "If a player erroneously calls UNO ... the caller must draw two cards", with
+        # no exception for a player who has gone out (TD-5.4 lets him call): he draws two
+        # and, holding cards again, is back in play at his own seat, as after a call-back
+        # (TD-6.4); his exit stays recorded and the winner stays the winner
+        g = td([[], ["R5", "R6"], ["R3", "G4"]], "R7", turn=1, hand_winner=0, out_order=[0],
+               draw=["B1", "B2", "B3", "B4"])
+        assert legal(g, 0) == ["uno", "catch 1", "catch 2", "decline"]
+        ev = act(g, "uno", seat=0)  # his own call with no card: erroneous
+        assert [(e.kind, e.seat, e.rule) for e in ev] == [
+            ("false_call", 0, "TD-5.5"), ("draw", 0, "TD-5.5"), ("rejoin", 0, "TD-5.5")]
+        assert hand(g, 0) == ["B1", "B2"] and g.active[0] and g.n_active == 3
+        assert g.out_order == [0] and g.winner == 0 and g.turn == 1
+        act(g, "play R5")  # P1, then P2, then P0 at his own seat again
+        assert g.turn == 2
+        act(g, "play R3")
+        assert g.turn == 0 and legal(g)[0] == "draw"
+
+    @pytest.mark.rule("TD-5.5", SEED, "ruling", "an out player's erroneous catch")
+    def test_an_erroneous_catch_by_a_player_who_is_out(self) -> None:
+        # P0 won and P1 went out after him; P1 catches P2, who holds two cards ("DOS"): P1
+        # draws two and is back in, so he can lose again; without extended play too
+        for options in ({}, {"extended_play": False}):
+            g = td([[], [], ["G3", "G4"], ["R1", "R2"]], "R7", turn=3, hand_winner=0,
+                   out_order=[0, 1], draw=["B1", "B2", "B3"], options=options)
+            assert "catch 2" in legal(g, 1)
+            ev = act(g, "catch 2", seat=1)
+            assert kinds(ev) == ["false_call", "draw", "rejoin"] and ev[0].target == 2
+            assert hand(g, 1) == ["B1", "B2"] and g.active == [False, True, True, True]
+            assert g.out_order == [0, 1] and g.winner == 0
+            act(g, "play R2")  # P3 on, then P0 is skipped: P1 plays next
+            assert g.turn == 1
+        # with no penalty the calls are not offered (TD-5.5's false_uno_call_penalty=0)
+        g = td([[], ["R5", "R6"], ["G3", "G4"]], "R7", turn=1, hand_winner=0, out_order=[0],
+               options={"false_uno_call_penalty": 0})
+        assert legal(g, 0) == ["decline"]
 
     @pytest.mark.rule("TD-5.5", "ruling", "a player who left cannot be called on")
     def test_a_player_who_left_cannot_be_called_on(self) -> None:
@@ -1066,7 +1120,7 @@ class TestEnd:
     def test_declining_a_call_back(self) -> None:
         g = td([[], [], ["R5", "R6"], ["G3", "G4"]], "R7", turn=2, hand_winner=0,
                out_order=[0, 1])
-        assert legal(g, 0) == ["decline"]  # and no erroneous calls while out
+        assert "decline" in legal(g, 0)
         assert "decline" not in legal(g, 1)  # winner only
         ev = act(g, "decline", seat=0)
         assert ev[0].kind == "decline" and g.declined == [0]
@@ -1165,7 +1219,7 @@ class TestEnd:
         assert g.is_terminal() and g.winners == [0]
         assert g.last_hand is not None and g.last_hand.extras["left"] == (1,)
         g = td([[], ["R5", "R6"], ["G1", "G2"]], "R7", turn=1, hand_winner=0, out_order=[0])
-        assert legal(g, 0) == ["decline"]  # a player who is out has no cards to leave with
+        assert "leave" not in legal(g, 0)  # a player who is out has no cards to leave with
         act(g, "leave", seat=2)
         assert g.is_terminal() and g.winners == [0]
         assert g.last_hand is not None and g.last_hand.loser == 1

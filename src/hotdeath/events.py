@@ -210,7 +210,7 @@ def describe(
     elif k == "false_call":
         text = f"{who} calls Uno wrongly" + (f" on {tgt}" if e.target >= 0 else "")
     elif k == "rejoin":
-        text = f"{who} is called back into the game"
+        text = f"{who} holds cards again and is back in the game"
     elif k == "decline":
         text = f"{who} refuses to be called back"
     elif k == "leave":

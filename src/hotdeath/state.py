@@ -708,7 +708,7 @@ class GameState:
             if drawn:  # a draw that found both piles empty is only the forgiven event
                 self.emit("draw", seat, rule, tuple(got), drawn, hidden=True)
             if drawn < count:
-                self.emit("forgiven", seat, self._reshuffle_rule(), n=count - drawn)
+                self.emit("forgiven", seat, self._shortfall_rule(rule), n=count - drawn)
         return drawn
 
     def _repeats_dry(self) -> bool:
@@ -795,7 +795,15 @@ class GameState:
                 return contenders[0]
 
     def _reshuffle_rule(self) -> str:
+        """The rule a reshuffle of the discard pile cites (STD-0.4 by default)."""
         return "STD-0.4"
+
+    def _shortfall_rule(self, rule: str) -> str:
+        """The rule that forgives what a draw for ``rule`` still owes, both piles empty.
+
+        The variant's ``shortfall``; by default its reshuffle rule.
+        """
+        return self._reshuffle_rule()
 
     def team_of(self, seat: int) -> tuple[int, ...]:
         """The seats of ``seat``'s team (just itself without partners)."""

@@ -1337,7 +1337,11 @@ class ThrowdownState(VariantState):
         new._canon_ver = -1
 
     def _reshuffle_rule(self) -> str:
-        return "TD-1.1"
+        return "TD-1.1"  # Standard's cards and reshuffling
+
+    def _shortfall_rule(self, rule: str) -> str:
+        """Owed cards are forgiven by TD-3.2 (``shortfall``), a pot's by TD-4.8."""
+        return "TD-4.8" if rule == "TD-4.8" else "TD-3.2"
 
     def buried_cards(self) -> int:
         """The cards of players who left, face down under the discard pile (TD-6.6)."""
@@ -1353,7 +1357,8 @@ class ThrowdownState(VariantState):
         """A call-back (TD-6.4) keeps the exit in ``out_order``: it records every exit.
 
         Who is out *now* is a seat that is not active and did not leave (:meth:`_is_out`);
-        ``_uno`` puts a called-back player back in the turn order.
+        ``_draw_back_in`` puts a player back in the turn order (a call-back, or the penalty
+        of his own wrong call, TD-5.5).
         """
 
     # ------------------------------------------------------------------ setup
@@ -1623,7 +1628,8 @@ class ThrowdownState(VariantState):
             return calls
         if left and seat in left:
             return []  # left the table
-        wrong = o.false_uno_call_penalty > 0 and holds
+        # a player who is out calls too (TD-5.4), and wrongly at his cost (TD-5.5)
+        wrong = o.false_uno_call_penalty > 0 and (holds or seat in self.out_order)
         acts: list[Action] = []
         if seat in self.uno_open:
             acts.append(A.UNO_ACTION)
@@ -1840,11 +1846,12 @@ class ThrowdownState(VariantState):
         self.top_player = p
         self.pair_on_top = len(cards) >= 2 and VAL[last] == 3 and VAL[cards[-2]] == 3
         if self._events is not None:
+            # the rule of what the play does: a Throwdown's answers (TD-4.6, wilds TD-4.7);
+            # in regular play action cards and wilds (TD-3.3: the Wild Draw Fours start a
+            # Throwdown as Draw Twos do), numbers the links that made them a play
             if self.phase == RESPONSE:
                 rule = "TD-4.7" if IS_WILD[last] else "TD-4.6"
-            elif IS_WILD[last]:
-                rule = "TD-2.8"
-            elif VAL[last] >= VSKIP:
+            elif IS_WILD[last] or VAL[last] >= VSKIP:
                 rule = "TD-3.3"
             else:
                 rule = "TD-2.5" if len(cards) > 1 else "TD-2.4"
@@ -2020,15 +2027,10 @@ class ThrowdownState(VariantState):
             self.uno_open.remove(seat)
             self.emit("uno", seat, "TD-5.2" if target >= 0 else "TD-5.3", target=target)
             if target >= 0:
-                back = not self.hands[target]
-                self.draw_cards(target, self.opts.uno_force_draw, "TD-5.2")
-                if back and self.hands[target]:
-                    self.active[target] = True
-                    self._seats_changed()
-                    self.emit("rejoin", target, "TD-6.4")
+                self._draw_back_in(target, self.opts.uno_force_draw, "TD-5.2", "TD-6.4")
             return
         self.emit("false_call", seat, "TD-5.5")
-        self.draw_cards(seat, self.opts.false_uno_call_penalty, "TD-5.5")
+        self._draw_back_in(seat, self.opts.false_uno_call_penalty, "TD-5.5", "TD-5.5")
 
     def _catch(self, seat: int, x: int) -> None:
         if x in self.uno_open:
@@ -2037,7 +2039,22 @@ class ThrowdownState(VariantState):
             self.draw_cards(x, self.opts.uno_catch_penalty, "TD-5.4")
             return
         self.emit("false_call", seat, "TD-5.5", target=x)
-        self.draw_cards(seat, self.opts.false_uno_call_penalty, "TD-5.5")
+        self._draw_back_in(seat, self.opts.false_uno_call_penalty, "TD-5.5", "TD-5.5")
+
+    def _draw_back_in(self, seat: int, count: int, rule: str, back_rule: str) -> None:
+        """``seat`` draws ``count`` cards; a player who was out is back in play with them.
+
+        Two ways back in: a call-back, the forced draw of an Uno holder's call (TD-6.4), and
+        the penalty of a wrong call made by a player who is out (TD-5.5, a ruling).  He
+        rejoins the turn order at his own seat; his exit stays in ``out_order`` and a winner
+        stays the winner (TD-6.4).
+        """
+        back = not self.hands[seat]
+        self.draw_cards(seat, count, rule)
+        if back and self.hands[seat]:
+            self.active[seat] = True
+            self._seats_changed()
+            self.emit("rejoin", seat, back_rule)
 
     def _leave(self, seat: int) -> None:
         """TD-6.6: the hand goes under the discard pile; the seat leaves the turn order."""
