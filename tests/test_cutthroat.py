@@ -9,6 +9,7 @@ its values on the same position.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -25,10 +26,13 @@ from hotdeath.cards import WD4 as WD4_FACE
 from hotdeath.cli import app
 from hotdeath.errors import IllegalActionError, OptionError
 from hotdeath.notation import from_position, to_position
+from hotdeath.options import specs as option_specs
 from hotdeath.pending import Pot
 from hotdeath.results import HandResult
 from hotdeath.rulebook import RULES
 from hotdeath.state import GameState
+from hotdeath.variants.cutthroat import CutthroatOptions
+from hotdeath.variants.standard import StandardOptions
 from tests.support import act, hand, kinds, legal, pos, position
 
 CONTRACT = "uno-variants.md"
@@ -856,14 +860,14 @@ class TestVariant:
         v = hotdeath.get_variant("ct")
         assert v.name == "cutthroat"
         specs = {s.name: s for s in v.option_specs()}
-        assert list(specs) == [
+        assert list(specs) == [  # standard's order, then Cutthroat's own options
             "dealer_selection", "max_players", "decks", "initial_direction", "first_card_wild",
             "first_card_reverse", "first_card_draw_two_loses_turn",
-            "first_card_wd4_victim_loses_turn", "wd4_challenge", "wd4_guilty_challenger_turn",
-            "wild_color_must_change", "wd4_color_must_change", "may_draw_with_playable",
-            "draw_until_match_then", "stacking", "two_player_rules", "partners",
+            "wd4_guilty_challenger_turn", "wild_color_must_change", "wd4_color_must_change",
+            "may_draw_with_playable", "stacking", "two_player_rules", "partners",
             "partners_victory", "uno_catch_penalty", "false_uno_call_penalty", "scoring",
             "rounds", "max_turns", "shortfall",
+            "first_card_wd4_victim_loses_turn", "wd4_challenge", "draw_until_match_then",
         ]
         defaults = {name: s.default for name, s in specs.items()}
         assert defaults["wd4_challenge"] == "question"
@@ -878,6 +882,44 @@ class TestVariant:
                          "shortfall": ("forgive",)}
         for s in specs.values():
             assert s.rule in RULES, s.rule
+
+    @pytest.mark.rule("CT-1.1", SEED, f"{CONTRACT} §2 Cutthroat is Standard except")
+    def test_the_options_follow_standards(self) -> None:
+        # Cutthroat's options are standard's (a subclass, no copy): every standard option is
+        # a Cutthroat option, with standard's words unless Cutthroat declares it again, or a
+        # setting Cutthroat fixes; so an option added to standard is Cutthroat's too, and
+        # the standard engine finds every option it reads in a Cutthroat game
+        assert issubclass(CutthroatOptions, StandardOptions)
+        ct_specs = {s.name: s for s in option_specs(CutthroatOptions)}
+        std_fields = [f.name for f in dataclasses.fields(StandardOptions)]
+        fixed = {"seven_o": False, "jump_in": False, "draw_rule": "until_playable",
+                 "target_score": 0, "drawn_card_play": "may",
+                 "wild_draw_four_rule": "challenge"}
+        for spec in option_specs(StandardOptions):
+            if spec.name in fixed:
+                assert spec.name not in ct_specs
+                assert getattr(CutthroatOptions(), spec.name) == fixed[spec.name]
+            else:
+                assert spec.name in ct_specs, spec.name
+        assert [f.name for f in dataclasses.fields(CutthroatOptions)][:len(std_fields)] == \
+            std_fields
+        declared_here = {"dealer_selection", "max_players", "decks", "initial_direction",
+                         "first_card_wild", "first_card_reverse",
+                         "first_card_draw_two_loses_turn", "wd4_guilty_challenger_turn",
+                         "wild_color_must_change", "wd4_color_must_change",
+                         "may_draw_with_playable", "stacking", "two_player_rules", "partners",
+                         "partners_victory", "uno_catch_penalty", "false_uno_call_penalty",
+                         "scoring", "rounds", "max_turns", "shortfall"}
+        for spec in option_specs(StandardOptions):
+            if spec.name not in fixed and spec.name not in declared_here:
+                assert ct_specs[spec.name] == spec  # inherited as it is
+        # the two settings that follow from Cutthroat's own options (CT-3.3, CT-5.1)
+        assert CutthroatOptions(draw_until_match_then="must_play").drawn_card_play == "must"
+        assert CutthroatOptions(wd4_challenge="none").wild_draw_four_rule == "free"
+        assert CutthroatOptions(wd4_challenge="official").wild_draw_four_rule == "challenge"
+        g = hotdeath.new_game("cutthroat", players=3, seed=2,
+                              options={"draw_until_match_then": "must_play"})
+        assert g.opts.drawn_card_play == "must" and "drawn_card_play" not in pos(g)["options"]
 
     @pytest.mark.rule("CT-1.1", SEED, f"{CONTRACT} §4 presets")
     @pytest.mark.parametrize(("preset", "changed"), [

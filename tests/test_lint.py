@@ -76,3 +76,43 @@ def test_the_length_check_names_an_overlong_function_and_class(tmp_path: Path) -
         f"(at most {MAX_FUNCTION_LINES})",
         f"long.py:{MAX_FUNCTION_LINES + 5}: class Big has 401 lines (at most 400)",
     ]
+
+
+MISSPELT = '''\
+from hotdeath.actions import Action
+from hotdeath.variants import get_variant
+from hotdeath.variants.cutthroat import CutthroatState
+from hotdeath.variants.hotdeath import HotDeathState
+from hotdeath.variants.standard import StandardOptions, StandardState
+from hotdeath.variants.throwdown import ThrowdownState
+
+
+class Mine(StandardState[StandardOptions]):
+    def _apply(self, seat: int, action: Action) -> None:
+        if self.opts.target_scor > 0:  # line 11
+            super()._apply(seat, action)
+
+
+def reads(h: HotDeathState, t: ThrowdownState, c: CutthroatState) -> int:
+    total: int = h.opts.mad_pionts  # line 16
+    total += t.opts.false_uno_call_penalty + c.opts.target_score
+    total += c.opts.wd4_chalenge  # line 18
+    return total + t.opts.uno_force_drew  # line 19
+'''
+"""A variant's rules that misspell options: ``mypy`` must reject each misspelling (and
+nothing else), because ``self.opts`` has the variant's options type."""
+
+
+def test_mypy_rejects_a_misspelt_option_in_a_variant(tmp_path: Path) -> None:
+    snippet = tmp_path / "misspelt.py"
+    snippet.write_text(MISSPELT, encoding="utf-8")
+    r = _run("mypy", "--strict", "--no-incremental", "--follow-imports=silent",
+             str(snippet))
+    lines = [line for line in r.stdout.splitlines() if ": error: " in line]
+    misspelt = sorted(line.split(": error: ")[0].rsplit(":", 1)[1]
+                      for line in lines if "[attr-defined]" in line)
+    assert misspelt == ["11", "16", "18", "19"], r.stdout + r.stderr
+    # (the one other error: the misspelt attribute is Any, returned as an int)
+    assert len(lines) == 5 and "[no-any-return]" in r.stdout, r.stdout
+    for attr in ("target_scor", "mad_pionts", "wd4_chalenge", "uno_force_drew"):
+        assert f'has no attribute "{attr}"' in r.stdout, r.stdout

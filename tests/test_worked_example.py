@@ -15,7 +15,7 @@ import dataclasses
 import random
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import pytest
 
@@ -53,10 +53,11 @@ class DoubleSkipOptions(StandardOptions):
     double_skips: int = option(1, "Double Skips of each colour in the deck", "DS-1.1", (0, 2))
 
 
-class DoubleSkipState(StandardState):
+class DoubleSkipState(StandardState[DoubleSkipOptions]):
     """Standard Uno whose deck also holds Double Skips (DS-1.1, DS-1.2)."""
 
-    def __init__(self, variant: Variant, opts: Any, players: int, seed: int) -> None:
+    def __init__(self, variant: Variant[DoubleSkipOptions], opts: DoubleSkipOptions,
+                 players: int, seed: int) -> None:
         super().__init__(variant, opts, players, seed)
         self.deck = self.deck + list(DOUBLE_SKIPS) * opts.double_skips
 

@@ -209,6 +209,28 @@ def like(
     return field(default=base.default if default is None else default, metadata=meta)
 
 
+def fixed(value: OptionValue) -> Any:
+    """Declare a setting that a derived variant fixes: a field, never an option.
+
+    A variant whose options subclass another's (Cutthroat's standard's) inherits every
+    option; one that the variant takes away from players is declared again with this: the
+    same attribute for the rules that read it, with ``value`` in every game, and no longer an
+    option (:func:`specs` skips it, so players, positions and records never see it).  Set it
+    in ``__post_init__`` where it follows from the variant's own options.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Base:
+    ...     jump_in: bool = option(False, "Jump-ins", "STD-12.3")
+    >>> @dataclass(frozen=True)
+    ... class Strict(Base):
+    ...     jump_in: bool = fixed(False)
+    >>> [s.name for s in specs(Base)], specs(Strict), Strict().jump_in
+    (['jump_in'], [], False)
+    """
+    return field(default=value, init=False)
+
+
 _SPECS: dict[type[Any], list[OptionSpec]] = {}
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Final, NoReturn, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, NoReturn, Self
 
 from hotdeath.actions import PLAY as PLAY_KIND
 from hotdeath.actions import Action
@@ -26,6 +26,7 @@ from hotdeath.events import Event
 from hotdeath.pending import Context, Pending
 from hotdeath.results import GameResult, HandResult, standings
 from hotdeath.rng import Rng
+from hotdeath.typevars import OptionsT
 
 if TYPE_CHECKING:
     from hotdeath.variants.base import Variant
@@ -136,18 +137,24 @@ _SLOTS: Final = (
 """The fields every state keeps in slots (see :class:`GameState`)."""
 
 
-class GameState:
-    """Base class of every variant's state: seats, piles, draws, windows, history."""
+class GameState(Generic[OptionsT]):
+    """Base class of every variant's state: seats, piles, draws, windows, history.
+
+    Generic over the variant's options class (``opts``; see :mod:`hotdeath.typevars`): a
+    variant's state is a ``GameState[ItsOptions]``; code holding any state writes
+    ``GameState``.
+    """
 
     # The shared fields live in slots: a state has more attributes than an instance
     # dictionary keeps in its fast shared-key form, and these are read on every move.
     # Variants keep their own fields in the instance dictionary.
     __slots__ = (*_SLOTS, "__dict__")
 
-    variant: Variant
-    opts: Any
+    variant: Variant[OptionsT]
+    opts: OptionsT
 
-    def __init__(self, variant: Variant, opts: Any, players: int, seed: int) -> None:
+    def __init__(self, variant: Variant[OptionsT], opts: OptionsT, players: int,
+                 seed: int) -> None:
         self.variant = variant
         self.opts = opts
         self.n = players

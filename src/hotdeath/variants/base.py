@@ -22,7 +22,7 @@ from __future__ import annotations
 from abc import ABCMeta, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple
 
 from hotdeath.actions import Action
 from hotdeath.cards import (
@@ -40,6 +40,7 @@ from hotdeath.events import Event
 from hotdeath.options import OptionSpec, OptionValue, resolve, specs
 from hotdeath.results import ResultExtra
 from hotdeath.state import GameState
+from hotdeath.typevars import OptionsT
 
 if TYPE_CHECKING:
     from hotdeath.view import View
@@ -62,8 +63,11 @@ class Goal(NamedTuple):
     text: str
 
 
-class VariantState(GameState, metaclass=ABCMeta):
+class VariantState(GameState[OptionsT], metaclass=ABCMeta):
     """The abstract base of every variant's state: the hooks a variant must or may provide.
+
+    Generic over the variant's options class: ``class MyState(VariantState[MyOptions])``
+    makes ``self.opts`` a ``MyOptions``, so that ``mypy`` checks every option the rules read.
 
     Abstract (each variant writes its own): :meth:`check_options`, :meth:`start`,
     :meth:`_turn_actions`, :meth:`_main_actions` and :meth:`_apply`, and the attribute
@@ -88,7 +92,7 @@ class VariantState(GameState, metaclass=ABCMeta):
 
     @staticmethod
     @abstractmethod
-    def check_options(players: int, opts: Any) -> None:
+    def check_options(players: int, opts: Any) -> None:  # (static: no type parameter)
         """Reject (:class:`~hotdeath.errors.OptionError`) options that cannot seat ``players``."""
 
     @abstractmethod
@@ -178,18 +182,19 @@ class VariantKit:
 
 
 @dataclass(frozen=True)
-class Variant:
+class Variant(Generic[OptionsT]):
     """An immutable game description that creates states.
 
     ``presets`` maps a preset name to the options it sets (the first is the default);
-    ``check`` validates option combinations against the player count.
+    ``check`` validates option combinations against the player count.  Generic over its
+    options class: ``resolve_options`` returns it, ``goal`` and the state class take it.
     """
 
     name: str
     title: str
     description: str
-    options_cls: type[Any]
-    state_cls: type[VariantState]
+    options_cls: type[OptionsT]
+    state_cls: type[VariantState[OptionsT]]
     presets: Mapping[str, Mapping[str, OptionValue]]
     preset_descriptions: Mapping[str, str]
     aliases: tuple[str, ...] = ()
@@ -198,7 +203,7 @@ class Variant:
     default_players: int = 4
     rule_prefix: str = "STD"
     extra: Mapping[str, Any] = field(default_factory=dict)
-    goal_of: Callable[[Any], Goal] | None = None
+    goal_of: Callable[[OptionsT], Goal] | None = None
     """How a game is won under given (resolved) options: see :meth:`goal`."""
     preset_words: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     """Each preset for people: a name they understand and one plain sentence."""
@@ -218,7 +223,7 @@ class Variant:
         words = self.preset_words.get(preset)
         return words[0] if words else preset.replace("_", " ")
 
-    def goal(self, opts: Any) -> Goal:
+    def goal(self, opts: OptionsT) -> Goal:
         """How a game of this variant with the resolved ``opts`` is won.
 
         >>> from hotdeath.variants import get_variant
@@ -241,7 +246,7 @@ class Variant:
 
     def resolve_options(
         self, preset: str | None = None, options: Mapping[str, object] | None = None
-    ) -> Any:
+    ) -> OptionsT:
         """Validate a preset plus overrides into this variant's options object.
 
         Options objects are immutable, so the result is cached for hashable overrides.
@@ -252,7 +257,8 @@ class Variant:
             raise OptionError("bad_option", "options are an object of names and values")
         last = _LAST_RESOLVED.get(self.name)
         if last is not None and last[0] == preset and last[1] == options:
-            return last[2]  # the same request as the last one (a simulation's new games)
+            same: OptionsT = last[2]  # the same request as the last one (a simulation's
+            return same  # new games)
         name = preset or self.default_preset
         try:
             key: Any = (name, tuple(sorted(options.items())) if options else ())
@@ -270,7 +276,7 @@ class Variant:
         _LAST_RESOLVED[self.name] = (preset, dict(options) if options else None, opts)
         return opts
 
-    def check_players(self, players: int, opts: Any) -> None:
+    def check_players(self, players: int, opts: OptionsT) -> None:
         """Reject a player count the variant or its options cannot host."""
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             raise OptionError(
@@ -287,7 +293,7 @@ class Variant:
         preset: str | None = None,
         options: Mapping[str, object] | None = None,
         dealer: int | None = None,
-    ) -> VariantState:
+    ) -> VariantState[OptionsT]:
         """Start a new game: validated options, a seeded shuffle, the first deal."""
         opts = self.resolve_options(preset, options)
         if players is None:

@@ -13,7 +13,7 @@ from hotdeath import actions as A
 from hotdeath.actions import Action
 from hotdeath.cards import DRAW_TWO, FACE_COLOR, FACE_KIND, REVERSE, SKIP, WD4, WILD
 from hotdeath.errors import PositionError
-from hotdeath.options import like, option
+from hotdeath.options import fixed, like, option
 from hotdeath.results import HandResult
 from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, TURN
 from hotdeath.variants.base import Variant
@@ -21,15 +21,18 @@ from hotdeath.variants.standard import StandardOptions, StandardState
 
 
 @dataclass(frozen=True, slots=True)
-class CutthroatOptions:
+class CutthroatOptions(StandardOptions):
     """The Cutthroat column of the option registry (uno-variants §4).
 
-    Cutthroat is standard Uno played mean, so an option both games have is derived from
-    standard's (:func:`~hotdeath.options.like`): its own rule id, and only what Cutthroat
-    changes (a default, the allowed values, the words).  Options marked "(fixed)" there are
-    declared with their one allowed value.  The class
-    attributes after the fields are the Standard engine settings Cutthroat fixes (they are
-    not options): the engine of :class:`StandardState` reads them.
+    Cutthroat is standard Uno played mean, so its options are standard's (a subclass):
+    every option of standard Uno is one of Cutthroat's, with standard's rule, default and
+    words, unless declared again here (:func:`~hotdeath.options.like`: Cutthroat's rule id
+    and only what Cutthroat changes: a default, the allowed values, the words).  A new
+    option of standard Uno is thus Cutthroat's too without a change here, and the engine of
+    :class:`StandardState` finds every option it reads.  Options marked "(fixed)" there are
+    declared with their one allowed value.  The Standard settings that Cutthroat takes away
+    from players are fixed settings (:func:`~hotdeath.options.fixed`: not options), and two
+    follow from Cutthroat's own options (set in ``__post_init__``).
     """
 
     dealer_selection: str = like(StandardOptions, "dealer_selection", "CT-1.3",
@@ -163,32 +166,28 @@ class CutthroatOptions:
     )
     shortfall: str = like(StandardOptions, "shortfall", "CT-7.4")
 
-    # Standard engine settings that Cutthroat fixes (not options; properties, not class
-    # constants, so that the options class also compiles with mypyc).
-    @property
-    def seven_o(self) -> bool:
-        """No 7-0 house rule in Cutthroat."""
-        return False
+    # Standard settings that Cutthroat fixes or derives (not options; see the docstring)
+    seven_o: bool = fixed(False)
+    """No 7-0 house rule in Cutthroat."""
+    jump_in: bool = fixed(False)
+    """No jump-in in Cutthroat."""
+    draw_rule: str = fixed("until_playable")
+    """Draw until a match (CT-3.3, CT-3.4)."""
+    target_score: int = fixed(0)
+    """No target: a game is one hand (CT-7.2) and nobody scores (CT-7.1)."""
+    drawn_card_play: str = fixed("may")
+    """The Standard setting for a playable drawn card (CT-3.3): from
+    ``draw_until_match_then``."""
+    wild_draw_four_rule: str = fixed("challenge")
+    """The Standard setting: an illegal WD4 is always accepted (CT-5.1): from
+    ``wd4_challenge``."""
 
-    @property
-    def jump_in(self) -> bool:
-        """No jump-in in Cutthroat."""
-        return False
-
-    @property
-    def draw_rule(self) -> str:
-        """Draw until a match (CT-3.3, CT-3.4)."""
-        return "until_playable"
-
-    @property
-    def drawn_card_play(self) -> str:
-        """The Standard setting for a playable drawn card (CT-3.3)."""
-        return "must" if self.draw_until_match_then == "must_play" else "may"
-
-    @property
-    def wild_draw_four_rule(self) -> str:
-        """The Standard setting: an illegal WD4 is always accepted (CT-5.1)."""
-        return "free" if self.wd4_challenge == "none" else "challenge"
+    def __post_init__(self) -> None:
+        """Set the two Standard settings that follow from Cutthroat's options."""
+        object.__setattr__(self, "drawn_card_play",
+                           "must" if self.draw_until_match_then == "must_play" else "may")
+        object.__setattr__(self, "wild_draw_four_rule",
+                           "free" if self.wd4_challenge == "none" else "challenge")
 
 
 PRESETS: Final[dict[str, dict[str, Any]]] = {
@@ -243,12 +242,13 @@ _RULES: Final[dict[str, str]] = {
 }
 
 
-class CutthroatState(StandardState):
+class CutthroatState(StandardState[CutthroatOptions]):
     """A game of Cutthroat Uno: one hand, won by the first player out."""
 
     rule_prefix = "CT"
 
-    def __init__(self, variant: Variant, opts: Any, players: int, seed: int) -> None:
+    def __init__(self, variant: Variant[CutthroatOptions], opts: CutthroatOptions,
+                 players: int, seed: int) -> None:
         super().__init__(variant, opts, players, seed)
         self._keep = opts.draw_until_match_then == "keep"
 

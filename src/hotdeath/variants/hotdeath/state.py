@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import Any, ClassVar, Final
 
 from hotdeath import actions as A
 from hotdeath.actions import Action, make, play
@@ -51,11 +51,8 @@ from hotdeath.results import HandResult, SeatScore
 from hotdeath.state import CHOOSE_COLOR, CHOOSE_VICTIM, DEAL, GAME_OVER, NOBODY, RESPONSE, TURN
 from hotdeath.variants.base import Variant, VariantState
 from hotdeath.variants.hotdeath.card_table import _NUMS, MATCH, PRIV, rule_of
+from hotdeath.variants.hotdeath.options import HotDeathOptions
 from hotdeath.variants.hotdeath.scoring import hand_values, score_lines
-
-if TYPE_CHECKING:
-    from hotdeath.variants.hotdeath.options import HotDeathOptions
-
 
 # Attack kinds and families (HD-4.1)
 NO_ATTACK: Final = 0
@@ -128,10 +125,11 @@ def _hand_result(hand: int, end: str, rule: str, winner: int, out_order: tuple[i
                       out_order=out_order, seats=seats, extras=extras)
 
 
-class HotDeathState(VariantState):
+class HotDeathState(VariantState[HotDeathOptions]):
     """A game of Hot Death Uno (hands until a total reaches ``game_end_score``)."""
 
-    def __init__(self, variant: Variant, opts: HotDeathOptions, players: int, seed: int) -> None:
+    def __init__(self, variant: Variant[HotDeathOptions], opts: HotDeathOptions, players: int,
+                 seed: int) -> None:
         super().__init__(variant, opts, players, seed)
         self.deck = hotdeath_deck() if opts.deck == "single_108" else hotdeath_double_deck()
         self.infections = [0] * players

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypeVar
 
 from hotdeath import actions as A
 from hotdeath.actions import (
@@ -41,6 +41,11 @@ from hotdeath.pending import Pending, Pot
 from hotdeath.results import HandResult, ScoreLine, SeatScore
 from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, PHASE_NAMES, RESPONSE, TURN
 from hotdeath.variants.base import Variant, VariantState
+from hotdeath.variants.standard.options import StandardOptions
+
+StandardOptionsT = TypeVar("StandardOptionsT", bound=StandardOptions)
+"""The options of a game played by the standard engine: standard's, or a subclass of them
+(Cutthroat's, the worked example's), whose ``self.opts`` then has that type."""
 
 _PLAYS: Final = tuple(
     tuple(play(f, c) for c in COLORS) if IS_WILD[f] else (play(f),) for f in range(NUM_FACES)
@@ -123,12 +128,18 @@ def _hand_result(hand: int, end: str, rule: str, winner: int, team: tuple[int, .
                       out_order=out_order, seats=seats, extras=extras)
 
 
-class StandardState(VariantState):
-    """A game of standard Uno (hands to ``target_score``)."""
+class StandardState(VariantState[StandardOptionsT]):
+    """A game of standard Uno (hands to ``target_score``).
+
+    Generic over its options: ``StandardState[StandardOptions]`` is standard Uno, and a
+    variant built on this engine subclasses ``StandardState[ItsOptions]`` with options that
+    subclass :class:`StandardOptions` (Cutthroat).
+    """
 
     rule_prefix = "STD"
 
-    def __init__(self, variant: Variant, opts: Any, players: int, seed: int) -> None:
+    def __init__(self, variant: Variant[StandardOptionsT], opts: StandardOptionsT,
+                 players: int, seed: int) -> None:
         super().__init__(variant, opts, players, seed)
         self.deck = list(_DECK) * opts.decks
         self._plain = not (opts.wild_color_must_change or opts.wd4_color_must_change

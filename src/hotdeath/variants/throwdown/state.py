@@ -31,6 +31,7 @@ from hotdeath.pending import Pending, Pot
 from hotdeath.results import GameResult, HandResult, standings
 from hotdeath.state import DEAL, GAME_OVER, NOBODY, RESPONSE, TURN
 from hotdeath.variants.base import Variant, VariantState
+from hotdeath.variants.throwdown.options import ThrowdownOptions
 
 # --------------------------------------------------------------------------- values and links
 
@@ -1298,10 +1299,11 @@ def _draw_rule(faces: tuple[int, ...], level: int, mix2: bool, rule4: str,
 # --------------------------------------------------------------------------- the state
 
 
-class ThrowdownState(VariantState):
+class ThrowdownState(VariantState[ThrowdownOptions]):
     """A game of Uno Throwdown (one game: a winner and, when play goes on, a loser)."""
 
-    def __init__(self, variant: Variant, opts: Any, players: int, seed: int) -> None:
+    def __init__(self, variant: Variant[ThrowdownOptions], opts: ThrowdownOptions, players: int,
+                 seed: int) -> None:
         super().__init__(variant, opts, players, seed)
         self.deck = standard_deck() * opts.decks
         self.pot = 0
