@@ -823,9 +823,12 @@ class TestPartners:
         g2 = ct([["R3", "R4"], ["R5", "Y5"], ["R9"], ["G0", "B1"]], "R7", turn=2,
                 options={"partners": True})
         act(g2, "play R9")
-        assert g2.winners == [0, 2]
+        assert g2.winners == [2, 0]  # the one who went out first, then the partner
         assert g2.last_hand is not None and g2.last_hand.winner == 2
-        assert g2.last_hand.winners == (2, 0)  # the one who went out first, then the partner
+        assert g2.last_hand.winners == (2, 0)
+        # the standings too: the individual winner above his partner, then the others
+        res = g2.game_result()
+        assert res is not None and res.standings == (2, 0, 1, 3) and res.winners == (2, 0)
 
     @pytest.mark.rule("CT-9.4", SEED, f"{CONTRACT} CT-9.4")
     def test_no_team_points(self) -> None:

@@ -636,8 +636,10 @@ class TestWildDrawFour:
     def test_after_a_guilty_verdict(self, option: str, next_player: int) -> None:
         g = _wd4_game(["WD4", "R3", "B5"], options={"wd4_guilty_challenger_turn": option})
         act(g, "play WD4 blue")
-        act(g, "challenge")
+        ev = act(g, "challenge")
         assert g.current_player() == next_player
+        assert [(e.seat, e.rule) for e in ev if e.kind == "skip"] == (
+            [(1, "STD-6.5")] if option == "skipped" else [])
         assert card_code(g.discard[-1]) == "WD4"
         assert pos(g)["color"] == "blue"
         assert pos(g)["phase"] == "turn"
@@ -713,9 +715,26 @@ class TestTwoPlayers:
     def test_wild_draw_four_returns_play_to_its_player(self) -> None:
         g = _two(["WD4", "B5", "B4"], draw=["Y1", "Y2", "Y3", "Y4"])
         act(g, "play WD4 blue")
-        act(g, "accept")
+        ev = act(g, "accept")
         assert len(g.hands[1]) == 6
         assert g.current_player() == 0
+        # logged as the Draw Two's is: the victim is skipped, by STD-7.3
+        assert [(e.seat, e.rule) for e in ev if e.kind == "skip"] == [(1, "STD-7.3")]
+
+    @pytest.mark.rule("STD-7.3", "official", f"{CONTRACT} STD-7.3, STD-6.4")
+    def test_an_unsuccessful_challenge_returns_play_to_the_wild_draw_four(self) -> None:
+        g = _two(["WD4", "B5", "B4"], draw=["Y1", "Y2", "Y3", "Y4", "Y5", "Y6"])
+        act(g, "play WD4 blue")
+        ev = act(g, "challenge")  # P0 held no red: not guilty, P1 draws six
+        assert len(g.hands[1]) == 8 and g.current_player() == 0
+        assert [(e.seat, e.rule) for e in ev if e.kind == "skip"] == [(1, "STD-7.3")]
+        # with more players the victim's skip cites the card's rule (or the challenge's)
+        for answer, rule, drawn in (("accept", "STD-5.6", 4), ("challenge", "STD-6.4", 6)):
+            g = _wd4_game(["WD4", "B5", "B4"])
+            act(g, "play WD4 blue")
+            ev = act(g, answer)
+            assert len(g.hands[1]) == 1 + drawn and g.current_player() == 2
+            assert [(e.seat, e.rule) for e in ev if e.kind == "skip"] == [(1, rule)]
 
     @pytest.mark.rule("STD-7.4", "ruling", f"{CONTRACT} STD-7.4")
     def test_the_extra_turn_is_a_full_normal_turn(self) -> None:

@@ -994,6 +994,22 @@ class TestEnd:
         act(g, "play R2")
         assert g.is_terminal() and g.winners == [0] and g.returns() == [1.0, 0.0, 0.0]
 
+    @pytest.mark.rule("TD-6.2", SEED, "ruling", "a hand-made position's winner")
+    def test_a_position_with_players_out_has_the_first_out_as_its_winner(self) -> None:
+        # a position written by hand with out_order but no hand_winner: the first player
+        # out is the winner (TD-6.2), as in any game that reached it; a different winner is
+        # refused (no game reaches it)
+        g = td([[], [], ["R5", "R6"], ["R3", "G4"]], "R7", turn=2, out_order=[1, 0])
+        assert g.winner == 1 and to_position(g)["hand_winner"] == 1
+        act(g, "play R5", "play R3", "play R6")  # P2 goes out: P3 is the loser
+        assert g.is_terminal() and g.winners == [1] and g.next_game_dealer() == 1
+        assert g.last_hand is not None and g.last_hand.loser == 3
+        assert g.last_hand.out_order == (1, 0, 2)
+        with pytest.raises(PositionError) as err:
+            td([[], [], ["R5", "R6"], ["G3", "G4"]], "R7", turn=2, out_order=[1, 0],
+               hand_winner=0)
+        assert "first player in out_order" in err.value.message
+
     @pytest.mark.rule("TD-6.3", SEED, "ruling", "play_on_after_first_out")
     def test_play_on_until_one_holds_cards(self) -> None:
         g = td([["R5"], ["R1", "R2"], ["R3", "R4"]], "R7")

@@ -345,8 +345,7 @@ class CutthroatState(StandardState[CutthroatOptions]):
         self.emit("question", v, "CT-5.2", n=1 if self.wd4_legal else 0, target=w)
         self.draw_cards(v, self.pot, "CT-4.3")
         self.pot = 0
-        # with two players play comes back to the Wild Draw Four's player (CT-8.3)
-        self.emit("skip", v, "CT-8.3" if self.n == 2 and self._two_player else "CT-4.3")
+        self._victim_skipped(v, "5.6")  # CT-4.3; with two players CT-8.3
         self._next(self.next_seat(v))
 
     # ------------------------------------------------------------------ the end
@@ -360,10 +359,11 @@ class CutthroatState(StandardState[CutthroatOptions]):
         if len(team) > 1:
             self.emit("team_win", winner, "CT-9.3", target=team[0] if team[1] == winner
                       else team[1])
-        self.winners = list(team)
+        # the player who went out first, then his partner: the standings' order too
+        self.winners = [winner, *[t for t in team if t != winner]]
         self.last_hand = HandResult(hand=self.hand_no, end=end,
                                     rule="CT-7.1" if end == "out" else "STD-0.4",
-                                    winners=(winner, *[t for t in team if t != winner]),
+                                    winners=tuple(self.winners),
                                     out_order=tuple(self.out_order))
         self.phase = GAME_OVER
         self.drew = False

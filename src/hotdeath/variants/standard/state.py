@@ -560,10 +560,12 @@ class StandardState(VariantState[StandardOptionsT]):
             self._next(self._ring[self.direction][seat])
         elif k == A.ACCEPT:
             v = seat
-            self.emit("accept", v, self.r("5.6" if self.pot_top == WD4 else "5.4"))
+            card_rule = "5.6" if self.pot_top == WD4 else "5.4"
+            self.emit("accept", v, self.r(card_rule))
             self.draw_cards(v, self.pot, self.r("12.1") if self.opts.stacking != "none"
                             else self.r("5.6"))
             self.pot = 0
+            self._victim_skipped(v, card_rule)
             self._next(self.next_seat(v))
         elif k == A.CHALLENGE:
             self._challenge(seat)
@@ -622,11 +624,20 @@ class StandardState(VariantState[StandardOptionsT]):
         if self._events is None:
             self.draw_cards(v, count, "")
         else:
-            self.draw_cards(v, count, self.r("9.2" if out else ("5.6" if f == WD4 else "5.4")))
-            # with two players play comes back to the attacker (STD-7.3)
-            self.emit("skip", v, self.r("7.3" if self.n == 2 and self._two_player else "5.4"))
+            card_rule = "5.6" if f == WD4 else "5.4"
+            self.draw_cards(v, count, self.r("9.2" if out else card_rule))
+            self._victim_skipped(v, card_rule)
         self.pot = 0
         self._next(nxt[v])
+
+    def _victim_skipped(self, v: int, card_rule: str) -> None:
+        """The event of a draw's victim losing his turn (the card's rule, ``card_rule``).
+
+        With two players it is STD-7.3's: play comes back to the player of the card.
+        """
+        if self._events is not None:
+            self.emit("skip", v, self.r("7.3" if self.n == 2 and self._two_player
+                                        else card_rule))
 
     def _stack(self, p: int, f: int, honest: bool) -> None:
         add = 4 if f == WD4 else 2
@@ -660,9 +671,11 @@ class StandardState(VariantState[StandardOptionsT]):
             if self.opts.wd4_guilty_challenger_turn == "plays":
                 self._next(c)
             else:
+                self.emit("skip", c, self.r("6.5"))
                 self._next(self.next_seat(c))
         else:
             self.draw_cards(c, pot + 2, self.r("6.4"))
+            self._victim_skipped(c, "6.4")  # he draws and loses his turn, as if accepting
             self._next(self.next_seat(c))
 
     def _question(self, v: int) -> None:

@@ -2176,6 +2176,12 @@ class ThrowdownState(VariantState[ThrowdownOptions]):
 
         self.top_player = seat_or_none("top_player")
         self.winner = seat_or_none("hand_winner")
+        if self.out_order:  # TD-6.2: the first player out is the winner
+            if self.winner < 0:
+                self.winner = self.out_order[0]  # a hand-made position may leave it out
+            elif self.winner != self.out_order[0]:
+                raise PositionError("bad_position", "hand_winner must be the first player "
+                                    "in out_order (TD-6.2: the first out wins)")
         self.turns = int(d.get("turns", 0))
         declined = d.get("declined", [])
         if not isinstance(declined, list) or not all(
