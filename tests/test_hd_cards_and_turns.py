@@ -330,6 +330,20 @@ class TestLegality:
         g = hd(options=opts, hands=[["BB"], ["B4"], ["G1"], ["Y3"]], top="HOT", color="yellow")
         assert legal(g) == ["play BB", "draw"]
 
+    @pytest.mark.rule("HD-3.5", "HD-2.3.24", "seed 000", "app", "ruling",
+                      "hot-death.md §3.5, §3.12 shitter_last_card_needs_match")
+    def test_big_brother_as_last_card_matches_a_zero_of_any_colour(self) -> None:
+        # the Big Brother is a yellow 0: needing a match as the last card, it goes on a 0 of
+        # another colour by its number (the other 0s are the green Quitter and the blue
+        # Retaliation), and still not on a card of another colour and number
+        opts = {"shitter_last_card_needs_match": True}
+        for top, ok in (("QUIT", True), ("RET", True), ("G7", False), ("B3", False)):
+            g = hd(options=opts, hands=[["BB"], ["B4"], ["G1"], ["Y3"]], top=top)
+            assert ("play BB" in legal(g)) is ok, top
+        g = hd(options=opts, hands=[["BB"], ["B4"], ["G1"], ["Y3"]], top="QUIT")
+        ev = act(g, "play BB")
+        assert g.hand_winner == 0 and "hand_end" in kinds(ev)  # type: ignore[attr-defined]
+
     @pytest.mark.rule("HD-2.3.24", "app", "hot-death.md §2.3.24")
     def test_big_brother_as_last_card_wins_the_hand(self) -> None:
         g = hd(hands=[["BB"], ["B4"], ["G1"], ["Y3"]], top="R7")

@@ -438,6 +438,19 @@ class TestHandEndChecks:
         assert [seat_row(g, s)["points"] for s in range(4)] == [11, 0, 3, 4]
         assert g.dealer == 1 and phase(g) == "deal" and g.current_player() == 1
 
+    @pytest.mark.rule("HD-3.7.1", "seed 000", "seed 002", "app", "hot-death.md §3.7 check 1")
+    def test_three_bastard_cards_without_the_big_brother_do_not_end_the_hand(self) -> None:
+        # all FOUR end it: the Quitter, Retaliation and the Holy Defender with a drawn
+        # Virus are three, and the hand goes on
+        g = hd(players=4, turn=1, hands=[["R5", "G6"], ["QUIT", "RET", "G2"], ["B3"], ["Y4"]],
+               top="WD4", color="red",
+               attack={"kind": "draw", "count": 4, "victim": 1, "sender": 0},
+               draw=["HOLY", "VIR", "R1", "R2", "G9"])
+        ev = act(g, "accept")
+        assert sorted(hand(g, 1)) == sorted(["QUIT", "RET", "G2", "HOLY", "VIR", "R1", "R2"])
+        assert "hand_end" not in kinds(ev) and g.last_hand is None
+        assert phase(g) == "turn" and g.current_player() == 2
+
     @pytest.mark.rule("HD-3.7.1", "app", "ruling", "hot-death.md §3.7 check 1")
     def test_bastard_holder_is_not_infected(self) -> None:
         g = _bastard_accept()

@@ -18,6 +18,7 @@ from hotdeath.bots.arena import window_seats
 from hotdeath.cards import (
     DRAW_TWO,
     FACE_KIND,
+    FACE_NUMBER,
     NUMBER,
     REVERSE,
     SKIP,
@@ -245,6 +246,26 @@ class TestDealerAndDeal:
             assert twin.dealer == g.dealer  # from the seed: the same with or without events
             dealers.append(g.dealer)
         assert len(set(dealers)) > 1 and set(dealers) <= {0, 1, 2, 3}
+
+    @pytest.mark.rule("STD-2.1", "official", f"{CONTRACT} STD-2.1 the highest card deals")
+    def test_draw_high_the_highest_number_deals(self) -> None:
+        # the draw for the deal before hand 2: each player turns a card of the shuffled
+        # deck (seat 0 first, from the top); the highest number deals, an action card or
+        # wild counting 0, and ties draw again among the tied
+        unique = 0
+        for seed in range(16):
+            g = std([["G9"], ["R3"], ["G1", "B2"], ["G3", "Y4"]], "R7", turn=1, dealer=1,
+                    seed=seed, options={"dealer_selection": "draw_high"})
+            g.rng.shuffles = []  # keep a copy of each shuffle: the first is the draw's
+            act(g, "play R3")
+            pile = g.rng.shuffles[0]
+            values = [FACE_NUMBER[f] if FACE_KIND[f] == NUMBER else 0
+                      for f in (pile[-1 - s] for s in range(4))]
+            assert values[g.dealer] == max(values), (seed, values, g.dealer)
+            if values.count(max(values)) == 1:
+                unique += 1
+                assert g.dealer == values.index(max(values))
+        assert unique >= 8
 
     @pytest.mark.rule("STD-2.2", "official", "ruling", f"{CONTRACT} STD-2.2")
     @pytest.mark.parametrize("dealer", [0, 2])
@@ -810,6 +831,30 @@ class TestUno:
         act(g, "play R1")
         assert "catch 0" not in legal(g, 3)
 
+    @pytest.mark.rule("STD-8.3", "ruling", f"{CONTRACT} STD-8.3 (c) by any other player")
+    def test_the_holders_own_turn_action_keeps_his_window_open(self) -> None:
+        # a turn action by ANY OTHER player closes the window, not the holder's own: a
+        # one-card victim who has not called Uno challenges a bluffed Wild Draw Four; the
+        # challenge is his own turn action, so he can still be caught (a hand-made position)
+        def challenged() -> GameState:
+            g = std([["G5", "R2"], ["B4"], ["R1", "Y2"]], "WD4", color="blue", turn=1,
+                    uno_open=[1], draw=["Y1", "Y3", "Y4", "Y5", "Y6", "Y7"],
+                    pending={"type": "pot", "victim": 1, "sender": 0, "count": 4,
+                             "wd4_legal": False})
+            assert "catch 1" in legal(g, 2)
+            ev = act(g, "challenge")
+            assert [e.n for e in ev if e.kind == "challenge_result"] == [1]  # guilty
+            assert len(g.hands[0]) == 6 and hand(g, 1) == ["B4"] and g.current_player() == 1
+            return g
+
+        g = challenged()
+        assert g.uno_open == [1] and "catch 1" in legal(g, 2) and "catch 1" in legal(g, 0)
+        ev = act(g, "catch 1", seat=2)
+        assert hand(g, 1) == ["B4", "Y6", "Y7"] and "catch" in kinds(ev)
+        g = challenged()
+        act(g, "play B4")  # he goes out without having called: allowed (STD-8.5)
+        assert g.last_hand is not None and g.last_hand.winner == 1
+
     @pytest.mark.rule("STD-8.3", "ruling", f"{CONTRACT} STD-8.3 automatic draws")
     def test_an_automatic_draw_two_does_not_close_the_window(self) -> None:
         g = std([["R+2", "B5"], ["G1"], ["R2", "G2"], ["G3"]], "R7", draw=["Y1", "Y2"])
@@ -948,6 +993,16 @@ class TestGoingOutAndScoring:
         assert g.scores[0] == 71
         assert g.is_terminal() is over
         assert g.winners == ([0] if over else [])
+
+    @pytest.mark.rule("STD-9.4", "official", f"{CONTRACT} STD-9.4 \"reaches 500 or more\"")
+    def test_reaching_the_target_exactly_ends_the_game(self) -> None:
+        # a total of exactly 500 reaches the target: the game ends (one point short does not)
+        for before, over in ((429, True), (428, False)):
+            g = std([["R3"], ["G9", "B9"], ["W"], ["G3"]], "R7", scores=[before, 0, 0, 0])
+            ev = act(g, "play R3")
+            assert g.scores[0] == before + 71
+            assert g.is_terminal() is over and g.winners == ([0] if over else [])
+            assert ("game_end" in kinds(ev)) is over
 
     @pytest.mark.rule("STD-9.4", "official", f"{CONTRACT} §4 rounds")
     @pytest.mark.parametrize(("rounds", "over"), [(0, False), (1, True)])
@@ -1129,6 +1184,19 @@ def _stack(victim: list[str], options: dict[str, object], top: str = "R+2",
 
 
 class TestStacking:
+    @pytest.mark.rule("STD-12.1", "STD-5.4", "STD-5.6", "official", "docs/notation.md pending")
+    @pytest.mark.parametrize(("top", "count"), [("R+2", 2), ("WD4", 4)])
+    def test_a_hand_made_pot_counts_its_top_card(self, top: str, count: int) -> None:
+        # a position's pot without a count holds what its top card makes draw: 2 for a
+        # Draw Two (STD-5.4), 4 for a Wild Draw Four (STD-5.6)
+        g = std([["B5", "B6"], ["G1", "G4"], ["G2"]], top, players=3, turn=1,
+                **({"color": "blue"} if top == "WD4" else {}),
+                pending={"type": "pot", "victim": 1}, options={"stacking": "flat"},
+                draw=["Y1", "Y2", "Y3", "Y4", "Y5"])
+        assert pos(g)["pending"]["count"] == count
+        act(g, "accept")
+        assert len(g.hands[1]) == 2 + count and g.current_player() == 2
+
     @pytest.mark.rule("STD-12.1", "official", f"{CONTRACT} STD-12.1 stacking")
     @pytest.mark.parametrize(("stacking", "phase"), [("none", "turn"), ("flat", "response"),
                                                      ("escalating", "response")])

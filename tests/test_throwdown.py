@@ -23,7 +23,15 @@ from typer.testing import CliRunner
 import hotdeath
 from hotdeath import actions as A
 from hotdeath.actions import Action
-from hotdeath.cards import IS_WILD, card_code, parse_card, standard_deck
+from hotdeath.cards import (
+    FACE_KIND,
+    FACE_NUMBER,
+    IS_WILD,
+    NUMBER,
+    card_code,
+    parse_card,
+    standard_deck,
+)
 from hotdeath.cli import app
 from hotdeath.errors import IllegalActionError, OptionError, PositionError
 from hotdeath.events import Event
@@ -150,6 +158,21 @@ class TestSetup:
         g = hotdeath.new_game("throwdown", players=4, seed=5, dealer=3,
                               options={"dealer_selection": "draw_high"})
         assert g.dealer == 3  # a given dealer wins over the draw
+
+    @pytest.mark.rule("TD-1.3", SEED, "STD-2.1", "the highest card deals")
+    def test_draw_high_the_highest_number_deals(self) -> None:
+        # each player draws a card from the shuffled deck (the first shuffle of the game's
+        # seed), seat 0 first; the highest number deals (ties draw again among the tied)
+        for seed in range(16):
+            g = hotdeath.new_game("throwdown", players=4, seed=seed,
+                                  options={"dealer_selection": "draw_high"})
+            pile = list(g.deck)
+            hotdeath.rng.Rng(seed).shuffle(pile)
+            drawn_ = [pile[-1 - s] for s in range(4)]
+            values = [FACE_NUMBER[f] if FACE_KIND[f] == NUMBER else 0 for f in drawn_]
+            assert values[g.dealer] == max(values), (seed, values, g.dealer)
+            if values.count(max(values)) == 1:
+                assert g.dealer == values.index(max(values))
 
     @pytest.mark.rule("TD-1.4", SEED, "ruling", f"{CONTRACT} TD-1.4")
     def test_specials_turned_up_stay_buried_under_the_first_number(self) -> None:
@@ -724,6 +747,36 @@ class TestThrowdown:
         g = pot([["G1"], ["WD4", "G9"], ["W", "G7"]], "W", color="blue", turn=1)
         act(g, "play WD4 blue")
         assert "play W red" in plays(g)
+
+    @pytest.mark.rule("TD-4.7", SEED, "ruling", "k Wild Draw Fours add 4k")
+    def test_wild_draw_fours_in_a_throwdown_add_four_each(self) -> None:
+        # "a Wild Draw Four adds 4": a defence of k of them adds 4k (and sets level 4)
+        for k in (1, 2, 3):
+            g = pot([["G1"], ["WD4"] * k + ["G9"], ["Y2", "G2"]], "R+2", count=2, turn=1)
+            ev = act(g, "play " + " ".join(["WD4"] * k) + " yellow")
+            assert g.pot == 2 + 4 * k and g.level == 4 and g.turn == 2
+            assert [(e.kind, e.n, e.rule) for e in ev if e.kind == "stack"] == [
+                ("stack", 2 + 4 * k, "TD-4.7")]
+
+    @pytest.mark.rule("TD-4.5", "TD-4.7", "TD-4.8", SEED, "ruling",
+                      "a lone 2-valued card at level 4")
+    def test_a_lone_two_at_level_four_is_no_defence(self) -> None:
+        # at level 4 a 2-valued card needs a second beside it (TD-4.6): a lone one is no
+        # defence, so a defender who also holds a Wild may play it (the last resort, TD-4.7)
+        g = pot([["G1"], ["R2", "W", "G9"], ["Y7", "G7"]], "WD4", count=4, level=4,
+                color="red", turn=1)
+        assert plays(g) == ["play W red", "play W yellow", "play W green", "play W blue"]
+        # and one with nothing else to answer must take the pot at once (TD-4.8)
+        eight = ["B1", "B3", "B4", "B6", "B7", "B8", "B9", "Y1", "Y3"]
+        g = pot([["G1", "R4"], ["G3", "G9"], ["R2", "G7"], ["Y7", "Y8"]], "WD4", count=4,
+                level=4, color="red", turn=0, draw=eight)
+        ev = act(g, "play R4")  # P0 adds four: P1, with nothing to answer, takes 8
+        assert drawn(ev, 1) == 8 and g.turn == 2 and g.phase == TURN
+        g = pot([["G1", "R4"], ["R2", "G9"], ["B2", "G7"], ["Y7", "Y8"]], "WD4", count=4,
+                level=4, color="red", turn=0, draw=eight)
+        ev = act(g, "play R4")  # P1's lone R2 is no defence: he takes the 8 at once
+        assert [e.kind for e in ev if e.seat == 1][:2] == ["take_pot", "draw"]
+        assert drawn(ev, 1) == 8 and g.turn == 2 and g.phase == TURN
 
     @pytest.mark.rule("TD-4.8", SEED, "ruling", "pot_drawer_loses_turn")
     def test_no_defence_draws_the_pot(self) -> None:
