@@ -47,6 +47,39 @@ def test_core_imports_only_the_standard_library() -> None:
     assert third_party == set(), third_party
 
 
+def test_a_plain_import_gives_the_notation_and_the_views() -> None:
+    # as python-chess's ``import chess`` gives ``chess.Board``: ``import hotdeath`` alone,
+    # in a fresh interpreter, reaches the position notation and the views
+    code = ("import hotdeath\n"
+            "g = hotdeath.new_game('standard', players=2, seed=7)\n"
+            "p = hotdeath.notation.to_position(g)\n"
+            "print(hotdeath.notation.from_position(p).turn, hotdeath.view.View.__name__)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["0", "View"]
+
+
+def test_every_input_error_is_a_value_error() -> None:
+    # python-chess's IllegalMoveError is a ValueError: so is every error of the engine about
+    # what a caller gave, an illegal action, a wrong seat and a finished game included
+    from hotdeath import errors
+
+    classes = [c for c in vars(errors).values()
+               if isinstance(c, type) and issubclass(c, errors.HotDeathError)]
+    assert len(classes) == 8
+    for cls in classes:
+        assert issubclass(cls, ValueError) is (cls is not errors.HotDeathError), cls
+    g = hotdeath.new_game("standard", players=2, seed=7)
+    before = to_position(g)
+    for bad, seat, err in (("play Y2", None, errors.IllegalActionError),
+                           ("draw", 1, errors.WrongSeatError),
+                           ("fly", None, errors.NotationError)):
+        with pytest.raises(err) as caught:
+            g.apply_action(bad, seat)
+        assert isinstance(caught.value, ValueError)  # what code catching bad values catches
+    assert to_position(g) == before
+
+
 def test_registry_finds_variants_by_name_and_alias() -> None:
     assert hotdeath.get_variant("hd").name == "hotdeath"
     assert hotdeath.get_variant("Standard").name == "standard"

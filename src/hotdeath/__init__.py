@@ -1,12 +1,28 @@
 """hotdeath: an exact rules engine for Hot Death Uno, standard Uno and their house rules.
 
-The core imports only the standard library.
+The core imports only the standard library.  A game is a state that changes only through
+its actions, each of them legal now and answered with the events it caused:
 
 >>> import hotdeath
 >>> game = hotdeath.new_game("standard", players=2, seed=7)
 >>> game.current_player()
+0
+>>> [str(a) for a in game.legal_actions()]
+['play Y1', 'play Y6', 'play Y8', 'draw']
+>>> [hotdeath.describe(e) for e in game.apply_action("play Y6")]
+['P0 plays Yellow 6  [STD-5.1]']
+>>> game.current_player()
 1
->>> game.apply_action(game.legal_actions()[-1]) and None
+
+The position notation and the views come with the package:
+
+>>> position = hotdeath.notation.to_position(game)
+>>> position["variant"], position["turn"]
+('standard', 1)
+>>> hotdeath.notation.to_position(hotdeath.notation.from_position(position)) == position
+True
+>>> game.view(1).seat
+1
 """
 
 from __future__ import annotations
@@ -14,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from hotdeath import notation, view
 from hotdeath.actions import Action
 from hotdeath.errors import (
     GameOverError,
@@ -88,4 +105,6 @@ __all__ = [
     "describe",
     "get_variant",
     "new_game",
+    "notation",
+    "view",
 ]

@@ -4,6 +4,12 @@ Every error the engine raises derives from :class:`HotDeathError` and carries a 
 machine-readable ``code`` (the server and the command line reuse it) and a message for
 people.  Bad syntax (:class:`NotationError`) and a well-formed but illegal action
 (:class:`IllegalActionError`) are different errors.
+
+Every error here about what a caller gave (text, options, an action, a seat, a position)
+is also a :class:`ValueError`, as python-chess's illegal move is: code that handles bad
+input in general catches them too.  :class:`HotDeathError` itself is not, because the
+front ends derive errors of their own from it that are not about a value (a failed
+connection, a simulation's files).
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ class OptionError(HotDeathError, ValueError):
     """An unknown variant, preset or option, a bad value or an impossible combination."""
 
 
-class IllegalActionError(HotDeathError):
+class IllegalActionError(HotDeathError, ValueError):
     """A well-formed action that the rules do not allow now (state unchanged)."""
 
 
