@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 import pytest
@@ -166,7 +166,7 @@ def step_as_bots_do(state: GameState, seat: int, action: Action) -> None:
 
 def assert_step_matches_apply_action(
     fast: GameState, slow: GameState, rnd: random.Random, moves: int,
-    reference_legal: Callable[[GameState, int], list[Action]], same_actors: bool = False,
+    reference_legal: Callable[[GameState, int], Sequence[Action]], same_actors: bool = False,
 ) -> None:
     """Play the same random game through ``step`` (``fast``) and ``apply_action`` (``slow``).
 
@@ -178,7 +178,8 @@ def assert_step_matches_apply_action(
         if fast.is_terminal():
             break
         for s in fast.actors():
-            assert fast.legal_actions(s) == slow.legal_actions(s) == reference_legal(fast, s)
+            assert fast.legal_actions(s) == slow.legal_actions(s) == tuple(
+                reference_legal(fast, s))
         if same_actors:
             assert fast.actors() == slow.actors()
         seat, action = pick(fast, rnd)

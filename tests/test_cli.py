@@ -192,7 +192,9 @@ def test_position_summary_shows_the_attack(tmp_path: Path) -> None:
     out = result.stdout
     assert "variant    hotdeath (Hot Death Uno), 4 players, options: defaults" in out
     assert "phase      response: P1 to act" in out
-    assert "attack     P1 must answer a draw of 8 (sent by P0, last card Hot Death" in out
+    # in the words every front end uses (hotdeath.words.pending_words)
+    assert "attack     P1 must answer: draw 8 cards (Hot Death from P0, a draw-wild attack)" \
+        in out
     assert "top card   Hot Death, colour red" in out
     assert "P1 > 3 cards: Retaliation, Green 5, Yellow 2 · score 0" in out
     assert "legal actions" not in out

@@ -59,6 +59,27 @@ def test_a_plain_import_gives_the_notation_and_the_views() -> None:
     assert out.split() == ["0", "View"]
 
 
+@pytest.mark.parametrize("variant", ["standard", "hotdeath", "cutthroat", "throwdown"])
+def test_the_legal_actions_cannot_be_corrupted_by_their_caller(variant: str) -> None:
+    # the list a caller gets is immutable (a tuple, cached until the state changes): as
+    # with python-chess's generators or OpenSpiel's fresh lists, clearing or editing what
+    # it got cannot change the game; a list of one's own is list(...)
+    g = hotdeath.new_game(variant, players=3, seed=7)
+    for _ in range(30):
+        if g.is_terminal():
+            break
+        for seat in g.actors():
+            acts = g.legal_actions(seat)
+            assert isinstance(acts, tuple) and acts
+            with pytest.raises(AttributeError):
+                acts.clear()  # type: ignore[attr-defined]
+            mine = list(acts)
+            mine.clear()
+            assert g.legal_actions(seat) == acts
+        seat = g.current_player()
+        g.apply_action(g.legal_actions()[0], seat)  # the listed actions still work
+
+
 def test_every_input_error_is_a_value_error() -> None:
     # python-chess's IllegalMoveError is a ValueError: so is every error of the engine about
     # what a caller gave, an illegal action, a wrong seat and a finished game included
@@ -156,7 +177,7 @@ def test_game_over_refuses_actions() -> None:
         plays = [a for a in acts if a.kind == A.PLAY]
         g.step(plays[0] if plays else acts[0])
     assert g.current_player() == hotdeath.TERMINAL
-    assert g.legal_actions() == [] and g.actors() == []
+    assert g.legal_actions() == () and g.actors() == []
     assert sum(g.returns()) >= 1.0
     with pytest.raises(GameOverError) as e:
         act(g, "draw")

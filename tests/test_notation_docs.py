@@ -268,12 +268,12 @@ def _random_positions(variant: str, preset: str, seed: int) -> list[dict[str, An
         if game.is_terminal():
             break
         seat = rng.choice(game.actors())
-        acts = game.legal_actions(seat)
+        acts = list(game.legal_actions(seat))
         if seat != game.current_player():  # leaving out of turn (TD-6.6) only now and then
             acts = [a for a in acts if str(a) != "leave"] or acts
             if not acts or (str(acts[0]) == "leave" and rng.random() < 0.9):
                 seat = game.current_player()
-                acts = game.legal_actions(seat)
+                acts = list(game.legal_actions(seat))
         game.apply_action(rng.choice(acts), seat)
         if step % 7 == 0:
             out.append(to_position(game))

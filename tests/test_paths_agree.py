@@ -67,7 +67,7 @@ HD_SIDE_BY_SIDE: list[tuple[str, dict[str, Any]]] = (
 )
 """Every Hot Death preset with its own options, then canonical with each option set."""
 
-def standard_reference(state: GameState, seat: int) -> list[Action]:
+def standard_reference(state: GameState, seat: int) -> tuple[Action, ...]:
     """The legal list with every face's plays built by ``_expand`` (no play tables)."""
     ref = state.clone()
     assert isinstance(ref, StandardState)
@@ -97,7 +97,7 @@ def old_turn_actions(g: HotDeathState, seat: int) -> list[Action]:
     return acts
 
 
-def hd_reference(state: GameState, seat: int) -> list[Action]:
+def hd_reference(state: GameState, seat: int) -> tuple[Action, ...]:
     """The legal list of the generic code with the loop-over-the-hand turn builder."""
     ref = state.clone()
     assert isinstance(ref, HotDeathState)
@@ -108,11 +108,11 @@ def hd_reference(state: GameState, seat: int) -> list[Action]:
     # list for the turn part (no method of the state is replaced, so the compiled core's
     # classes, which take no new attributes, are tested the same way)
     turn = ref._turn_actions(seat)
-    assert listed[: len(turn)] == turn
-    return old_turn_actions(ref, seat) + listed[len(turn):]
+    assert listed[: len(turn)] == tuple(turn)
+    return (*old_turn_actions(ref, seat), *listed[len(turn):])
 
 
-def any_reference(state: GameState, seat: int) -> list[Action]:
+def any_reference(state: GameState, seat: int) -> tuple[Action, ...]:
     """The legal list of a fresh copy (nothing cached)."""
     return state.clone().legal_actions(seat)
 

@@ -449,5 +449,5 @@ class TestWords:
         assert "Left the table: Ann" in told.notes and "Loser: Cy" in told.notes
         assert told.rows == () and "No points are counted." in told.notes
         assert describe_action(Action.parse("deal 1")) == "deal 1 card to each player"
-        assert describe_pending({"kind": "draw", "count": 1, "victim": 0}, ["Ann"]) == (
+        assert describe_pending({"type": "draw", "count": 1, "victim": 0}, ["Ann"]) == (
             "Ann must answer: draw 1 card")

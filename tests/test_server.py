@@ -38,6 +38,7 @@ from hotdeath.server.protocol import MAX_MESSAGE_BYTES
 from hotdeath.server.room import Room
 from hotdeath.server.store import MIGRATIONS, Store
 from hotdeath.view import View
+from hotdeath.words import pending_words
 
 with warnings.catch_warnings():  # starlette warns about its httpx transport on import
     warnings.simplefilter("ignore")
@@ -850,6 +851,16 @@ def _check_message(msg: Msg, seat: int | None, room: Room) -> None:
         else:
             assert "cards" not in sent, (seat, sent)
             assert "(" not in sent["text"], sent["text"]
+    # what is pending, in the words of the one renderer (the page words nothing itself)
+    words = msg["attack_words"]
+    if view["attack"] is None:
+        assert words is None
+    else:
+        expected = pending_words(view["attack"], run.names, room.theme, you=seat)
+        assert expected is not None and words == expected.to_json()
+        victim = view["attack"]["victim"]
+        assert words["text"].startswith("You must answer" if victim == seat
+                                        else f"{run.names[victim]} must answer")
     for reveal in msg["reveals"]:
         ended = state.is_terminal() or any(e.kind == "hand_end" for e in run.events_now)
         assert reveal["hand_no"] < state.hand_no or ended

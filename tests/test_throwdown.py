@@ -1834,7 +1834,7 @@ class TestNotation:
         out = result.stdout
         assert "P0 plays Blue 9, Yellow 6, Yellow 3, Green 3, Red 8  [TD-2.5]" in out
         assert "Throwdown! P2 must answer a draw pot of 2  [TD-4.1]" in out
-        assert "P2 must answer a draw of 2" in out and "level 2" in out
+        assert "P2 must answer: draw 2 cards (Red Draw Two from P1, level 2)" in out
         assert "P2 (to act): play B2" in out
         result = runner.invoke(app, ["position", str(pos_file), "-a", "play R8 Y6"], env=env)
         assert result.exit_code != 0 and "illegal_action" in result.output

@@ -25,12 +25,11 @@ from hotdeath.cards import COLOR_NAMES, FACE_COLOR, card_name
 from hotdeath.errors import HotDeathError
 from hotdeath.events import Event, describe
 from hotdeath.notation import record
-from hotdeath.pending import DrawAttack, Ejection, Pot
 from hotdeath.rulebook import get_rule
 from hotdeath.state import GameState
 from hotdeath.variants import DEFAULT_VARIANT, get_variant
 from hotdeath.view import View
-from hotdeath.words import describe_action, for_people
+from hotdeath.words import describe_action, for_people, pending_words
 
 _STYLE = {0: "bold red", 1: "bold yellow", 2: "bold green", 3: "bold blue"}
 _LETTER = {0: "R", 1: "Y", 2: "G", 3: "B"}
@@ -97,13 +96,9 @@ class TerminalGame:
                          f"{'clockwise' if view.direction == 1 else 'counter-clockwise'}"
                          f"   draw pile {view.draw_pile_size}")
             con.print(line)
-        at = view.attack
-        if at is not None:
-            if isinstance(at, (DrawAttack, Pot)):
-                what = f"draw {at.count}"
-            else:
-                what = "ejection" if isinstance(at, Ejection) else "Glasnost reveal"
-            con.print(f"[bold]Pending attack:[/] {what} on {self.names[at.victim]}")
+        pending = pending_words(view.attack, self.names, self.theme)
+        if pending is not None:
+            con.print(f"[bold]{pending.title}:[/] {pending}")
         if view.hand is not None:
             legal_cards = {a.card for a in view.legal_actions if a.kind == A.PLAY}
             hand = Text("Your hand: ")

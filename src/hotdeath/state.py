@@ -198,7 +198,7 @@ class GameState(Generic[OptionsT]):
         self._ver = 0
         self._lc_ver = -1
         self._lc_seat = -1
-        self._lc: list[Action] = []
+        self._lc: tuple[Action, ...] = ()
         self._windows = True
         """False when no window can be open now (``_has_windows`` is then not asked): fixed
         by the options, or kept by a variant as its windows open and shut (Hot Death)."""
@@ -264,12 +264,12 @@ class GameState(Generic[OptionsT]):
         """Always false: shuffles come from the state's seeded generator."""
         return False
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
         """Legal actions of ``seat`` (default: the current player), windows included.
 
         For a seat that is not the current player this lists only its out-of-turn
-        actions (often none).  The list is cached until the state changes; do not
-        modify it.
+        actions (often none).  A tuple, cached until the state changes: nothing its caller
+        does to it can change the state (``list(...)`` gives a list to change).
         """
         if seat is None:
             seat = self.turn
@@ -279,15 +279,16 @@ class GameState(Generic[OptionsT]):
         if self.phase == TURN and seat == self.turn:  # the common case, tested first
             acts = self._turn_actions(seat)
         elif self.phase == GAME_OVER or not 0 <= seat < self.n:
-            return []
+            return ()
         else:
             acts = [] if seat != self.turn else self._main_actions(seat)
         if self.uno_open or (self._windows and self._has_windows()):
             acts = acts + self._window_actions(seat)
+        out = tuple(acts)
         self._lc_ver = self._ver
         self._lc_seat = seat
-        self._lc = acts
-        return acts
+        self._lc = out
+        return out
 
     def actors(self) -> list[int]:
         """Every seat that may act now: the current player first, then window holders."""
@@ -339,7 +340,7 @@ class GameState(Generic[OptionsT]):
                 self._end_blocked(seat)
         self._ver += 1  # invalidates the cached legal actions
 
-    def _checked(self, action: Action | str, seat: int, legal: list[Action]) -> Action:
+    def _checked(self, action: Action | str, seat: int, legal: tuple[Action, ...]) -> Action:
         """The listed action that ``action`` (text, or another spelling) stands for.
 
         Raises the coded error when there is none (the state is untouched).
@@ -355,7 +356,7 @@ class GameState(Generic[OptionsT]):
             self._reject(action, seat, legal)
         return canonical
 
-    def _reject(self, action: Action, seat: int, legal: list[Action]) -> NoReturn:
+    def _reject(self, action: Action, seat: int, legal: tuple[Action, ...]) -> NoReturn:
         if not 0 <= seat < self.n:
             raise WrongSeatError("wrong_seat", f"there is no seat {seat}")
         if not legal:

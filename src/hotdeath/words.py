@@ -20,7 +20,9 @@ from typing import Any, Final
 
 from hotdeath import actions as A
 from hotdeath.actions import Action
-from hotdeath.cards import COLOR_LETTERS, COLOR_NAMES, card_name, parse_card
+from hotdeath.cards import COLOR_LETTERS, COLOR_NAMES, GLAS, card_name, parse_card
+from hotdeath.pending import Context, DrawAttack, Ejection, Pending, Pot, Reveal
+from hotdeath.pending import from_json as pending_from_json
 from hotdeath.results import END_CODES, GameResult, HandResult, ResultExtra, ScoreLine
 
 REASONS: Final[dict[str, str]] = {
@@ -170,31 +172,113 @@ def button_label(action: Action, names: Sequence[str] | None = None,
 # ------------------------------------------------------------------ pending attacks
 
 
-def describe_pending(pending: Mapping[str, Any] | None, names: Sequence[str] | None = None,
-                     theme: str = "family") -> str:
-    """A pending attack or pot (the view's ``attack``) in words; empty when none.
+_FAMILY_WORDS: Final[dict[str, str]] = {
+    "wild_draw": "a draw-wild attack",
+    "draw_two": "a Draw Two attack",
+    "mystery": "a Mystery Draw attack",
+}
+"""Each Hot Death draw-attack family (HD-4.1: what may answer it) in words."""
 
-    >>> describe_pending({"kind": "draw", "count": 4, "victim": 1}, ["Ann", "Bo"])
-    'Bo must answer: draw 4 cards'
+
+@dataclass(frozen=True, slots=True)
+class PendingWords:
+    """What a game waits for (a view's ``attack``) in words, in pieces a front end lays out.
+
+    ``text`` is the sentence (``Bo must answer: draw 4 cards``); ``lead`` the sentence up to
+    the count and ``count`` the cards at stake (None: nothing to draw), for a page that
+    shows the count apart; ``title`` names what is pending (``Attack``, ``Throwdown
+    pot``); ``details`` are the facts beside it (the card and who sent it, a level, a lock,
+    whether it may be challenged).  ``str()`` is the sentence with its details.
+    """
+
+    title: str
+    text: str
+    lead: str
+    count: int | None
+    details: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.text} ({', '.join(self.details)})" if self.details else self.text
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON the server sends with a state (the page words nothing itself)."""
+        return {"title": self.title, "text": self.text, "lead": self.lead,
+                "count": self.count, "details": list(self.details)}
+
+
+def pending_words(pending: Pending | Mapping[str, Any] | None,
+                  names: Sequence[str] | None = None, theme: str = "family", *,
+                  you: int | None = None, challengeable: bool = False) -> PendingWords | None:
+    """A pending attack or pot (a :mod:`hotdeath.pending` value or its JSON) in words.
+
+    The one renderer of what is pending, for the command line, both terminal games and the
+    page (through the server).  ``you`` is the seat reading it (its name becomes "You");
+    ``challengeable`` adds that its victim may challenge it.  None when nothing is pending.
+
+    >>> from hotdeath.cards import parse_card
+    >>> pot = Pot(victim=1, sender=0, count=4, last_card=parse_card("WD4"))
+    >>> str(pending_words(pot, ["Ann", "Bo"], challengeable=True))
+    'Bo must answer: draw 4 cards (Wild Draw Four from Ann, may be challenged)'
+    >>> pending_words(pot.to_json(), ["Ann", "Bo"], you=1).lead
+    'You must answer: draw'
     """
     if not pending:
-        return ""
-    victim = _who(pending.get("victim"), names)
-    count = pending.get("count")
-    kind = pending.get("kind", "draw")
-    if kind == "eject":
-        return f"{victim} must answer an ejection"
-    if kind == "reveal":
-        return f"{victim} must answer a {card_name(_glasnost(), theme)} reveal"
-    if isinstance(count, int) and count > 0:
-        return f"{victim} must answer: draw {plural(count, 'card')}"
-    return f"{victim} must answer the attack"
+        return None
+    value = pending if not isinstance(pending, Mapping) else pending_from_json(
+        pending, Context(turn=-1, top=-1))
+
+    def who(seat: int, start: bool = False) -> str:
+        if seat == you and seat >= 0:
+            return "You" if start else "you"
+        return _who(seat, names)
+
+    victim = who(value.victim, start=True)
+    count: int | None = None
+    if isinstance(value, Ejection):
+        lead = text = f"{victim} must answer an ejection"
+        title = "Ejection"
+    elif isinstance(value, Reveal):
+        lead = text = f"{victim} must answer a {card_name(GLAS, theme)} reveal"
+        title = f"{card_name(GLAS, theme)} reveal"
+    else:
+        count = value.count
+        lead = f"{victim} must answer: draw"
+        text = f"{lead} {plural(count, 'card')}"
+        title = "Throwdown pot" if isinstance(value, Pot) and value.level is not None else (
+            "Attack")
+    sender = value.sender
+    card = card_name(value.last_card, theme) if value.last_card >= 0 else ""
+    source = f"from {who(sender)}" if sender >= 0 else "from the first card turned up"
+    details = [f"{card} {source}" if card else source]
+    attacker = sender if isinstance(value, Pot) else value.attacker
+    if attacker != sender and attacker >= 0:
+        details.append(f"last added by {who(attacker)}")
+    if isinstance(value, DrawAttack):
+        details.append(_FAMILY_WORDS.get(value.family, value.family.replace("_", " ")))
+        if value.locked:
+            details.append("it can only be accepted")
+    if isinstance(value, Pot) and value.level is not None:
+        details.append(f"level {value.level}")
+    if not isinstance(value, Pot) and value.redirected:
+        details.append("sent on")
+    if isinstance(value, Ejection) and value.two_active:
+        details.append("two players left")
+    if challengeable:
+        details.append("may be challenged")
+    return PendingWords(title, text, lead, count, tuple(details))
 
 
-def _glasnost() -> int:
-    from hotdeath.cards import GLAS
+def describe_pending(pending: Pending | Mapping[str, Any] | None,
+                     names: Sequence[str] | None = None, theme: str = "family") -> str:
+    """A pending attack or pot in one sentence (:func:`pending_words`); empty when none.
 
-    return GLAS
+    >>> describe_pending({"type": "draw", "count": 4, "victim": 1}, ["Ann", "Bo"])
+    'Bo must answer: draw 4 cards'
+    >>> describe_pending({"type": "reveal", "victim": 0}, ["Ann", "Bo"], "original")
+    'Ann must answer a Glasnost reveal'
+    """
+    words = pending_words(pending, names, theme)
+    return "" if words is None else words.text
 
 
 # ------------------------------------------------------------------ results

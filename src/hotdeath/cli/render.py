@@ -12,10 +12,11 @@ from hotdeath.cards import COLOR_NAMES, card_name, parse_card
 from hotdeath.errors import HotDeathError
 from hotdeath.events import Event, describe
 from hotdeath.options import OptionValue
-from hotdeath.pending import DrawAttack, Ejection, Pending, Pot
+from hotdeath.pending import Pending, Pot
 from hotdeath.rulebook import RULES
 from hotdeath.state import DEAL, GAME_OVER, PHASE_NAMES, GameState
 from hotdeath.variants import Variant
+from hotdeath.words import pending_words
 
 
 def seat_label(seat: int) -> str:
@@ -65,33 +66,11 @@ def event_line(event: Event, theme: str) -> str:
 
 
 def attack_text(attack: Pending, theme: str, challengeable: bool = False) -> str:
-    """What is pending, who must answer it and its details, in one line."""
-    victim = seat_label(attack.victim)
-    sender = attack.sender
-    if isinstance(attack, (DrawAttack, Pot)):
-        text = f"{victim} must answer a draw of {attack.count}"
-    elif isinstance(attack, Ejection):
-        text = f"{victim} must answer an ejection"
-    else:
-        text = f"{victim} must answer a Glasnost reveal"
-    parts = [f"sent by {seat_label(sender)}" if sender >= 0 else "from the up-card"]
-    attacker = sender if isinstance(attack, Pot) else attack.attacker
-    if attacker != sender and attacker >= 0:
-        parts.append(f"attacker {seat_label(attacker)}")
-    if attack.last_card >= 0:
-        parts.append(f"last card {card_name(attack.last_card, theme)}")
-    if isinstance(attack, DrawAttack):
-        parts.append(f"family {attack.family}")
-    if isinstance(attack, Pot) and attack.level is not None:
-        parts.append(f"level {attack.level}")
-    flags = {
-        "locked": isinstance(attack, DrawAttack) and attack.locked,
-        "redirected": not isinstance(attack, Pot) and attack.redirected,
-        "two active": isinstance(attack, Ejection) and attack.two_active,
-        "challengeable": challengeable,
-    }
-    parts += [name for name, on in flags.items() if on]
-    return f"{text} ({', '.join(parts)})"
+    """What is pending, who must answer it and its details, in one line.
+
+    The words of the one renderer every front end uses (:func:`hotdeath.words.pending_words`).
+    """
+    return str(pending_words(attack, None, theme, challengeable=challengeable))
 
 
 def position_lines(state: GameState, theme: str) -> Iterator[Text]:

@@ -102,7 +102,7 @@ class _Table:
         self.hand_mark: object = None
         self.steps = 0
         self.direct = False
-        self.legal: list[Action] = []
+        self.legal: Sequence[Action] = ()
         self.codes: list[int] = []
         self.caches: list[dict[Action, int]] = [{} for _ in range(e.n)]
         """Per learner seat: engine action -> its flat mask index (see ``_codes``)."""
@@ -687,7 +687,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
             if pending is not None:
                 e._encode_attack(pending, p)
 
-    def _codes(self, t: _Table, legal: list[Action]) -> list[int] | None:
+    def _codes(self, t: _Table, legal: Sequence[Action]) -> list[int] | None:
         """Flat mask indices of the learner's ``legal`` actions, filling the cache.
 
         An action without a slot maps to the spare byte after the masks; None when an

@@ -44,6 +44,7 @@ from hotdeath.server.protocol import ProtocolError
 from hotdeath.server.seating import thinks
 from hotdeath.server.store import DealRow, GameRows
 from hotdeath.state import GameState
+from hotdeath.words import pending_words
 
 LOG_TAIL = 300
 """Events sent with the first ``state`` after ``welcome``."""
@@ -349,8 +350,11 @@ class GameRun:
         """The fields of a ``state`` message that are ``seat``'s own (in message order)."""
         state = self.state
         names, theme, v = self.names, self.theme, self.version
+        view = state.view(seat)
+        attack = pending_words(view.attack, names, theme, you=seat)  # the one renderer
         return {
-            "view": state.view(seat).to_json(),
+            "view": view.to_json(),
+            "attack_words": None if attack is None else attack.to_json(),
             "actions": actions_json(state, seat, names, theme),
             "events": [event_json(e, seat, v, names, theme) for e in self.events_now],
             "clock": clock(),
@@ -362,13 +366,14 @@ class GameRun:
 
 
 STATE_KEYS: Final = (
-    "type", "game_id", "version", "view", "actions", "names", "theme", "last_action",
+    "type", "game_id", "version", "view", "attack_words", "actions", "names", "theme",
+    "last_action",
     "results", "events", "commitment", "reveals", "seed_commitment", "seed_reveal", "clock",
     "auto", "hints_used", "hints_line",
 )
 """The fields of a ``state`` message, in the order they are sent."""
-SEAT_ORDER: Final = tuple(k for k in STATE_KEYS if k in ("view", "actions", "events", "clock",
-                                                         "hints_used"))
+SEAT_ORDER: Final = tuple(k for k in STATE_KEYS if k in ("view", "attack_words", "actions",
+                                                         "events", "clock", "hints_used"))
 """The fields that differ from seat to seat, in message order."""
 SEAT_KEYS: Final = frozenset(SEAT_ORDER)
 

@@ -50,6 +50,7 @@ from hotdeath.cards import card_code
 from hotdeath.events import Event
 from hotdeath.server.store import DealRow, GameRows, read_game_since
 from hotdeath.state import GameState
+from hotdeath.words import pending_words
 
 CHECKPOINT_EVERY: Final = 500
 """Actions between two checkpoints: a page is rebuilt from at most this many actions."""
@@ -180,12 +181,15 @@ class ReplayCache:
         names: list[str] = list(row["names"])
 
         def step(index: int, s: int | None, text: str | None, events: list[Event]) -> str:
+            view = state.view(None if full else seat)
+            attack = pending_words(view.attack, names, theme)
             out: dict[str, Any] = {
                 "index": index, "seat": s, "action": text,
                 "events": [
                     event_json(e, e.seat if full else seat, index, names, theme) for e in events
                 ],
-                "view": state.view(None if full else seat).to_json(),
+                "view": view.to_json(),
+                "attack_words": None if attack is None else attack.to_json(),
             }
             if full:
                 out["hands"] = [[card_code(c) for c in h] for h in state.hands]

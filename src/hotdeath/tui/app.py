@@ -39,10 +39,11 @@ from hotdeath.coach import hint as coach_hint
 from hotdeath.coach import review as coach_review
 from hotdeath.errors import HotDeathError
 from hotdeath.notation import record
-from hotdeath.pending import Ejection, Pending, Pot, Reveal
+from hotdeath.pending import Pending
 from hotdeath.tui.remote import RemoteSession
 from hotdeath.tui.session import CARD_ACTIONS, ScoreSheet, Session, colour_word, face_order
 from hotdeath.view import View
+from hotdeath.words import pending_words
 
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
@@ -618,24 +619,13 @@ class HotDeathApp(App[None]):
 
     def _attack_text(self, attack: Pending, view: View) -> Text:
         s = self.session
-        pot_level = attack.level if isinstance(attack, Pot) else None
-        text = Text("Throwdown pot: " if pot_level is not None else "Attack: ",
-                    style="bold red")
-        if isinstance(attack, Ejection):
-            what = "ejection"
-        elif isinstance(attack, Reveal):
-            what = "Glasnost reveal"
-        else:
-            what = f"draw {attack.count}"
-        text.append(what, style="bold red")
-        if pot_level is not None:
-            text.append(f" (level {pot_level})")
-        if 0 <= attack.victim < len(s.names):
-            text.append(f" on {s.names[attack.victim]}")
-        if attack.last_card >= 0:
-            text.append(f", by {card_name(attack.last_card, s.theme)}")
-        if any(a.kind in (A.CHALLENGE, A.QUESTION) for a in view.legal_actions):
-            text.append(" · may be challenged", style="yellow")
+        challenge = any(a.kind in (A.CHALLENGE, A.QUESTION) for a in view.legal_actions)
+        words = pending_words(attack, s.names, s.theme, challengeable=challenge)
+        assert words is not None
+        text = Text(f"{words.title}: ", style="bold red")
+        text.append(words.text, style="bold red")
+        if words.details:
+            text.append(" · " + " · ".join(words.details))
         return text
 
     def _render_hand(self, view: View) -> None:

@@ -62,8 +62,9 @@ function render() {
   $("direction").className = `direction ${v.direction}`;
   $("direction-text").textContent = v.direction === "cw" ? "clockwise" : "counter-clockwise";
   const attack = $("attack");
-  attack.classList.toggle("hidden", !v.attack);
-  if (v.attack) attack.textContent = `⚠ ${nameOf(v.attack.victim)} must answer${v.attack.count ? `: draw ${v.attack.count}` : ""}`;
+  const words = step.attack_words; // from the server (hotdeath.words.pending_words)
+  attack.classList.toggle("hidden", !(v.attack && words));
+  if (v.attack && words) attack.textContent = `⚠ ${[words.text, ...words.details].join(" · ")}`;
   const hands = step.hands || [];
   if (!step.hands && v.seat !== null && v.seat !== undefined && v.hand) hands[v.seat] = v.hand;
   $("hands").replaceChildren(...v.seats.map((s) => {

@@ -208,6 +208,7 @@ function onState(msg) {
   S.actions = msg.actions || [];
   S.clock = msg.clock ? { ...msg.clock, at: Date.now() } : null;
   S.results = msg.results || null;
+  S.attackWords = msg.attack_words || null;
   S.hintsLine = msg.hints_line || "";
   if (S.hint && S.hint.version !== msg.version) S.hint = null; // the game moved on
   const said = (msg.events && msg.events.length ? msg.events : (msg.log || []).slice(-1))
@@ -688,18 +689,11 @@ function renderCenter() {
   dir.className = `direction ${v.direction}`;
   $("direction-text").textContent = v.direction === "cw" ? "clockwise" : "counter-clockwise";
   const attack = $("attack");
-  const a = v.attack;
-  if (a) {
-    const victim = youOr(a.victim);
-    let text;
-    // a.type: "draw" (Hot Death), "pot" (standard, Cutthroat, Throwdown), "eject", "reveal"
-    if (a.type === "draw" || a.type === "pot") text = `${victim} must answer: draw`;
-    else if (a.type === "eject") text = `${victim} must answer an ejection`;
-    else if (a.type === "reveal") text = `${victim} must answer a ${cardName("GLAS", S.theme)} reveal`;
-    else text = `${victim} must answer the attack`;
-    attack.replaceChildren(el("span", {}, `⚠ ${text}`),
-      a.count ? el("span", { class: "count" }, String(a.count)) : null,
-      a.last_card ? el("span", { class: "muted" }, ` · ${cardName(a.last_card, S.theme)} from ${youOr(a.sender)}`) : null);
+  const a = S.attackWords; // words from the server (hotdeath.words.pending_words)
+  if (v.attack && a) {
+    attack.replaceChildren(el("span", {}, `⚠ ${a.count === null ? a.text : a.lead}`),
+      a.count === null ? null : el("span", { class: "count" }, String(a.count)),
+      a.details.length ? el("span", { class: "muted" }, ` · ${a.details.join(" · ")}`) : null);
     attack.classList.remove("hidden");
   } else {
     attack.classList.add("hidden");
