@@ -24,17 +24,24 @@ COMPILED = {"actions.py", "cards.py", "errors.py", "events.py", "notation.py", "
 """The engine's hot modules (plus every module of every variant); the rest stays interpreted."""
 
 
+INTERPRETED_VARIANTS = {"__init__.py", "variant.py"}
+"""The modules directly under ``variants/`` left interpreted: the registry, and the
+``Variant`` entry, a generic dataclass that mypyc cannot build (mypyc/mypyc#827)."""
+
+
 def compiled_modules(package: Path) -> list[Path]:
     """The modules of ``package`` (a copy of src/hotdeath) that the compiled core compiles.
 
     The core's hot modules and every module under ``variants/`` (at any depth, a variant's
-    package included) except the registry's ``variants/__init__.py``.
+    package included) except the registry's ``variants/__init__.py`` and the ``Variant``
+    entry (``INTERPRETED_VARIANTS``).
     """
     variants = package / "variants"
     return sorted(
         p for p in package.rglob("*.py")
         if (p.parent == package and p.name in COMPILED)
-        or (variants in p.parents and p != variants / "__init__.py")
+        or (variants in p.parents
+            and not (p.parent == variants and p.name in INTERPRETED_VARIANTS))
     )
 
 

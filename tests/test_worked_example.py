@@ -32,8 +32,9 @@ from hotdeath.rl.spaces import action_layout
 from hotdeath.rulebook import RULES, parse_rules_file
 from hotdeath.state import TURN
 from hotdeath.variants import get_variant, register, unregister
-from hotdeath.variants.base import Goal, Variant
+from hotdeath.variants.base import Goal
 from hotdeath.variants.standard import StandardOptions, StandardState
+from hotdeath.variants.variant import Variant
 from tests.support import act, kinds, position
 
 RULEBOOK: Final = parse_rules_file(

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Final
 
 from hotdeath.errors import OptionError
-from hotdeath.variants.base import Variant
 from hotdeath.variants.cutthroat import CUTTHROAT
 from hotdeath.variants.hotdeath import HOTDEATH
 from hotdeath.variants.standard import STANDARD
 from hotdeath.variants.throwdown import THROWDOWN
+from hotdeath.variants.variant import Variant
 
 _REGISTRY: dict[str, Variant] = {}
 _ALIASES: dict[str, str] = {}

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from hotdeath.variants.base import Goal, Variant, VariantKit
+from hotdeath.variants.base import Goal, VariantKit
 from hotdeath.variants.cutthroat.state import (
     _RULES,
     PRESET_DESCRIPTIONS,
@@ -32,6 +32,7 @@ from hotdeath.variants.cutthroat.state import (
     CutthroatState,
 )
 from hotdeath.variants.standard import card_sub
+from hotdeath.variants.variant import Variant
 
 
 def _card_rule(face: int) -> str:

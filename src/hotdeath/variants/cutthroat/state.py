@@ -7,7 +7,7 @@ card, turn draw and end.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from hotdeath import actions as A
 from hotdeath.actions import Action
@@ -16,8 +16,10 @@ from hotdeath.errors import PositionError
 from hotdeath.options import fixed, like, option
 from hotdeath.results import HandResult
 from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, TURN
-from hotdeath.variants.base import Variant
 from hotdeath.variants.standard import StandardOptions, StandardState
+
+if TYPE_CHECKING:
+    from hotdeath.variants.variant import Variant
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from hotdeath.cards import GLAS, MADC, card_code, hotdeath_double_deck
 from hotdeath.results import ResultExtra
-from hotdeath.variants.base import Goal, Variant, VariantKit
+from hotdeath.variants.base import Goal, VariantKit
 from hotdeath.variants.hotdeath.card_table import CARD_RULE, FACE_RULE, MATCH, PRIV, rule_of
 from hotdeath.variants.hotdeath.options import (
     PRESET_DESCRIPTIONS,
@@ -39,6 +39,7 @@ from hotdeath.variants.hotdeath.state import (
     WILD_DRAW,
     HotDeathState,
 )
+from hotdeath.variants.variant import Variant
 
 if TYPE_CHECKING:
     from hotdeath.view import View

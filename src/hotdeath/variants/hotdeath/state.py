@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from hotdeath import actions as A
 from hotdeath.actions import Action, make, play
@@ -49,10 +49,13 @@ from hotdeath.errors import NotationError, OptionError, PositionError
 from hotdeath.pending import Context, DrawAttack, Ejection, Pending, Pot, Reveal
 from hotdeath.results import HandResult, SeatScore
 from hotdeath.state import CHOOSE_COLOR, CHOOSE_VICTIM, DEAL, GAME_OVER, NOBODY, RESPONSE, TURN
-from hotdeath.variants.base import Variant, VariantState
+from hotdeath.variants.base import VariantState
 from hotdeath.variants.hotdeath.card_table import _NUMS, MATCH, PRIV, rule_of
 from hotdeath.variants.hotdeath.options import HotDeathOptions
 from hotdeath.variants.hotdeath.scoring import hand_values, score_lines
+
+if TYPE_CHECKING:
+    from hotdeath.variants.variant import Variant
 
 # Attack kinds and families (HD-4.1)
 NO_ATTACK: Final = 0

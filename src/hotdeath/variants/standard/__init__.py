@@ -12,7 +12,7 @@ from typing import Final
 
 from hotdeath.cards import DRAW_TWO, FACE_KIND, FACE_NUMBER, NUM_FACES, NUMBER, REVERSE, SKIP, WILD
 from hotdeath.results import ResultExtra
-from hotdeath.variants.base import Goal, Variant, VariantKit
+from hotdeath.variants.base import Goal, VariantKit
 from hotdeath.variants.standard.options import (
     PRESET_DESCRIPTIONS,
     PRESET_WORDS,
@@ -20,6 +20,7 @@ from hotdeath.variants.standard.options import (
     StandardOptions,
 )
 from hotdeath.variants.standard.state import MATCH, StandardState, card_points
+from hotdeath.variants.variant import Variant
 
 
 def card_sub(face: int) -> str:

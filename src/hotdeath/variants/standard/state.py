@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Final, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar
 
 from hotdeath import actions as A
 from hotdeath.actions import (
@@ -40,8 +40,11 @@ from hotdeath.errors import OptionError, PositionError
 from hotdeath.pending import Pending, Pot
 from hotdeath.results import HandResult, ScoreLine, SeatScore
 from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, PHASE_NAMES, RESPONSE, TURN
-from hotdeath.variants.base import Variant, VariantState
+from hotdeath.variants.base import VariantState
 from hotdeath.variants.standard.options import StandardOptions
+
+if TYPE_CHECKING:
+    from hotdeath.variants.variant import Variant
 
 StandardOptionsT = TypeVar("StandardOptionsT", bound=StandardOptions)
 """The options of a game played by the standard engine: standard's, or a subclass of them

@@ -43,7 +43,7 @@ from typing import Final
 
 from hotdeath.cards import DRAW_TWO, FACE_KIND, NUMBER, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
 from hotdeath.results import ResultExtra
-from hotdeath.variants.base import Goal, Variant, VariantKit
+from hotdeath.variants.base import Goal, VariantKit
 from hotdeath.variants.throwdown.options import (
     PRESET_DESCRIPTIONS,
     PRESET_WORDS,
@@ -82,6 +82,7 @@ from hotdeath.variants.throwdown.state import (
     defence_plays,
     regular_plays,
 )
+from hotdeath.variants.variant import Variant
 
 _CARD_RULES: Final = {NUMBER: "TD-2.2", SKIP: "TD-3.3", REVERSE: "TD-3.3", DRAW_TWO: "TD-4.1",
                       WILD: "TD-2.8", WILD_DRAW_FOUR: "TD-4.1"}

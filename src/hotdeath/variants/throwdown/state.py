@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import lru_cache
 from itertools import groupby, pairwise, product
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from hotdeath import actions as A
 from hotdeath.actions import Action, make
@@ -30,8 +30,11 @@ from hotdeath.errors import OptionError, PositionError
 from hotdeath.pending import Pending, Pot
 from hotdeath.results import GameResult, HandResult, standings
 from hotdeath.state import DEAL, GAME_OVER, NOBODY, RESPONSE, TURN
-from hotdeath.variants.base import Variant, VariantState
+from hotdeath.variants.base import VariantState
 from hotdeath.variants.throwdown.options import ThrowdownOptions
+
+if TYPE_CHECKING:
+    from hotdeath.variants.variant import Variant
 
 # --------------------------------------------------------------------------- values and links
 
