@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, NoReturn, Self
 
 from hotdeath.actions import PLAY as PLAY_KIND
@@ -275,16 +275,19 @@ class GameState(Generic[OptionsT]):
             seat = self.turn
         if self._lc_ver == self._ver and self._lc_seat == seat:
             return self._lc
-        acts: list[Action]
+        acts: Sequence[Action]
         if self.phase == TURN and seat == self.turn:  # the common case, tested first
             acts = self._turn_actions(seat)
         elif self.phase == GAME_OVER or not 0 <= seat < self.n:
             return ()
         else:
-            acts = [] if seat != self.turn else self._main_actions(seat)
+            acts = () if seat != self.turn else self._main_actions(seat)
+        out: tuple[Action, ...]
         if self.uno_open or (self._windows and self._has_windows()):
-            acts = acts + self._window_actions(seat)
-        out = tuple(acts)
+            window = self._window_actions(seat)
+            out = (*acts, *window) if window else tuple(acts)
+        else:
+            out = tuple(acts)  # no copy when the variant gave a tuple (a prebuilt list)
         self._lc_ver = self._ver
         self._lc_seat = seat
         self._lc = out
@@ -587,10 +590,10 @@ class GameState(Generic[OptionsT]):
 
 
 
-    def _main_actions(self, seat: int) -> list[Action]:
+    def _main_actions(self, seat: int) -> Sequence[Action]:
         raise NotImplementedError
 
-    def _turn_actions(self, seat: int) -> list[Action]:
+    def _turn_actions(self, seat: int) -> Sequence[Action]:
         raise NotImplementedError
 
     def _has_windows(self) -> bool:

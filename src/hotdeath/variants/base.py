@@ -92,11 +92,14 @@ class VariantState(GameState[OptionsT], metaclass=ABCMeta):
         """Start the game: choose the first dealer (``None``: by the rules) and deal."""
 
     @abstractmethod
-    def _turn_actions(self, seat: int) -> list[Action]:
-        """The legal actions of ``seat`` in a normal turn (phase ``TURN``)."""
+    def _turn_actions(self, seat: int) -> Sequence[Action]:
+        """The legal actions of ``seat`` in a normal turn (phase ``TURN``).
+
+        A list, or a tuple (a prebuilt one costs nothing: ``legal_actions`` returns tuples).
+        """
 
     @abstractmethod
-    def _main_actions(self, seat: int) -> list[Action]:
+    def _main_actions(self, seat: int) -> Sequence[Action]:
         """The legal actions of the seat to act in any other phase."""
 
     @abstractmethod

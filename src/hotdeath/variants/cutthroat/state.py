@@ -6,6 +6,7 @@ card, turn draw and end.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -307,7 +308,7 @@ class CutthroatState(StandardState[CutthroatOptions]):
 
     # ------------------------------------------------------------------ legality
 
-    def _turn_actions(self, seat: int) -> list[Action]:
+    def _turn_actions(self, seat: int) -> Sequence[Action]:
         if self.drew and self._keep:
             return [A.PASS_ACTION]  # CT-3.3: only a hand-made position gets here
         return super()._turn_actions(seat)

@@ -107,6 +107,15 @@ _NO_TURN_EFFECT: Final = frozenset((HOLY, RET, VIR, LOI, BS, SN, M5, BB))
 """Special cards that, played in a turn, only hand the turn on (their effect is elsewhere)."""
 _PASS_KIND: Final = A.PASS
 _PASS: Final = A.PASS_ACTION
+_DRAW_ONLY: Final = (_DRAW,)
+_PASS_ONLY: Final = (_PASS,)
+_THEN: Final = tuple(
+    (tuple((*p, _DRAW) for p in table), tuple((*p, _PASS) for p in table))
+    for table in (_PLAYS, _PLAYS_BOTH)
+)
+"""``_THEN[uno][drew][f]``: the turn list of a hand whose one playable face is ``f``, whole
+and prebuilt (its plays, with their Uno-call twins when ``uno``, then draw, or pass after a
+draw): the most common turn costs no list."""
 _DEAL_ACTIONS: Final = tuple(make(A.DEAL, n=k) for k in range(31))
 _COLOR_ACTIONS: Final = tuple(make(A.COLOR, color=c) for c in COLORS)
 _CATCHES: Final = tuple(make(A.CATCH, target=x) for x in range(10))
@@ -322,7 +331,7 @@ class HotDeathState(VariantState[HotDeathOptions]):
             ]
         return _PLAYS_UNO[f] if uno else _PLAYS[f]
 
-    def _main_actions(self, seat: int) -> list[Action]:
+    def _main_actions(self, seat: int) -> Sequence[Action]:
         ph = self.phase
         if ph == TURN:
             return self._turn_actions(seat)
@@ -337,12 +346,13 @@ class HotDeathState(VariantState[HotDeathOptions]):
                     if t != seat and self.active[t]]
         return []
 
-    def _turn_actions(self, seat: int) -> list[Action]:
+    def _turn_actions(self, seat: int) -> Sequence[Action]:
         """An ordinary turn (HD-3.4, HD-3.5): the playable cards' plays, then draw or pass.
 
         The playable faces come from the precomputed sets of the table key, in face order;
         a hand that may hold a privileged face, the 69 or Big Brother has them checked one by
-        one, and directed cards are expanded by :meth:`_turn_list`.
+        one, and directed cards are expanded by :meth:`_turn_list`.  A turn with one
+        playable face (or none) gets its prebuilt tuple.
         """
         hand = self.hands[seat]
         top = self.discard[-1]
@@ -351,14 +361,14 @@ class HotDeathState(VariantState[HotDeathOptions]):
         if drew and self._drawn_only:
             f = self.drawn
             if f not in hand or not self._playable(key, f, hand):
-                return [_PASS]
+                return _PASS_ONLY
             if f in _DIRECTED:
                 return self._turn_list(seat, [f], hand, drew)
             sel = frozenset((f,))
         else:
             sel = _CANDIDATES[key].intersection(hand)
             if not sel:
-                return [_PASS if drew else _DRAW]
+                return _PASS_ONLY if drew else _DRAW_ONLY
             if not sel.isdisjoint(_SPECIAL[key]):
                 cand = sel
                 sel = _MATCHING[key].intersection(cand)
@@ -368,7 +378,11 @@ class HotDeathState(VariantState[HotDeathOptions]):
                     sel = sel.union((BB,))
                 if not sel.isdisjoint(_DIRECTED):
                     return self._turn_list(seat, sorted(sel), hand, drew)
-        plays = _PLAYS_BOTH if len(hand) == 2 and self._uno_catch else _PLAYS
+        uno = len(hand) == 2 and self._uno_catch
+        if len(sel) == 1:
+            for f in sel:
+                return _THEN[uno][drew][f]
+        plays = _PLAYS_BOTH if uno else _PLAYS
         acts: list[Action] = []
         for f in sorted(sel):
             acts += plays[f]

@@ -60,6 +60,14 @@ _PLAYS_UNO: Final = tuple(
 _PLAYS_BOTH: Final = tuple(a + b for a, b in zip(_PLAYS, _PLAYS_UNO, strict=True))
 """Each face's plays without, then with an Uno call (offered with two cards in hand)."""
 _COLOR_ACTIONS: Final = tuple(make(A.COLOR, color=c) for c in COLORS)
+_DRAW_ONLY: Final = (DRAW_ACTION,)
+_PASS_ONLY: Final = (PASS_ACTION,)
+_THEN: Final = tuple(
+    (tuple((*p, DRAW_ACTION) for p in table), tuple((*p, PASS_ACTION) for p in table))
+    for table in (_PLAYS, _PLAYS_BOTH)
+)
+"""``_THEN[uno][drew][f]``: a turn list whose one playable face is ``f``, whole and prebuilt
+(its plays, with their Uno-call twins when ``uno``, then draw, or pass after a draw)."""
 _CATCHES: Final = tuple(make(A.CATCH, target=x) for x in range(16))
 """``catch x`` of every seat ``x`` (15 players at most, STD-1.1)."""
 _DECK: Final = tuple(standard_deck())
@@ -325,7 +333,7 @@ class StandardState(VariantState[StandardOptionsT]):
             return acts
         return list(_PLAYS_UNO[f] if uno else _PLAYS[f])
 
-    def _main_actions(self, seat: int) -> list[Action]:
+    def _main_actions(self, seat: int) -> Sequence[Action]:
         ph = self.phase
         if ph == TURN:
             return self._turn_actions(seat)
@@ -335,13 +343,14 @@ class StandardState(VariantState[StandardOptionsT]):
             return list(_COLOR_ACTIONS)
         return []
 
-    def _turn_actions(self, seat: int) -> list[Action]:
+    def _turn_actions(self, seat: int) -> Sequence[Action]:
         """An ordinary turn (STD-4): the playable faces' plays in face order, then ``draw``.
 
         After a draw: the drawn card's plays and ``pass`` (no ``pass`` when a playable drawn
         card must be played).  Without colour limits or 7-0 and with two cards or more in
         hand a face's plays come from the precomputed tables (with two cards, each play also
-        with an Uno call); otherwise :meth:`_expand` builds them.
+        with an Uno call), a turn of one playable face (or none) a prebuilt tuple; otherwise
+        :meth:`_expand` builds them.
         """
         hand = self.hands[seat]
         acts: list[Action]
@@ -349,12 +358,15 @@ class StandardState(VariantState[StandardOptionsT]):
             f = self.drawn
             if f >= 0 and f in hand and self.is_playable(seat, f):
                 nh = len(hand)
-                acts = (list((_PLAYS if nh > 2 else _PLAYS_BOTH)[f]) if self._plain and nh > 1
-                        else self._face_plays(seat, f, hand))
+                if self._plain and nh > 1:
+                    if self._must_play:
+                        return (_PLAYS if nh > 2 else _PLAYS_BOTH)[f]
+                    return _THEN[nh == 2][1][f]
+                acts = self._face_plays(seat, f, hand)
                 if not self._must_play:
                     acts.append(PASS_ACTION)
                 return acts
-            return [PASS_ACTION]
+            return _PASS_ONLY
         top = self.discard[-1]
         key = NUM_FACES + self.color if IS_WILD[top] else top
         m = MATCH[key]
@@ -363,7 +375,7 @@ class StandardState(VariantState[StandardOptionsT]):
             if m[f]:
                 faces.append(f)
         if not faces:
-            return [DRAW_ACTION]  # nothing playable: draw (STD-4)
+            return _DRAW_ONLY  # nothing playable: draw (STD-4)
         nh = len(hand)
         plain = self._plain and nh > 1
         plays = _PLAYS if nh > 2 else _PLAYS_BOTH
@@ -371,6 +383,8 @@ class StandardState(VariantState[StandardOptionsT]):
             faces.sort()  # (a face held twice comes twice: its plays are listed once)
         if WD4 in faces and self._wd4_refused(seat):
             faces = [f for f in faces if f != WD4]
+        if plain and self._may_draw and faces and faces[0] == faces[-1]:
+            return _THEN[nh == 2][0][faces[0]]  # one playable face: prebuilt
         last = -1
         acts = []
         if plain:
