@@ -29,7 +29,7 @@ from hotdeath.rng import Rng
 from hotdeath.typevars import OptionsT
 
 if TYPE_CHECKING:
-    from hotdeath.variants.variant import Variant
+    from hotdeath.variants import Variant
     from hotdeath.view import View
 
 # Phases
