@@ -91,7 +91,7 @@ def test_report_writes_plots_markdown_and_html(
         assert part in md, part
     page = (out / "report.html").read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and '<img src="events.png"' in page
-    assert page.count("<table>") == md.count("\n|---") == 7
+    assert page.count("<table>") == md.count("\n|---") == 8
 
 
 def test_special_cards_use_a_name_theme(two_sets: tuple[Path, Path], tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ from rich.table import Table
 
 from hotdeath.cards import card_name, parse_card
 from hotdeath.errors import HotDeathError
-from hotdeath.simulate import read_results
+from hotdeath.simulate import BLUNDERS, blunder_rates, read_results
 from hotdeath.variants import get_variant
 
 Z95 = 1.959963984540054
@@ -77,6 +77,8 @@ class ResultSet:
     params: dict[str, Any]
     games: list[dict[str, Any]]
     unfinished: int = 0
+    unfinished_games: list[dict[str, Any]] = field(default_factory=list)
+    """The records of the games stopped at the move cap (left out of :attr:`games`)."""
 
     @property
     def players(self) -> int:
@@ -182,7 +184,8 @@ def load_sets(paths: Iterable[str | Path]) -> list[ResultSet]:
     sets: list[ResultSet] = []
     for label, r in zip(labels, read, strict=True):
         finished = [g for g in r.games if not g.get("unfinished")]
-        sets.append(ResultSet(label, r.path, r.params, finished, len(r.games) - len(finished)))
+        stopped = [g for g in r.games if g.get("unfinished")]
+        sets.append(ResultSet(label, r.path, r.params, finished, len(stopped), stopped))
     return sets
 
 
@@ -398,6 +401,18 @@ def sections(sets: Sequence[ResultSet], theme: str = "family") -> list[Section]:
         "Event frequencies", "How often things happen: per game, per 100 hands, and the "
         "share of games in which it happened at least once.",
         ["set", "event", "per game", "per 100 hands", "games with one"], rows, "events.png"))
+    rows = []
+    for s in sets:
+        rates = blunder_rates(s.games + s.unfinished_games)
+        for b in BLUNDERS:
+            count, total = rates[b.key]
+            rows.append([s.label, b.label, str(count), f"{total} {b.out_of}",
+                         _pct(count / total) if total else "—",
+                         _ci(wilson(count, total)) if total else "—"])
+    out.append(Section(
+        "Mistakes", "Mistakes and signs of a hand that will not end, each out of what it "
+        "could have happened in (unfinished games included), with 95% Wilson intervals.",
+        ["set", "what", "count", "out of", "rate", "95% CI"], rows))
     rows = [[s.label, name, f"{rate:.2f}"] for s in sets for name, rate in play_rates(s, theme)]
     out.append(Section(
         "Special cards played", "Plays per game of each wild and Hot Death special card.",
@@ -405,8 +420,13 @@ def sections(sets: Sequence[ResultSet], theme: str = "family") -> list[Section]:
     left_out = unfinished_note(sets)
     if left_out:
         for sec in out[1:]:
-            sec.note = f"{sec.note} {left_out}"
+            if sec.title not in _WITH_UNFINISHED:
+                sec.note = f"{sec.note} {left_out}"
     return out
+
+
+_WITH_UNFINISHED = ("Result sets", "Mistakes")
+"""Sections that count the unfinished games too (no "left out" note under them)."""
 
 
 def unfinished_note(sets: Sequence[ResultSet]) -> str:
@@ -427,7 +447,8 @@ def summary_tables(sets: Sequence[ResultSet], theme: str = "family") -> list[Tab
     A table whose statistics leave unfinished games out says so in its caption.  Beside
     each other, the sets' labels are never cut short (the other columns wrap instead).
     """
-    wanted = {"Result sets", "Wins per bot", "Game and hand length", "Event frequencies"}
+    wanted = {"Result sets", "Wins per bot", "Game and hand length", "Event frequencies",
+              "Mistakes"}
     tables: list[Table] = []
     left_out = unfinished_note(sets)
     for sec in sections(sets, theme):
@@ -436,7 +457,7 @@ def summary_tables(sets: Sequence[ResultSet], theme: str = "family") -> list[Tab
         header, rows = sec.header, sec.rows
         if len(sets) == 1 and header[0] == "set":
             header, rows = header[1:], [r[1:] for r in rows]
-        caption = left_out if left_out and sec.title != "Result sets" else None
+        caption = left_out if left_out and sec.title not in _WITH_UNFINISHED else None
         table = Table(title=sec.title, title_justify="left", caption=caption,
                       caption_justify="left")
         for i, h in enumerate(header):

@@ -221,6 +221,9 @@ class _Tally:
         self.draw_69 = 0
         self.largest_stack = 0
         self.largest_draw = 0
+        self.failed_challenges = 0
+        self.dry_hands = 0
+        self.dry_now = False
         self.hands_won = [0] * n
 
     def add(self, events: Iterable[Event]) -> None:
@@ -242,12 +245,18 @@ class _Tally:
                     self.largest_draw = e.n
             elif k == "deal":
                 self.dealers.append(e.seat)
+            elif k == "challenge_result" and not e.n:
+                self.failed_challenges += 1
+            elif k == "forgiven":
+                self.dry_now = True
             elif k == "hand_end":
                 self.hand_winners.append(e.seat)
                 if e.seat >= 0:
                     self.hands_won[e.seat] += 1
                 self.turns.append(self.turns_now)
                 self.turns_now = 0
+                self.dry_hands += self.dry_now
+                self.dry_now = False
             elif k == "score":
                 for label, _ in e.info:
                     if label == "combo_1000":
@@ -287,7 +296,9 @@ def play_one(
     Death specials by card code), ``mad_plays``, ``combo_1000`` (scores with the 1000
     combination), ``all_bastards`` (hands ended by all four bastard cards),
     ``largest_stack`` (the largest pending draw), ``largest_draw`` (most cards drawn at
-    once), ``draw_69`` (Mystery Draws of 69), ``ejections``, and ``bot_errors`` (per
+    once), ``draw_69`` (Mystery Draws of 69), ``ejections``, ``failed_challenges``
+    (Wild Draw Four challenges that found the play legal), ``dry_hands`` (finished hands
+    in which a draw found both piles empty and was forgiven), and ``bot_errors`` (per
     seat, for outside bots that broke the protocol).
 
     ``cache`` keeps bots that have a ``new_game`` hook (outside bots: one process per
@@ -363,6 +374,8 @@ def _record(
         "largest_draw": t.largest_draw,
         "draw_69": t.draw_69,
         "ejections": t.kinds.get("eject", 0),
+        "failed_challenges": t.failed_challenges,
+        "dry_hands": t.dry_hands,
         "events": dict(sorted(t.kinds.items())),
         "rules": dict(sorted(t.rules.items())),
         "plays": dict(sorted(t.plays.items())),
@@ -370,6 +383,62 @@ def _record(
     if bot_errors:
         rec["bot_errors"] = dict(bot_errors)
     return rec
+
+
+# ------------------------------------------------------------------ mistakes
+
+
+@dataclass(frozen=True, slots=True)
+class Blunder:
+    """A kind of mistake a simulation counts: how often it happened, out of what."""
+
+    key: str
+    label: str
+    """What it is, in words."""
+    out_of: str
+    """What it is counted against, in words (the denominator)."""
+    count: Callable[[Mapping[str, Any]], int]
+    total: Callable[[Mapping[str, Any]], int]
+
+
+def _ev(g: Mapping[str, Any], *kinds: str) -> int:
+    events = g.get("events", {})
+    return sum(int(events.get(k, 0)) for k in kinds)
+
+
+BLUNDERS: Final = (
+    Blunder("uno_caught", "own Uno calls missed (caught)", "episodes on one card",
+            lambda g: _ev(g, "catch"), lambda g: _ev(g, "catch", "uno")),
+    Blunder("false_calls", "erroneous Uno calls (a penalty)", "Uno calls and catches",
+            lambda g: _ev(g, "false_call"), lambda g: _ev(g, "uno", "catch", "false_call")),
+    Blunder("failed_challenges", "Wild Draw Four challenges lost", "challenges",
+            lambda g: int(g.get("failed_challenges", 0)), lambda g: _ev(g, "challenge_result")),
+    Blunder("dry_hands", "hands that ran the piles dry (draws forgiven)", "hands",
+            lambda g: int(g.get("dry_hands", 0)), lambda g: int(g.get("hands", 0))),
+    Blunder("blocked", "hands blocked", "hands",
+            lambda g: _ev(g, "blocked"), lambda g: int(g.get("hands", 0))),
+    Blunder("unfinished", "games stopped at the move cap", "games",
+            lambda g: int(bool(g.get("unfinished"))), lambda g: 1),
+    Blunder("left", "seats that left the game", "games",
+            lambda g: _ev(g, "leave"), lambda g: 1),
+)
+"""What the mistake scan counts (:func:`blunder_rates`; ``benchmarks/blunders.py`` compares
+the variants): a seat that forgets its own Uno and is caught, a call that costs a penalty, a
+challenge that costs cards, and the signs of a hand that will not end (every card in the
+hands, so that draws are forgiven; blocked hands; games at the move cap)."""
+
+
+def blunder_rates(games: Iterable[Mapping[str, Any]]) -> dict[str, tuple[int, int]]:
+    """Each of :data:`BLUNDERS` over game records: ``key -> (count, out of)``.
+
+    >>> cfg = SimConfig.make("throwdown", players=4, bots=["heuristic"], seed=5)
+    >>> caught, episodes = blunder_rates(simulate(cfg, 2))["uno_caught"]
+    >>> episodes > 0 and caught <= episodes // 10
+    True
+    """
+    records = list(games)
+    return {b.key: (sum(b.count(g) for g in records), sum(b.total(g) for g in records))
+            for b in BLUNDERS}
 
 
 # ------------------------------------------------------------------ results files

@@ -77,6 +77,22 @@ class View:
         """The discard-pile top (face id) or -1."""
         return self.discard[-1] if self.discard else -1
 
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        """The active seat ``steps`` places after ``seat`` in the direction of play.
+
+        ``seat`` itself when no other seat is active.
+        """
+        n = self.players
+        s = seat
+        for _ in range(steps):
+            for _ in range(n):
+                s = (s + self.direction) % n
+                if self.seats[s].active:
+                    break
+            else:
+                return seat
+        return s
+
     def known_cards(self) -> list[int]:
         """Every card this viewer can see: own hand, public cards, the discard pile."""
         out = list(self.hand or ())

@@ -46,9 +46,12 @@ def seat_rngs(seed: int, players: int) -> list[random.Random]:
 def window_seats(state: GameState) -> list[int]:
     """Seats other than the current player holding a window worth offering, in order.
 
-    The order is turn order from the player to act, in the direction of play: when several
-    seats claim a window at once (two players jumping in, STD-12.3), the nearest one in turn
-    order is offered it first.
+    A seat that may call its own Uno comes first: it is the first to know it holds one
+    card, and in the games where the call is not part of the play (Throwdown, TD-5.2; a
+    hand handed over by a 7-0 swap, STD-12.2) the others would otherwise always catch it
+    before it is asked.  The rest follow in turn order from the player to act, in the
+    direction of play: when several seats claim a window at once (two players jumping in,
+    STD-12.3), the nearest one in turn order is offered it first.
     """
     actors = state.actors()
     if len(actors) < 2:
@@ -56,7 +59,8 @@ def window_seats(state: GameState) -> list[int]:
     n = state.n
     turn = state.turn
     d = state.direction
-    others = sorted(actors[1:], key=lambda s: ((s - turn) * d) % n)
+    holders = state.uno_open
+    others = sorted(actors[1:], key=lambda s: (s not in holders, ((s - turn) * d) % n))
     return [
         s for s in others if any(worth_offering(state, s, a) for a in state.legal_actions(s))
     ]
@@ -70,22 +74,30 @@ def next_bot_move(
     """The next move a bot makes, or ``None`` when the game waits for a person.
 
     Seats without a bot in ``bots`` are people.  Window holders that are bots are asked
-    first; the current player's bot is asked last.  A returned action is legal.
+    first (a seat that may call its own Uno before the others: :func:`window_seats`); the
+    current player's bot is asked last, except that a current player who may call its own
+    Uno (a Skip that brings the turn back to him) is asked first: its own call is
+    returned at once, any other answer is kept for its turn.  A returned action is legal.
     """
     if state.is_terminal():
         return None
-    for seat in window_seats(state):
-        bot = bots.get(seat)
-        if bot is None:
-            continue
-        choice = bot.choose(state.view(seat), rngs[seat])
-        if choice is not None and worth_offering(state, seat, choice):
-            return seat, choice
     seat = state.current_player()
     bot = bots.get(seat)
+    kept: Action | None = None
+    if bot is not None and seat in state.uno_open:
+        kept = bot.choose(state.view(seat), rngs[seat])
+        if kept is not None and kept.kind == A.UNO:
+            return seat, kept
+    for other in window_seats(state):
+        window_bot = bots.get(other)
+        if window_bot is None:
+            continue
+        choice = window_bot.choose(state.view(other), rngs[other])
+        if choice is not None and worth_offering(state, other, choice):
+            return other, choice
     if bot is None:
         return None
-    choice = bot.choose(state.view(seat), rngs[seat])
+    choice = kept if kept is not None else bot.choose(state.view(seat), rngs[seat])
     if choice is None:
         raise RuntimeError(f"bot {bot.name!r} returned no action for its own turn")
     return seat, choice

@@ -46,7 +46,6 @@ from hotdeath.cards import (
     BB,
     BS,
     COLORS,
-    DB,
     DOUBLE_SKIP,
     DRAW_TWO,
     FACE_COLOR,
@@ -54,8 +53,6 @@ from hotdeath.cards import (
     FACE_NUMBER,
     GLAS,
     HOLY,
-    HOS,
-    HOT,
     IS_WILD,
     LOI,
     M5,
@@ -81,10 +78,14 @@ from hotdeath.view import View
 SKILLS: Final = ("weak", "strong", "expert")
 """The skill levels, weakest first."""
 
-_DRAW_CARDS: Final = {WD4: 4, HOT: 8, DB: 4, HOS: 4}
-_DEFENCES: Final = frozenset({HOLY, RET, VIR, M5})
 # how much the scorer likes an attack of n cards landing on a seat: per card drawn
 _PER_CARD: Final = 3.0
+BLUFF_RATE: Final = 0.05
+"""How often the expert assumes a player who holds the colour in play plays a Wild Draw
+Four anyway (a bluff).  The heuristic's own players almost never bluff; people do now and
+then.  With 0.05 an expert challenges a sender of about ten cards or more."""
+_LOST_CHALLENGE: Final = 2
+"""The cards a lost Wild Draw Four challenge adds to the draw (STD-6.4)."""
 
 
 def card_points(face: int, variant: str) -> int:
@@ -140,20 +141,15 @@ class _Table:
         self.danger = self.min_opp <= 2
         self.aggression = aggression
         self.lead_weight = (0.0, 0.1, 0.2, 0.6, 2.0)[aggression - 1]
-        self.next_seat = self._next(self.me)
+        self.next_seat = view.next_seat(self.me)
         self.hand_value = self.kit.points_of(self.hand)
         self.uno_plays = any(a.uno for a in view.legal_actions)
         self.forget_uno = False
 
-    def _next(self, seat: int) -> int:
-        v = self.view
-        n = v.players
-        s = seat
-        for _ in range(n):
-            s = (s + v.direction) % n
-            if v.seats[s].active:
-                return s
-        return seat
+    def draw_victim(self, face: int) -> int:
+        """The seat a draw card ``face`` played now would attack (the variant says)."""
+        hook = self.kit.draw_victim
+        return hook(self.view, face, self.me) if hook is not None else self.next_seat
 
     def leadership(self, seat: int) -> float:
         """0..1: how well ``seat`` stands in the game (1: the leader)."""
@@ -380,12 +376,10 @@ class HeuristicBot:
         if IS_WILD[f]:
             if strong and not danger and len(rest) > 2:
                 s -= 18.0
-            if f in _DRAW_CARDS:
-                victim = nxt
-                if f == DB and len(t.opponents) >= 2:
-                    victim = t._next(nxt)
-                s += _PER_CARD * _DRAW_CARDS[f] * t.attack_factor(victim)
-            elif f == WD4 or (k != WILD and f != MYS):
+            drawn = t.kit.draw_count(f)
+            if drawn:
+                s += _PER_CARD * drawn * t.attack_factor(t.draw_victim(f))
+            elif k != WILD and f != MYS:
                 s += _PER_CARD * 4 * t.attack_factor(nxt)
             if f == MYS and v.discard:
                 num = FACE_NUMBER[v.top] if not IS_WILD[v.top] else -1
@@ -490,36 +484,43 @@ class HeuristicBot:
         if f == HOLY:
             return score - (32.0 if self.level >= 1 else 10.0)
         # a stacked card: dumps it and sends a bigger attack on
-        n = _DRAW_CARDS.get(f, 2)
-        victim = t._next(t.me)
-        if f == DB and len(t.opponents) >= 2:
-            victim = t._next(victim)
+        n = t.kit.draw_count(f) or 2
+        victim = t.draw_victim(f)
         keep = 12.0 if IS_WILD[f] and self.level >= 1 and not t.danger else 4.0
         return score - keep + 0.4 * (count + n) * t.attack_factor(victim)
 
     def _challenge(self, t: _Table) -> float:
-        """A Wild Draw Four challenge: worth it when the player likely held the colour."""
+        """A Wild Draw Four challenge: worth it only when the play was likely a bluff.
+
+        A weak bot challenges on a whim; a strong one never (most Wild Draw Fours are
+        honest: a lost challenge costs two more cards); an expert weighs the chance that
+        the sender held the colour against how rarely a player who holds it plays the Wild
+        Draw Four anyway (:data:`BLUFF_RATE`), and challenges when that beats the two
+        extra cards of a lost challenge.
+        """
         v = t.view
         at = v.attack
         sender = at.sender if at is not None else -1
         if sender < 0:
             return -100.0
-        if self.level < 2:
+        if self.level == 0:
             return -self._accept_cost(t) - 1.0
         prev = _previous_color(v)
-        if prev == NO_COLOR:
-            return -100.0
+        if self.level == 1 or prev == NO_COLOR:
+            return -self._accept_cost(t) - 100.0
         known = Counter(v.known_cards())
         unseen_color = max(0, 25 - sum(c for f, c in known.items() if FACE_COLOR[f] == prev))
         unseen = max(1, 108 - sum(known.values()))
         p_card = unseen_color / unseen
         held = v.seats[sender].hand_size
-        guilty = 1.0 - (1.0 - p_card) ** held
+        holds = 1.0 - (1.0 - p_card) ** held
+        # Bayes: a player holding the colour plays the Wild Draw Four only now and then
+        guilty = holds * BLUFF_RATE / (holds * BLUFF_RATE + (1.0 - holds))
         draw = at.count if isinstance(at, (DrawAttack, Pot)) and at.count else 4
-        cost_ok = 2.0 * draw  # a wrong challenge: two more cards
-        # expected change against accepting: win `draw` cards when guilty, lose 2 otherwise
-        per = 6.0
-        return -self._accept_cost(t) + per * (guilty * draw - (1.0 - guilty) * cost_ok / 2.0)
+        per = self._accept_cost(t) / draw if draw else 6.0
+        # against accepting: `draw` cards saved when guilty, two more drawn otherwise
+        gain = guilty * draw - (1.0 - guilty) * _LOST_CHALLENGE
+        return -self._accept_cost(t) + per * gain
 
 
 def _previous_color(view: View) -> int:

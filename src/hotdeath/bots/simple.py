@@ -40,13 +40,15 @@ class BasicBot:
         """The bot's choice among ``view.legal_actions``."""
         acts = list(view.legal_actions)
         hand = view.hand or ()
+        own = view.seats[view.seat] if view.seat is not None else None
+        for a in acts:
+            # its own Uno and a catch, on its turn too (a Skip can bring the turn back to
+            # a player who has not called yet, TD-5.2)
+            if a.kind == A.UNO and a.target < 0 and own is not None and own.uno_catchable:
+                return a
+            if a.kind == A.CATCH and view.seats[a.target].uno_catchable:
+                return a
         if view.current_player != view.seat:
-            own = view.seats[view.seat] if view.seat is not None else None
-            for a in acts:
-                if a.kind == A.UNO and own is not None and own.uno_catchable:
-                    return a
-                if a.kind == A.CATCH and view.seats[a.target].uno_catchable:
-                    return a
             return None
         colors = Counter(FACE_COLOR[c] for c in hand if FACE_COLOR[c] != NO_COLOR)
         best_color = colors.most_common(1)[0][0] if colors else rng.randrange(4)

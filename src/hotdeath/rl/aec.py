@@ -485,8 +485,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming 
         self._throw_end = {}
 
     def _decide(self) -> None:
-        """Find the next decision: window holders not yet asked, then the current player."""
+        """Find the next decision: window holders not yet asked, then the current player.
+
+        As in :func:`hotdeath.bots.arena.next_bot_move`: a current player who may call
+        his own Uno decides first, and window holders who may call theirs come first
+        (:func:`~hotdeath.bots.arena.window_seats`).
+        """
         st = self.state
+        if st.uno_open and st.turn in st.uno_open and st.turn not in self._asked:
+            self._offer(st.turn, False)
+            return
         if st.uno_open or (st._windows and st._has_windows()):
             asked = self._asked
             for s in window_seats(st):

@@ -28,12 +28,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from hotdeath.actions import Action
 from hotdeath.cards import (
     DOUBLE_SKIP,
+    DRAW_TWO,
     FACE_KIND,
     FACE_NUMBER,
     IS_WILD,
     NUMBER,
     REVERSE_SKIP,
     SPREADER,
+    WD4,
     standard_deck,
 )
 from hotdeath.state import GameState
@@ -122,6 +124,16 @@ def standard_points(face: int) -> int:
     return 60 if kind == SPREADER else 20
 
 
+def standard_draw_count(face: int) -> int:
+    """Cards a played card adds to a draw (STD-5.1).
+
+    Four for a Wild Draw Four, two for a Draw Two, none for the rest.
+    """
+    if face == WD4:
+        return 4
+    return 2 if FACE_KIND[face] == DRAW_TWO else 0
+
+
 def _sum_points(kit: VariantKit, hand: Sequence[int]) -> int:
     return sum(kit.card_points(f) for f in hand)
 
@@ -162,6 +174,15 @@ class VariantKit:
     """What the dealer chooses before the first play (words), if anything."""
     inactive_word: str = "ejected"
     """How the terminal tools describe a seat that no longer plays in the hand."""
+    draw_count: Callable[[int], int] = field(default=standard_draw_count)
+    """Cards a played card (face id) adds to a draw attack (0: it draws nothing), the
+    variant's own table: bots and the coach read it, never a copy of it."""
+    answers: tuple[int, ...] = ()
+    """Cards worth holding back to answer attacks (Hot Death's defences), in the order the
+    coach names them."""
+    draw_victim: Callable[[View, int, int], int] | None = None
+    """The seat a draw card ``face`` played by ``seat`` attacks, from what a view shows
+    (``draw_victim(view, face, seat)``; None: the next active seat)."""
     position_from_view: Callable[[View], dict[str, Any]] = field(default=lambda view: {})
     """The variant's position fields (notation) that a :class:`~hotdeath.view.View` shows.
 

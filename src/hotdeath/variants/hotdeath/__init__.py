@@ -10,10 +10,28 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from hotdeath.cards import GLAS, MADC, card_code, hotdeath_double_deck
+from hotdeath.cards import (
+    DRAW_TWO,
+    FACE_KIND,
+    GLAS,
+    MADC,
+    SPREADER,
+    card_code,
+    hotdeath_double_deck,
+)
 from hotdeath.results import ResultExtra
 from hotdeath.variants.base import Goal, VariantKit
-from hotdeath.variants.hotdeath.card_table import CARD_RULE, FACE_RULE, MATCH, PRIV, rule_of
+from hotdeath.variants.hotdeath.card_table import (
+    ANSWERS,
+    CARD_RULE,
+    DEFENCES,
+    DRAW_COUNT,
+    FACE_RULE,
+    MATCH,
+    PRIV,
+    blast_skips,
+    rule_of,
+)
 from hotdeath.variants.hotdeath.options import (
     PRESET_DESCRIPTIONS,
     PRESET_WORDS,
@@ -58,6 +76,32 @@ def _attack_position(view: View) -> dict[str, Any]:
     return d
 
 
+def draw_count(face: int) -> int:
+    """Cards a played card adds to a draw attack.
+
+    :data:`DRAW_COUNT` for the wild draw cards, two for a Draw Two or a Spreader, 0 for
+    the rest (the Mystery Draw included: its number is the card's under it).
+    """
+    n = DRAW_COUNT.get(face)
+    if n is not None:
+        return n
+    return 2 if FACE_KIND[face] in (DRAW_TWO, SPREADER) else 0
+
+
+def draw_victim(view: View, face: int, seat: int) -> int:
+    """The seat a draw card ``face`` played by ``seat`` attacks, from a view (HD-4.2).
+
+    The next active player, or the one after him when the Delayed Blast skips
+    (:func:`blast_skips` under the view's options: the engine's own test).
+    """
+    opts = HOTDEATH.resolve_options(None, view.options)
+    active = sum(1 for s in view.seats if s.active)
+    victim = view.next_seat(seat)
+    if blast_skips(face, active, opts.delayed_blast_min_active_for_skip):
+        victim = view.next_seat(victim)
+    return victim
+
+
 KIT: Final = VariantKit(
     faces=tuple(sorted(set(hotdeath_double_deck()))),
     directed_faces=frozenset((GLAS, MADC)),
@@ -67,6 +111,9 @@ KIT: Final = VariantKit(
     card_points=typical_points,
     hand_points=typical_hand_points,
     points_reward=True,
+    draw_count=draw_count,
+    answers=ANSWERS,
+    draw_victim=draw_victim,
     position_from_view=_attack_position,
 )
 """What the front ends know of Hot Death (see :class:`~hotdeath.variants.base.VariantKit`)."""
@@ -107,10 +154,13 @@ HOTDEATH: Final = Variant(
 
 
 __all__ = [
+    "ANSWERS",
     "ATTACK_NAMES",
     "CARD_RULE",
     "DEALER_FIRST",
+    "DEFENCES",
     "DRAW_ATTACK",
+    "DRAW_COUNT",
     "DRAW_TWO_FAMILY",
     "EJECT_ATTACK",
     "FACE_RULE",
@@ -128,7 +178,10 @@ __all__ = [
     "WILD_DRAW",
     "HotDeathOptions",
     "HotDeathState",
+    "blast_skips",
     "card_values",
+    "draw_count",
+    "draw_victim",
     "hand_values",
     "rule_of",
     "typical_hand_points",

@@ -7,6 +7,7 @@ from typing import Final
 from hotdeath.cards import (
     BB,
     BS,
+    DB,
     DELAYED_BLAST,
     DOUBLE_SKIP,
     DRAW_TWO,
@@ -17,6 +18,8 @@ from hotdeath.cards import (
     GLASNOST,
     HARVESTER,
     HOLY,
+    HOS,
+    HOT,
     HOT_DEATH,
     IS_WILD,
     LOI,
@@ -35,6 +38,7 @@ from hotdeath.cards import (
     SN,
     SPREADER,
     VIR,
+    WD4,
     WILD,
     WILD_DRAW_FOUR,
 )
@@ -52,6 +56,29 @@ FACE_RULE: Final = {
     HOLY: "HD-2.3.22", RET: "HD-2.3.23", BB: "HD-2.3.24", GLAS: "HD-2.3.14",
     QUIT: "HD-2.3.15", MADC: "HD-2.3.16",
 }
+
+
+DRAW_COUNT: Final = {WD4: 4, HOT: 8, DB: 4, HOS: 4}
+"""Cards each wild draw card adds to a draw attack (HD-2.3.9 to HD-2.3.12); a Draw Two and
+a Spreader add two, a Mystery Draw the number on the card under it (HD-2.3.13)."""
+DEFENCES: Final = frozenset((RET, HOLY, VIR))
+"""The answers to any attack its victim may answer (HD-4.3): Retaliation, Holy Defender, Virus."""
+ANSWERS: Final = (HOLY, M5, RET, VIR)
+"""The cards a player holds back to answer attacks, in the order the coach names them: the
+defences and the Magic Red 5, which cancels a Hot Death (HD-2.3.18)."""
+
+
+def blast_skips(face: int, active: int, min_active: int) -> bool:
+    """Whether playing ``face`` skips the next player, its attack landing on the one after.
+
+    HD-2.3.11: the Delayed Blast does, when at least ``min_active`` players are active
+    (``delayed_blast_min_active_for_skip``).  The engine and the bots' reading of a view
+    both ask this.
+
+    >>> blast_skips(DB, 4, 3), blast_skips(DB, 2, 3), blast_skips(HOT, 4, 3)
+    (True, False, False)
+    """
+    return face == DB and active >= min_active
 
 
 def rule_of(face: int) -> str:

@@ -50,7 +50,15 @@ from hotdeath.pending import Context, DrawAttack, Ejection, Pending, Pot, Reveal
 from hotdeath.results import HandResult, SeatScore
 from hotdeath.state import CHOOSE_COLOR, CHOOSE_VICTIM, DEAL, GAME_OVER, NOBODY, RESPONSE, TURN
 from hotdeath.variants.base import VariantState
-from hotdeath.variants.hotdeath.card_table import _NUMS, MATCH, PRIV, rule_of
+from hotdeath.variants.hotdeath.card_table import (
+    _NUMS,
+    DEFENCES,
+    DRAW_COUNT,
+    MATCH,
+    PRIV,
+    blast_skips,
+    rule_of,
+)
 from hotdeath.variants.hotdeath.options import HotDeathOptions
 from hotdeath.variants.hotdeath.scoring import hand_values, score_lines
 
@@ -70,8 +78,8 @@ FAMILY_NAMES: Final = ("wild_draw", "draw_two", "mystery")
 DEALER_FIRST: Final = -2
 """Glasnost anchor of an up-card under ``first_player=dealer``: the dealer plays first."""
 _STACK_WILDS: Final = frozenset((WD4, HOT, DB, HOS))
-_DEFENCES: Final = frozenset((RET, HOLY, VIR))
-_DRAW_COUNT: Final = {WD4: 4, HOT: 8, DB: 4, HOS: 4}
+_DEFENCES: Final = DEFENCES
+_DRAW_COUNT: Final = DRAW_COUNT
 _PLAYS: Final = tuple(
     tuple(play(f, c) for c in COLORS) if IS_WILD[f] else (play(f),) for f in range(NUM_FACES)
 )
@@ -667,7 +675,7 @@ class HotDeathState(VariantState[HotDeathOptions]):
         him (HD-2.3.11).
         """
         v = self.next_seat(p)
-        if f == DB and self.n_active >= self._db_skip:
+        if blast_skips(f, self.n_active, self._db_skip):
             self.emit("skip", v, "HD-2.3.11")
             v = self.next_seat(v)
         return v
