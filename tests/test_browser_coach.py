@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ import pytest
 from tests.support import CARD_CODES as CODES
 from tests.test_browser import (
     SHOTS,
+    Player,
     Server,
     _create_in_lobby,
     _diagnose,
@@ -80,7 +82,7 @@ def test_a_person_asks_for_a_hint_reads_it_and_plays_the_coachs_move(
     assert page.get_attribute("#hint-box li.best", "data-move") == moves[0]
     # playing the coach's move from the hint
     page.click(f'#hint-box li.best [data-play-hint="{moves[0]}"]')
-    _wait_for(lambda: p.version() > before, "the coach's move to be played")
+    _wait_for(lambda: p.version() > before, "the coach's move to be played", timeout=30)
     deadline = time.monotonic() + 10
     while True:
         done = [s for s in p.states() if s["version"] == before + 1]
@@ -157,3 +159,57 @@ def test_game_over_tells_the_hints_used_and_the_review_of_the_hand(
     page.wait_for_selector("#hints-line:not(.hidden)")
     assert page.inner_text("#hints-line") == "Ann used 1 hint."
     ann.close()
+
+
+def _moved_on(p: Player, version: int) -> bool:
+    return p.version() > version
+
+
+class QuickCoachServer(Server):
+    """A server whose coach thinks 0.05 s a hint: few sampled deals, so the expert's move
+    it keeps (``pick=sure``) often shows a lower figure than another move."""
+
+    def command(self) -> list[str]:
+        return [*super().command(), "--max-bot-seconds", "0.05"]
+
+
+def test_a_hint_whose_move_shows_a_lower_figure_says_why_on_screen(
+        browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> None:
+    srv = QuickCoachServer(tmp_path_factory.mktemp("quick-coach") / "games.sqlite3")
+    srv.start()
+    p = _player(browser)
+    page = p.page
+    try:
+        _create_in_lobby(p, srv, "hotdeath", 4)
+        _start(p)
+        for _ in range(60):  # a hint of several moves differs from its figures about half the time
+            _until_my_turn(p, timeout=60, cards=True)
+            if len(p.legal()) < 2:
+                p.step()
+                continue
+            page.wait_for_selector("#hint-btn:not([disabled])")
+            asked = len(p.frames)
+            before = p.version()
+            page.click("#hint-btn")
+            try:
+                page.wait_for_selector("#hint-box", timeout=30000)
+            except Exception as e:  # pragma: no cover - a failure message with the page's state
+                raise AssertionError(f"no hint shown: {_diagnose(p)}") from e
+            hint = next(f for f in p.frames[asked:] if f.get("type") == "hint")["hint"]
+            moves = hint["moves"]
+            figures = [round(100 * m["value"]) for m in moves if m["value"] is not None]
+            if len(figures) == len(moves) >= 2 and max(figures[1:]) > figures[0]:
+                rival = max(moves[1:], key=lambda m: m["value"])
+                assert hint["why"].startswith(f"Why not {rival['words']}? It shows "), hint
+                assert page.inner_text("#hint-why") == hint["why"]
+                assert not CODES.search(hint["why"])
+                page.screenshot(path=str(COACH_SHOTS / "hint-why.png"), full_page=True)
+                break
+            assert hint["why"] == "" and page.locator("#hint-why").count() == 0, hint
+            page.click(f'#hint-box li.best [data-play-hint="{moves[0]["action"]}"]')
+            _wait_for(partial(_moved_on, p, before), "the coach's move to be played", timeout=30)
+        else:
+            raise AssertionError("no hint kept a move with a lower figure in 60 turns")
+    finally:
+        p.close()
+        srv.stop()

@@ -229,6 +229,90 @@ def test_hotdeath_review_and_replay_in_the_terminal(tmp_path: Path) -> None:
     assert seat.exit_code == 2 and "[bad_seat]" in seat.output
 
 
+def test_the_same_record_gives_the_same_review_twice(tmp_path: Path) -> None:
+    """Each decision's search is seeded from the record (its seed, the decision, the seat)."""
+    from typer.testing import CliRunner
+
+    from hotdeath.cli import app
+
+    rec = {**_recorded(), "names": NAMES, "people": [0]}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec), encoding="utf-8")
+    env = {"COLUMNS": "160", "NO_COLOR": "1"}
+    args = ["review", str(path), "--hand", "1", "--iterations", "60"]
+    runs = [CliRunner().invoke(app, args, env=env) for _ in range(2)]
+    assert all(r.exit_code == 0 for r in runs), runs[0].output
+    assert runs[0].output == runs[1].output
+    assert runs[0].output.startswith("Hand 1, Ann:")
+    # a decision is searched the same whatever else the review covers
+    alone = coach.review(rec, 1, [0], iterations=60)
+    beside = coach.review(rec, 1, [0, 1, 2, 3], iterations=60)
+    mine = [d for d in beside.decisions if d.seat == 0]
+    assert [d.to_json() for d in alone.decisions] == [d.to_json() for d in mine]
+    assert coach.decision_seed(rec, 5, 0) != coach.decision_seed({**rec, "seed": 1}, 5, 0)
+
+
+@pytest.mark.parametrize(("players", "options", "victim", "skipped"), [
+    (4, {}, 2, "skipping Bo"),  # HD-2.3.11: the next player is skipped
+    (2, {}, 1, ""),  # two players: nobody to skip, the attack is on the next
+    (4, {"delayed_blast_min_active_for_skip": 5}, 1, ""),  # the option: four are too few
+    (5, {"delayed_blast_min_active_for_skip": 5}, 2, "skipping Bo"),
+])
+def test_the_coachs_words_follow_the_variants_delayed_blast_rule(
+        players: int, options: dict[str, object], victim: int, skipped: str) -> None:
+    """The coach asks the engine what a play does (HD-2.3.11), never a copy of the rule."""
+    hands = [["DB", "R1", "R2"], ["G1", "G2"], ["B1", "B2", "B3"], ["Y1"], ["Y2", "Y3"]]
+    names = [*NAMES, "Eve"]
+    g = position(variant="hotdeath", hands=hands[:players], top="R9", options=options)
+    action = next(a for a in g.legal_actions(0) if str(a) == "play DB red")
+    events = g.clone().apply_action(action, 0)
+    attacked = next(e.target for e in events if e.kind == "attack")
+    assert attacked == victim  # the engine's ruling ...
+    words = coach.reason(g.view(0), action, names)
+    cards = len(hands[victim])
+    assert words.startswith(f"the Delayed Blast (HD-2.3.11) makes {names[victim]} "
+                            f"({cards} card{'s' if cards > 1 else ''}) draw 4")  # ... in words
+    assert (skipped in words) if skipped else ("skipping" not in words)
+
+
+def _hints_of_a_game(variant: str, seed: int) -> list[coach.Hint]:
+    """The coach's hints (60 iterations, seeded) at the searched decisions of a game."""
+    state = hotdeath.new_game(variant, 4, seed)
+    bots = [make_bot("heuristic:expert") for _ in range(4)]
+    rng = random.Random(seed)
+    hints: list[coach.Hint] = []
+    for _ in range(400):
+        if state.is_terminal() or len(hints) >= 12:
+            break
+        seat = state.current_player()
+        view = state.view(seat)
+        if view.phase != "deal" and len(view.legal_actions) >= 3:
+            hints.append(coach.hint(view, iterations=60, seed=len(hints)))
+        choice = bots[seat].choose(view, rng)
+        state.step(choice if choice is not None else view.legal_actions[0], seat)
+    return hints
+
+
+def test_the_coachs_move_has_the_best_figure_shown_or_the_hint_says_why() -> None:
+    """``pick=sure`` may keep a move with a lower figure: the hint then says why in words."""
+    explained = 0
+    for variant, seed in (("hotdeath", 2), ("throwdown", 3)):
+        for h in _hints_of_a_game(variant, seed):
+            best = h.moves[0]
+            higher = [m for m in h.moves[1:] if best.value is not None and m.value is not None
+                      and round(100 * m.value) > round(100 * best.value)]
+            if not higher:
+                assert h.why == "", h.why
+                continue
+            explained += 1
+            top = max(higher, key=lambda m: m.value or 0.0)
+            assert h.why.startswith(f"Why not {top.words}? It shows "), h.why
+            assert "sampled deal" in h.why and "the coach" in h.why
+            assert h.to_json()["why"] == h.why
+            assert not CODES.search(h.why)
+    assert explained >= 1  # the games hold such hints: the check above ran
+
+
 def test_the_game_reward_values_standing_by_the_games_goal() -> None:
     from hotdeath.bots.ismcts import _game_rewards
 

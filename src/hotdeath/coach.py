@@ -31,31 +31,27 @@ from typing import Any, Final
 from hotdeath import actions as A
 from hotdeath.actions import Action
 from hotdeath.bots.heuristic import HeuristicBot, _Table
-from hotdeath.bots.ismcts import IsmctsBot, _searched
+from hotdeath.bots.ismcts import SURE_Z, IsmctsBot, Sampler, _searched
 from hotdeath.cards import (
     BB,
     COLOR_NAMES,
-    DB,
-    DOUBLE_SKIP,
-    DRAW_TWO,
     FACE_COLOR,
     FACE_KIND,
     HOLY,
-    HOS,
-    HOT,
     IS_WILD,
     M5,
     NUMBER,
     QUIT,
     RET,
-    REVERSE_SKIP,
-    SKIP,
     VIR,
     WD4,
     card_name,
 )
 from hotdeath.errors import HotDeathError
+from hotdeath.events import Event
 from hotdeath.pending import DrawAttack, Ejection, Pot
+from hotdeath.state import GameState
+from hotdeath.variants.base import VariantKit
 from hotdeath.view import View
 from hotdeath.words import describe_action, plural
 
@@ -74,8 +70,8 @@ one, so that near-equal moves resolve the same way at any budget."""
 SHRINK: Final = 4
 """A review values each move as if it had this many more tries at the position's mean."""
 
-_DRAWS: Final = {WD4: 4, HOT: 8, DB: 4, HOS: 4}
-_DEFENCES: Final = (HOLY, M5, RET, VIR)
+_ATTACKS: Final = frozenset({"attack", "stack", "throwdown"})
+"""Events of a play that set an attack on a seat (its ``target``, ``n`` cards)."""
 
 
 class CoachError(HotDeathError):
@@ -146,6 +142,9 @@ class Hint:
     """Wall time the hint took."""
     digest: str
     """:func:`view_digest` of the view it was computed from."""
+    why: str = ""
+    """Why the coach's move is not the one with the highest figure shown, in words ('' when
+    it is): the search is not sure that the other move is better (``pick=sure``)."""
 
     @property
     def best(self) -> Move:
@@ -158,10 +157,11 @@ class Hint:
             "seat": self.seat, "hand_no": self.hand_no,
             "moves": [m.to_json() for m in self.moves],
             "iterations": self.iterations, "seconds": round(self.seconds, 3),
+            "why": self.why,
         }
 
     def lines(self) -> list[str]:
-        """The hint in words, one line per move (best first)."""
+        """The hint in words, one line per move (best first); :attr:`why` goes beside them."""
         out = []
         for i, m in enumerate(self.moves):
             lead = "Best:" if i == 0 else f"{i + 1}."
@@ -187,19 +187,61 @@ def _rest(hand: Sequence[int], cards: Sequence[int]) -> list[int]:
     return out
 
 
-def _next(view: View, seat: int, steps: int = 1) -> int:
-    n = view.players
-    s = seat
-    for _ in range(steps):
-        for _ in range(n):
-            s = (s + view.direction) % n
-            if view.seats[s].active:
-                break
-    return s
-
-
 def _cards(view: View, seat: int) -> str:
     return plural(view.seats[seat].hand_size, "card")
+
+
+def _seats(seats: Sequence[int], names: Sequence[str] | None, view: View | None = None,
+           draws: Sequence[int] | None = None) -> str:
+    """Seats in words, ``P1 and P2``.
+
+    Each with its hand size when ``view`` is given, and ``draw N`` after each when
+    ``draws`` gives the cards each draws.
+    """
+    said = [_who(s, names) + (f" ({_cards(view, s)})" if view is not None else "")
+            + (f" draw {draws[i]}" if draws is not None else "")
+            for i, s in enumerate(seats)]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
+def _kit(view: View) -> VariantKit:
+    from hotdeath.variants import get_variant
+
+    return get_variant(view.variant).kit
+
+
+_DEALT: tuple[View, GameState | None] | None = None
+"""The last view dealt for :func:`effects_of` and its deal (hints ask about a few moves of
+one view in a row)."""
+
+
+def effects_of(view: View, action: Action) -> list[Event]:
+    """What the engine says ``action`` does from ``view``: the events of applying it.
+
+    The action is applied with :meth:`~hotdeath.state.GameState.apply_action` to a deal
+    consistent with the view (:class:`~hotdeath.bots.ismcts.Sampler`'s first deal of the
+    unseen cards), so the words built from the events (who is attacked, with how many
+    cards, who is skipped) follow the variant's rules and options, never a copy of them.
+    Empty when the view cannot be dealt (a spectator's) or the action is not legal.
+    """
+    global _DEALT
+    if view.seat is None:
+        return []
+    last = _DEALT
+    if last is not None and last[0] is view:
+        state = last[1]
+    else:
+        try:
+            state = Sampler(view).template
+        except (HotDeathError, ValueError):
+            state = None
+        _DEALT = (view, state)
+    if state is None:
+        return []
+    try:
+        return state.clone().apply_action(action, view.seat)
+    except HotDeathError:
+        return []
 
 
 def reason(view: View, action: Action, names: Sequence[str] | None = None,
@@ -226,6 +268,13 @@ def reason(view: View, action: Action, names: Sequence[str] | None = None,
         if not rest:
             return f"goes out with the {name}{cite}: the hand ends and you win it"
         under_attack = attack is not None and attack.victim == me
+        effects = effects_of(view, action)
+        hit = next((e for e in effects if e.kind in _ATTACKS and e.target >= 0), None)
+        # an attack nobody may answer is drawn at once (a Draw Two in standard Uno, a Spreader)
+        drawers = [e for e in effects if e.kind == "draw" and e.seat != me and e.n]
+        struck = {e.seat for e in drawers} | ({hit.target} if hit is not None else set())
+        skipped = [e.seat for e in effects
+                   if e.kind == "skip" and e.seat != me and e.seat not in struck]
         if under_attack and view.phase == "response":
             if f == HOLY:
                 parts.append(f"the {name}{cite} stops the attack"
@@ -237,25 +286,30 @@ def reason(view: View, action: Action, names: Sequence[str] | None = None,
                              if sender >= 0 else f"the {name}{cite} turns the attack back")
             elif f == VIR:
                 parts.append(f"the {name}{cite} shares the attack")
+            elif hit is not None:
+                parts.append(f"stacks the {name}{cite}: {_who(hit.target, names)} "
+                             f"({_cards(view, hit.target)}) faces a bigger attack"
+                             + (f" of {plural(hit.n, 'card')}" if hit.n else ""))
             else:
-                victim = _next(view, me, 2 if f == DB else 1)
-                parts.append(f"stacks the {name}{cite}: {_who(victim, names)} "
-                             f"({_cards(view, victim)}) faces a bigger attack")
+                parts.append(f"answers the attack with the {name}{cite}")
         elif f == BB:
             parts.append(f"gets rid of the {name}{cite} while you may: held at the end of "
                          "the hand it costs you dearly")
-        elif f in _DRAWS:
-            victim = _next(view, me, 2 if f == DB else 1)
-            parts.append(f"the {name}{cite} makes {_who(victim, names)} "
-                         f"({_cards(view, victim)}) draw {_DRAWS[f]}")
-        elif FACE_KIND[f] == DRAW_TWO:
-            victim = _next(view, me)
-            parts.append(f"the {name}{cite} makes {_who(victim, names)} "
-                         f"({_cards(view, victim)}) draw 2")
-        elif FACE_KIND[f] in (SKIP, DOUBLE_SKIP, REVERSE_SKIP):
-            victim = _next(view, me)
-            parts.append(f"the {name}{cite} skips {_who(victim, names)} "
-                         f"({_cards(view, victim)})")
+        elif hit is not None:
+            verb = "face a pot of" if hit.kind == "throwdown" else "draw"
+            parts.append(f"the {name}{cite} makes {_who(hit.target, names)} "
+                         f"({_cards(view, hit.target)}) {verb} {hit.n}"
+                         + (f", skipping {_seats(skipped, names)}" if skipped else ""))
+        elif drawers and not under_attack:
+            counts = {e.n for e in drawers}
+            each = " each" if len(drawers) > 1 else ""
+            said = (f"{_seats([e.seat for e in drawers], names, view)} draw {drawers[0].n}{each}"
+                    if len(counts) == 1 else
+                    _seats([e.seat for e in drawers], names, view, [e.n for e in drawers]))
+            parts.append(f"the {name}{cite} makes {said}"
+                         + (f", skipping {_seats(skipped, names)}" if skipped else ""))
+        elif skipped:
+            parts.append(f"the {name}{cite} skips {_seats(skipped, names, view)}")
         elif f == QUIT and RET in rest:
             parts.append(f"breaks up the {name} and {card_name(RET, theme)} pair{cite}")
         else:
@@ -302,7 +356,7 @@ def reason(view: View, action: Action, names: Sequence[str] | None = None,
         parts.append("a deal size that suits your standing in the game")
     else:
         parts.append("the move the search liked best")
-    kept = [d for d in _DEFENCES if d in hand and d not in spent]
+    kept = [d for d in _kit(view).answers if d in hand and d not in spent]
     if kept and k in (A.PLAY, A.DRAW, A.ACCEPT) and not (
             k == A.PLAY and not _rest(hand, action.cards)):
         d = kept[0]
@@ -357,6 +411,7 @@ def hint(
 
     moves: list[Move] = []
     done = 0
+    why = ""
     if len(acts) == 1:
         moves.append(Move(acts[0], describe_action(acts[0], names, theme), None, 0,
                           "the only move you have"))
@@ -378,7 +433,58 @@ def hint(
             moves.append(move(choice, None, 0))
         else:
             moves = [move(a, value, visits) for a, visits, value in stats[:top]]
-    return Hint(seat, view.hand_no, tuple(moves), done, time.perf_counter() - started, digest)
+            why = _why(bot, moves)
+    return Hint(seat, view.hand_no, tuple(moves), done, time.perf_counter() - started, digest,
+                why)
+
+
+def _points(value: float) -> int:
+    """A value as the whole percentage points people read (:func:`percent`)."""
+    return round(100 * value)
+
+
+def _why(bot: IsmctsBot, moves: Sequence[Move]) -> str:
+    """Why the coach names ``moves[0]`` when another shown move has a higher figure.
+
+    '' when the first move's figure is the highest shown (as people read it, in whole
+    points).  Otherwise the words say what the search measured (:func:`_doubt`), so the
+    screen never shows a contradiction without its reason.
+    """
+    best = moves[0]
+    if best.value is None:
+        return ""
+    shown = [m for m in moves[1:] if m.value is not None
+             and _points(m.value) > _points(best.value)]
+    if not shown:
+        return ""
+    rival = max(shown, key=lambda m: m.value or 0.0)
+    assert rival.value is not None
+    lead = _points(rival.value) - _points(best.value)
+    return (f"Why not {rival.words}? It shows {lead} more "
+            f"{'point' if lead == 1 else 'points'} of chance, but "
+            f"{_doubt(bot, rival.action, best.action)}.")
+
+
+def _doubt(bot: IsmctsBot, rival: Action, chosen: Action) -> str:
+    """Why the search plays ``chosen`` although ``rival``'s mean is higher, in words.
+
+    ``pick=sure`` keeps the expert player's move until another leads it by at least
+    ``margin`` and :data:`~hotdeath.bots.ismcts.SURE_Z` standard errors; a move tried on
+    few deals has a wide noise.
+    """
+    measured = bot.lead_over(rival, chosen)
+    kept = bot.favourite == chosen
+    tail = ("the coach keeps the move an expert player would make until the search is sure "
+            "of a better one" if kept else "the coach plays the move the search is surest of")
+    if measured is None:
+        return f"it was tried on too few sampled deals to tell: {tail}"
+    lead, se, tries = measured
+    deals = plural(tries, "sampled deal")
+    if lead < bot.margin or lead < SURE_Z * se:
+        noise = max(1, round(100 * SURE_Z * se))
+        return f"over {deals} that lead is within the noise (±{noise} points): {tail}"
+    return (f"the search tried it on fewer deals ({deals}) than the move it weighed against "
+            f"the expert player's: {tail}")
 
 
 # ------------------------------------------------------------------ reviews
@@ -399,6 +505,9 @@ class Decision:
     """The estimated chance to win the hand after the move played (None: not searched)."""
     rule: str = ""
     """The rule behind the decision ('' when none): of a card played, or the attack's."""
+    why: str = ""
+    """Why the coach's move differs although the move played shows at least its figure, in
+    words ('' otherwise)."""
 
     @property
     def cost(self) -> float:
@@ -419,6 +528,7 @@ class Decision:
             "played_words": self.played_words, "best": self.best.to_json(),
             "played_value": None if self.played_value is None else round(self.played_value, 3),
             "cost": round(self.cost, 3), "agreed": self.agreed, "rule": self.rule,
+            "why": self.why,
         }
 
 
@@ -462,7 +572,10 @@ class Review:
             line = f"{mark} {d.index}. {_who(d.seat, names)}: {d.played_words}"
             if not d.agreed:
                 line += (f" — the coach: {d.best.words} ({percent(d.best.value)} against "
-                         f"{percent(d.played_value)})")
+                         f"{percent(d.played_value)}")
+                if d.why:
+                    line += f": {d.why}"
+                line += ")"
             out.append(line)
         worst = self.mistakes
         if worst:
@@ -526,8 +639,12 @@ def review(
     Each decision of those seats on their own turn (with more than one move worth
     searching) is searched from the seat's view at that moment for ``seconds`` (or
     ``iterations``), the whole review for at most about ``budget`` seconds; the moves
-    played are valued by the same search.  Raises :class:`CoachError` (``bad_record``,
-    ``no_hand``) for a record that cannot be replayed or a hand it does not hold.
+    played are valued by the same search (the coach's: :data:`SEARCH`).  Each decision's
+    search is seeded from the record (:func:`decision_seed`: the record's seed, the action's
+    place and the seat, mixed with ``seed``), so with ``iterations`` the same record gives
+    the same review every time, whichever seats and hands are asked about.  Raises
+    :class:`CoachError` (``bad_record``, ``no_hand``) for a record that cannot be replayed
+    or a hand it does not hold.
     """
     from hotdeath.notation import replay
 
@@ -558,7 +675,6 @@ def review(
         state.step(action, seat)
     decisions: list[Decision] = []
     complete = True
-    rng = random.Random(seed)
     for n, (i, seat, action, view) in enumerate(todo):
         left = budget - (time.perf_counter() - started)
         if iterations <= 0 and left <= 0.02:
@@ -568,7 +684,8 @@ def review(
         acts_here = _searched(view.legal_actions)
         if action not in acts_here and action.kind == A.PLAY:
             acts_here = [*acts_here, action]  # a play without its Uno call is valued too
-        bot = IsmctsBot(iterations=iterations, seconds=max(per, 0.01))
+        bot = IsmctsBot(iterations=iterations, seconds=max(per, 0.01), **SEARCH)
+        rng = random.Random(decision_seed(rec, i, seat, seed))
         try:
             stats = bot.analyse(view, acts_here, rng)
         except ValueError:
@@ -585,10 +702,28 @@ def review(
         best = Move(a0, describe_action(a0, names, theme), v0, visits0,
                     reason(view, a0, names, theme),
                     _rule_of(view.variant, a0.cards[0]) if a0.cards else "")
+        played = values.get(action)
+        why = (_doubt(bot, action, a0) if action != a0 and played is not None
+               and _points(played) >= _points(v0) else "")
         decisions.append(Decision(i, seat, action, describe_action(action, names, theme),
-                                  best, values.get(action), _decision_rule(view, a0, action)))
+                                  best, played, _decision_rule(view, a0, action), why))
     return Review(hand_no, tuple(sorted(wanted)), tuple(decisions),
                   time.perf_counter() - started, complete)
+
+
+def decision_seed(rec: Mapping[str, Any], index: int, seat: int, salt: int = 0) -> int:
+    """The seed of the coach's search of decision ``index`` (1-based) of ``seat`` in a record.
+
+    A hash (BLAKE2b, 63 bits) of the record's seed, the decision's place and seat, and
+    ``salt``: the same decision is searched with the same dice in every review of the
+    record, whatever else the review covers.
+
+    >>> rec = {"seed": 7}
+    >>> decision_seed(rec, 3, 1) == decision_seed(rec, 3, 1) != decision_seed(rec, 4, 1)
+    True
+    """
+    text = f"review:{rec.get('seed')}:{index}:{seat}:{salt}"
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
 
 
 def hints_used(hints: Sequence[Sequence[int]], players: int) -> list[int]:
@@ -623,6 +758,8 @@ __all__ = [
     "Hint",
     "Move",
     "Review",
+    "decision_seed",
+    "effects_of",
     "hand_ranges",
     "hint",
     "hints_line",

@@ -404,9 +404,9 @@ def sections(sets: Sequence[ResultSet], theme: str = "family") -> list[Section]:
     rows = []
     for s in sets:
         rates = blunder_rates(s.games + s.unfinished_games)
-        for b in BLUNDERS:
-            count, total = rates[b.key]
-            rows.append([s.label, b.label, str(count), f"{total} {b.out_of}",
+        for blunder in BLUNDERS:
+            count, total = rates[blunder.key]
+            rows.append([s.label, blunder.label, str(count), f"{total} {blunder.out_of}",
                          _pct(count / total) if total else "—",
                          _ci(wilson(count, total)) if total else "—"])
     out.append(Section(

@@ -479,7 +479,6 @@ class IsmctsBot:
         self.widen = widen
         self.pick = pick
         self.margin = margin
-        self._favourite: Action | None = None
         self.reward = reward
         self._lowest: bool | None = None
         self.prior = prior
@@ -501,8 +500,15 @@ class IsmctsBot:
         self.last_iterations = 0
         """Iterations the last search ran (for measurements)."""
         self.last_stats: list[tuple[Action, int, float]] = []
-        """The last search's root moves: (action, visits, mean reward of the seat), most
-        visited first (what :mod:`hotdeath.coach` reports)."""
+        """The last search's root moves: (action, visits, mean reward of the seat), the
+        chosen move first, then the most visited (what :mod:`hotdeath.coach` reports)."""
+        self.favourite: Action | None = None
+        """The expert heuristic's move in the last search (``pick=sure`` keeps it unless the
+        search is sure of a better one); None when it was not asked."""
+        self._spread: dict[Action, tuple[int, float, float]] = {}
+        """The last search's root moves: (tries, sum, sum of squares) of each move's reward
+        (tree) or of its paired difference from :attr:`_base` (``root=paired``)."""
+        self._base: Action | None = None
 
     def __repr__(self) -> str:
         budget = f"iterations={self.iterations}" if self.iterations else f"seconds={self.seconds}"
@@ -552,10 +558,12 @@ class IsmctsBot:
         me = view.seat if view.seat is not None else 0
         root = _Node(me)
         self._bias = {}
-        self._favourite = None
+        self.favourite = None
+        self._spread = {}
+        self._base = None
         if self.prior > 0 or self.pick == "sure":
             liking = self._root_bias(view, acts, rng)
-            self._favourite = max(acts, key=lambda a: liking[a])
+            self.favourite = max(acts, key=lambda a: liking[a])
             if self.prior > 0:
                 self._bias = {a: self.prior * v for a, v in liking.items()}
         hand_no = view.hand_no
@@ -580,10 +588,12 @@ class IsmctsBot:
             self.last_stats = []
             choice = self.helper.choose(view, rng)
             return choice if choice is not None else acts[0]
-        if self.pick == "sure" and self._favourite is not None:
-            chosen = self._sure(root, ranked[0][2], self._favourite)
+        if self.pick == "sure" and self.favourite is not None:
+            chosen = self._sure(root, ranked[0][2], self.favourite)
             ranked.sort(key=lambda t: t[2] != chosen)  # stable: the rest by visits
         self.last_stats = [(a, v, t / v if v else 0.0) for v, t, a in ranked]
+        self._spread = {a: (ch.visits, ch.total, ch.square)
+                        for a, ch in root.children.items() if a in legal}
         return ranked[0][2]
 
     def _rollout(self, state: GameState, hand_no: int, rng: random.Random) -> list[float]:
@@ -621,10 +631,11 @@ class IsmctsBot:
         """
         me = view.seat if view.seat is not None else 0
         hand_no = view.hand_no
-        fav = self._favourite
+        fav = self.favourite
         if fav is None:
             liking = self._root_bias(view, acts, rng)
             fav = max(acts, key=lambda a: liking[a])
+            self.favourite = fav
         order = sorted(acts, key=lambda a: -self._bias.get(a, 0.0) if self._bias else 0.0)
         moves = [fav, *[a for a in order if a != fav]][:PAIRED_WIDTH]
         k = len(moves)
@@ -668,7 +679,34 @@ class IsmctsBot:
                 chosen = best
         ranked = sorted(range(k), key=lambda i: (i != chosen, -means[i]))
         self.last_stats = [(moves[i], n[i], means[i]) for i in ranked]
+        self._base = moves[0]
+        self._spread = {moves[i]: (n[i], diff[i], diff_sq[i]) for i in range(k)}
         return moves[chosen]
+
+    def lead_over(self, rival: Action, chosen: Action) -> tuple[float, float, int] | None:
+        """How the last search compares ``rival`` with ``chosen``.
+
+        The mean lead of ``rival``'s reward over ``chosen``'s, the standard error of that
+        lead, and the sampled deals ``rival`` was tried on (the ``pick=sure`` rule asks a
+        lead of ``margin`` and :data:`SURE_Z` standard errors).  With ``root=paired`` the
+        lead is measured on the same deals and dice.  None when either move was tried
+        fewer than twice.
+        """
+        a = self._spread.get(rival)
+        b = self._spread.get(chosen)
+        if a is None or b is None or a[0] < 2 or b[0] < 2:
+            return None
+        if self._base is None:  # the tree: two independent samples
+            ma, mb = a[1] / a[0], b[1] / b[0]
+            va = max(a[2] / a[0] - ma * ma, 0.0)
+            vb = max(b[2] / b[0] - mb * mb, 0.0)
+            return ma - mb, math.sqrt(va / a[0] + vb / b[0]), a[0]
+        # paired: each move's difference from the base move, deal by deal
+        da, db = a[1] / a[0], b[1] / b[0]
+        va = max(a[2] / a[0] - da * da, 0.0)
+        vb = max(b[2] / b[0] - db * db, 0.0)
+        se = math.sqrt(va / a[0] + (vb / b[0] if chosen != self._base else 0.0))
+        return da - db, se, a[0]
 
     def _sure(self, root: _Node, top: Action, favourite: Action) -> Action:
         """The ``sure`` rule: ``top`` (most visited) only if it is surely better.

@@ -61,6 +61,8 @@ def load_position(data: Any) -> GameState:
         raise CliError("bad_position", f"malformed position: {e}") from None
 
 
+REVIEW_ITERATIONS = 600
+"""``hotdeath review``'s search iterations per decision (about 0.2 s; docs/bots.md)."""
 _SEAT_PREFIX = re.compile(r"^\s*[Pp](\d+)\s*:\s*")
 
 
@@ -309,13 +311,18 @@ def review_cmd(
         typer.Option("--seat", "-s", min=0, help="The seat to review (default: the record's "
                      "people, else every seat)."),
     ] = None,
+    iterations: Annotated[
+        int, typer.Option("--iterations", min=1, max=100_000,
+                          help="Search iterations per decision (the same review every run).")
+    ] = REVIEW_ITERATIONS,
     seconds: Annotated[
-        float, typer.Option("--seconds", min=0.01, max=10.0,
-                            help="Thinking time per decision.")
-    ] = 0.3,
+        float | None, typer.Option("--seconds", min=0.01, max=10.0,
+                                   help="Think this long per decision instead of a number "
+                                        "of iterations (the review may then vary).")
+    ] = None,
     budget: Annotated[
         float, typer.Option("--budget", min=0.1, max=3600.0,
-                            help="Most seconds for the whole review.")
+                            help="With --seconds: most seconds for the whole review.")
     ] = 60.0,
     theme: Annotated[Theme, typer.Option("--theme", help="Card-name theme.")] = Theme.family,
 ) -> None:
@@ -323,7 +330,8 @@ def review_cmd(
 
     For each decision of a person: what the coach (the ismcts search, from that seat's
     view at that moment) thought best and what the move played cost in chance to win the
-    hand; then the hand's biggest mistakes with the rule behind them.
+    hand; then the hand's biggest mistakes with the rule behind them.  Each decision's
+    search is seeded from the record, so the same record gives the same review.
     """
     from hotdeath.coach import CoachError, hand_ranges, review
 
@@ -349,7 +357,8 @@ def review_cmd(
         fail("bad_seat", f"this game has seats 0 to {n - 1}, not {bad[0]}")
     which = hand if hand is not None else max(ranges)
     try:
-        done = review(rec, which, seats, seconds=seconds, budget=budget,
+        done = review(rec, which, seats, seconds=seconds or 0.3, budget=budget,
+                      iterations=0 if seconds is not None else iterations,
                       names=names_of(rec, n), theme=theme.value)
     except CoachError as e:
         fail(e.code, e.message)

@@ -1341,8 +1341,9 @@ class HotDeathApp(App[None]):
         self._push_choice(
             "The coach would play", labels,
             lambda i: self._chosen_move([m.action for m in moves], i),
-            hint=f"From what you can see only · Enter plays the move, Escape closes · "
-                 f"{len(s.hints)} hint{'s' if len(s.hints) != 1 else ''} used",
+            hint=(f"{given.why}\n" if given.why else "")
+            + f"From what you can see only · Enter plays the move, Escape closes · "
+              f"{len(s.hints)} hint{'s' if len(s.hints) != 1 else ''} used",
         )
 
     def _server_hint(self, reply: Mapping[str, Any]) -> None:
@@ -1354,13 +1355,15 @@ class HotDeathApp(App[None]):
             return
         moves = [Action.parse(str(m["action"])) for m in reply["hint"]["moves"]]
         used = int(reply.get("used", 0))
+        why = str(reply["hint"].get("why") or "")
         self.message = Text("")
         self._refresh()
         self._push_choice(
             "The coach would play", [Text(str(line)) for line in reply["lines"]],
             lambda i: self._chosen_move(moves, i),
-            hint=f"From what you can see only · Enter plays the move, Escape closes · "
-                 f"{used} hint{'s' if used != 1 else ''} used",
+            hint=(f"{why}\n" if why else "")
+            + f"From what you can see only · Enter plays the move, Escape closes · "
+              f"{used} hint{'s' if used != 1 else ''} used",
         )
 
     def can_review(self) -> bool:

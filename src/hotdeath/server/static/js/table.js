@@ -653,6 +653,7 @@ function renderCoach() {
       }, "Close"),
       el("strong", {}, "The coach would play:"),
       el("ol", { class: "coach-moves" }, ...rows),
+      h.hint.why ? el("p", { class: "coach-why", id: "hint-why" }, h.hint.why) : null,
       el("small", { class: "muted" }, `From what you can see only · ${h.used === 1 ? "1 hint" : `${h.used} hints`} used this game`)));
   }
   box.replaceChildren(...children);
