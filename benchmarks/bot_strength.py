@@ -186,6 +186,8 @@ class Line:
     seconds: float
     planned: int = 0
     """Games asked for (more than ``games`` when ``--minutes`` stopped the row)."""
+    planned_hands: int = 0
+    """Hands asked for, when ``--minutes`` stopped a hand-counting row short of them."""
 
     def markdown(self) -> str:
         """The row as a Markdown table line."""
@@ -214,7 +216,10 @@ def run_row(row: Row, games: int, workers: int, max_moves: int, max_hands: int,
     and counts the games finished by then in seed order (the first *k* seeds, every one of
     them finished: games in flight, and games after one in flight, are dropped, so the count
     does not favour games that end quickly).  Games already finished when the time is up
-    are counted, and the row stops at the deadline, not after the next game in order.
+    are counted, and the row stops at the deadline, not after the next game in order.  A
+    hand-counting row stops at the deadline too: it plays games in batches of ``workers``
+    in seed order and drops a batch still playing when the time is up (with one worker
+    it stops after the game in play, which it counts).
     """
     t0 = time.perf_counter()
     results: list[GameResult] = []
@@ -245,12 +250,24 @@ def run_row(row: Row, games: int, workers: int, max_moves: int, max_hands: int,
                     stopped = len(results) < games
                     break
         index = 0
+        deadline = t0 + 60 * minutes
         while row.count_hands and sum(r.hands for r in results) < hands_target:
+            if minutes > 0 and time.perf_counter() >= deadline:
+                stopped = True
+                break
             batch = max(workers, 1)
             jobs = [(row, i, max_moves, max_hands, base) for i in range(index, index + batch)]
             index += batch
             if pool is None:
                 results += [_job(j) for j in jobs]
+            elif minutes > 0:
+                # a batch still playing at the deadline is dropped whole (seed order)
+                pending = pool.map_async(_job, jobs)
+                try:
+                    results += pending.get(timeout=max(deadline - time.perf_counter(), 0.0))
+                except multiprocessing.TimeoutError:
+                    stopped = True
+                    break
             else:
                 results += pool.map(_job, jobs)
             print(f"  {row.key}: {sum(r.hands for r in results)} hands "
@@ -270,7 +287,8 @@ def run_row(row: Row, games: int, workers: int, max_moves: int, max_hands: int,
         wins = sum(r.won for r in results)
     times = [t for r in results for t in r.times]
     return Line(row, len(results), counted, wins, sum(r.capped for r in results), times,
-                time.perf_counter() - t0, 0 if row.count_hands else games)
+                time.perf_counter() - t0, 0 if row.count_hands else games,
+                hands_target if row.count_hands and stopped else 0)
 
 
 def rows(ismcts_spec: str) -> list[Row]:
@@ -305,7 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2, help="worker processes")
     ap.add_argument("--max-moves", type=int, default=20_000, help="move cap per game")
     ap.add_argument("--minutes", type=float, default=0.0,
-                    help="stop a games row after this much wall time (0: play every game)")
+                    help="stop a row after this much wall time (0: play every game or hand)")
     ap.add_argument("--out", type=Path, help="also write the table (Markdown) here")
     args = ap.parse_args(argv)
     if args.quick:
@@ -335,6 +353,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         + ".",
         *[f"{ln.row.key}: stopped by --minutes after the first {ln.games} of {ln.planned} "
           "games (seed order)." for ln in lines if ln.planned > ln.games],
+        *[f"{ln.row.key}: stopped by --minutes after {ln.counted} of {ln.planned_hands} "
+          f"hands (the first {ln.games} games in seed order)." for ln in lines
+          if ln.planned_hands],
     ])
     print(text)
     if args.out is not None:

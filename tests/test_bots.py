@@ -541,6 +541,12 @@ def test_strength_benchmark_writes_its_table(tmp_path: Any) -> None:
         text = out.read_text(encoding="utf-8")
         assert "| `heuristic` (strong) vs `random`, standard Uno, heads-up | 8 games |" in text
         assert "95% CI (Wilson)" in text
+        # --minutes bounds a hand-counting row too: it stops at the deadline and says so
+        assert mod.main(["--rows", "ismcts", "--hands", "400", "--workers", "1",
+                         "--ismcts", "heuristic:expert", "--minutes", "0.001",
+                         "--out", str(out)]) == 0
+        text = out.read_text(encoding="utf-8")
+        assert "ismcts: stopped by --minutes after " in text and " of 400 hands" in text
     finally:
         del sys.modules["bot_strength"]
 

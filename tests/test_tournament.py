@@ -19,12 +19,15 @@ from hotdeath.tournament import (
     TournamentConfig,
     TournamentError,
     TournamentResult,
+    agreement,
     comparisons,
     crosstable,
     expected_score,
     fit_ratings,
     load_tournament,
     markdown,
+    points_decide,
+    points_per_hand,
     run_tournament,
     standings,
     table_file,
@@ -223,6 +226,63 @@ def test_hands_give_one_comparison_per_hand_and_other_seat() -> None:
     with pytest.raises(TournamentError) as e:
         comparisons(res, "turns")
     assert e.value.code == "bad_by"
+
+
+def _hd_result(entrants: list[str], records: list[dict[str, Any]]) -> TournamentResult:
+    cfg = TournamentConfig.make(entrants, "hotdeath", 2, games=len(records))
+    return TournamentResult(cfg, Path("."), [((entrants[0], entrants[1]), records)])
+
+
+def test_points_compare_the_seats_of_each_hand_by_what_wins_the_game() -> None:
+    # Hot Death: the lowest total wins, so the seat that took fewer points beats the other
+    rec = {**_game(["random", "basic"], 1), "hand_points": [[40, 10], [0, 75], [20, 20]]}
+    res = _hd_result(["basic", "random"], [rec])
+    assert points_decide(res)
+    # hand 1: basic (seat 1) took fewer; hand 2: random did; hand 3: a tie, no comparison
+    assert comparisons(res, "points") == [[(0, 1), (1, 0)]]
+    table = {p.entrant: p for p in points_per_hand(res, bootstrap=0)}
+    # basic: (40 - 10) + (0 - 75) + 0 over 3 hands; random the opposite
+    assert table["basic"].mean == pytest.approx(-15.0)
+    assert table["random"].mean == pytest.approx(15.0)
+    assert table["basic"].hands == 3
+    # standard Uno: the highest total wins, so it is the other way round
+    std = _result(["basic", "random"], [{**rec}])
+    assert comparisons(std, "points") == [[(1, 0), (0, 1)]]
+    # a game no points decide cannot be rated by them
+    cut = TournamentResult(TournamentConfig.make(["basic", "random"], "cutthroat", 2, games=1),
+                           Path("."), [(("basic", "random"), [rec])])
+    assert not points_decide(cut)
+    with pytest.raises(TournamentError) as e:
+        comparisons(cut, "points")
+    assert e.value.code == "bad_by"
+    old = _hd_result(["basic", "random"], [_game(["random", "basic"], 1)])
+    with pytest.raises(TournamentError) as e:
+        points_per_hand(old)
+    assert e.value.code == "no_points"
+
+
+def test_points_per_hand_agree_with_games_in_a_played_hot_death_tournament(
+        tmp_path: Path) -> None:
+    cfg = TournamentConfig.make(["random", "heuristic:expert"], "hotdeath", 2, games=8, seed=4)
+    run_tournament(cfg, tmp_path, workers=1)
+    res = load_tournament(tmp_path)
+    for g in res.games:  # the record's points a hand add up to the game's totals
+        if not g.get("unfinished"):
+            sums = [sum(row[s] for row in g["hand_points"]) for s in range(2)]
+            assert sums == g["scores"]
+    points = points_per_hand(res, bootstrap=50, seed=1)
+    assert points[0].entrant == "heuristic:expert"
+    assert points[0].ci[0] > 0 > points[1].ci[1]  # clearly better than the table
+    agree = agreement(res, bootstrap=50, seed=1)
+    assert agree.tau == 1.0 and agree.discordant == []
+    assert [s.entrant for s in agree.by_games] == [s.entrant for s in agree.by_points]
+    rows = standings(res, "points", bootstrap=20)
+    text = markdown(res, rows, "points", points, agree)
+    assert "Points a hand against the table" in text and "Kendall's τ" in text
+    written = write_outputs(res, rows, "points", bootstrap=20)
+    data = json.loads(next(p for p in written if p.suffix == ".json").read_text())
+    assert data["agreement"]["tau"] == 1.0
+    assert {p["entrant"] for p in data["points_per_hand"]} == set(cfg.entrants)
 
 
 def test_fit_ratings_weights_count_games() -> None:

@@ -225,6 +225,8 @@ class _Tally:
         self.dry_hands = 0
         self.dry_now = False
         self.hands_won = [0] * n
+        self.n = n
+        self.hand_points: list[list[int]] = []
 
     def add(self, events: Iterable[Event]) -> None:
         for e in events:
@@ -257,7 +259,10 @@ class _Tally:
                 self.turns_now = 0
                 self.dry_hands += self.dry_now
                 self.dry_now = False
+                self.hand_points.append([0] * self.n)
             elif k == "score":
+                if self.hand_points and 0 <= e.seat < self.n:
+                    self.hand_points[-1][e.seat] = e.n
                 for label, _ in e.info:
                     if label == "combo_1000":
                         self.combo_1000 += 1
@@ -288,7 +293,9 @@ def play_one(
 
     The record (one JSON line of a results file) holds: ``index``, ``seed``, ``bots``
     (the spec in each seat), ``scores``, ``winners``, ``hands`` (hands played),
-    ``hand_winners`` and ``dealers`` (per hand; -1: no winner), ``hands_won`` (per seat),
+    ``hand_winners`` and ``dealers`` (per hand; -1: no winner), ``hand_points`` (per
+    finished hand, the points each seat scored in it: 0 for all in a game no points
+    decide), ``hands_won`` (per seat),
     ``turns`` (turns taken in each finished hand: a turn starts when a seat acts on a
     normal turn without having drawn yet), ``moves`` (every action, windows included),
     ``unfinished`` (stopped at ``max_moves``, without winners), ``events``
@@ -376,6 +383,7 @@ def _record(
         "ejections": t.kinds.get("eject", 0),
         "failed_challenges": t.failed_challenges,
         "dry_hands": t.dry_hands,
+        "hand_points": t.hand_points,
         "events": dict(sorted(t.kinds.items())),
         "rules": dict(sorted(t.rules.items())),
         "plays": dict(sorted(t.plays.items())),

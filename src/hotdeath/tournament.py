@@ -18,11 +18,15 @@ Analysis
     other seat at the table (``by="hands"``: each hand's winner beats every other seat),
     and a Bradley–Terry model is fitted to those comparisons by maximum likelihood
     (``choix``'s iterative Luce spectral ranking, lightly regularised so that an
-    entrant who never loses gets a finite rating).  Ratings are on the Elo scale, mean
+    entrant who never loses gets a finite rating); ``by="points"``, where points decide
+    the game (Hot Death: the lowest total wins), in each hand a seat beats every seat that
+    scored worse.  Ratings are on the Elo scale, mean
     1500: a difference of 400 means 10:1 odds in a comparison.  Their 95% intervals come
     from a bootstrap over the deals (all tables' games of one deal resampled together).
     :func:`crosstable` gives each entrant's share of the comparisons it had with each other
-    entrant.
+    entrant.  :func:`points_per_hand` is the paired per-hand measure of such games (the
+    points a seat takes in a hand against the others at its table, on the same deal), and
+    :func:`agreement` sets the ratings from games and from points side by side.
 """
 
 from __future__ import annotations
@@ -50,7 +54,9 @@ ELO: Final = 400.0 / math.log(10.0)
 """Elo points per unit of Bradley–Terry log-strength."""
 ALPHA: Final = 0.1
 """Regularisation of the Bradley–Terry fit (a weak prior towards equal strengths)."""
-BY: Final = ("games", "hands")
+BY: Final = ("games", "hands", "points")
+"""What ratings are fitted from: whole games, hands won, or each hand's points (the games
+that points decide: who took fewer, or more, than whom in the same hand)."""
 MAX_TABLES: Final = 500
 
 
@@ -306,8 +312,10 @@ def comparisons(result: TournamentResult, by: str = "games") -> list[list[tuple[
     """The pairwise results of each finished game, as (winner, loser) entrant indices.
 
     ``by="games"``: each winner of the game beats every non-winner at its table;
-    ``by="hands"``: each hand's winner beats every other seat.  Unfinished games give
-    none.
+    ``by="hands"``: each hand's winner beats every other seat; ``by="points"``: in each
+    hand, a seat beats every seat that scored worse in that hand (more points where the
+    lowest total wins, fewer where the highest does; equal scores compare neither way).
+    Unfinished games give none.
     """
     return [pairs for _, pairs in _comparisons(result, by)]
 
@@ -315,7 +323,8 @@ def comparisons(result: TournamentResult, by: str = "games") -> list[list[tuple[
 def _comparisons(result: TournamentResult, by: str) -> list[tuple[int, list[tuple[int, int]]]]:
     """:func:`comparisons` with each finished game's index (its deal) beside its pairs."""
     if by not in BY:
-        raise TournamentError("bad_by", f"by must be 'games' or 'hands', not {by!r}")
+        raise TournamentError("bad_by", f"by must be one of {', '.join(BY)}, not {by!r}")
+    sign = _points_sign(result) if by == "points" else 0
     index = {e: i for i, e in enumerate(result.config.entrants)}
     out: list[tuple[int, list[tuple[int, int]]]] = []
     for g in result.games:
@@ -327,12 +336,168 @@ def _comparisons(result: TournamentResult, by: str) -> list[tuple[int, list[tupl
             winners = set(g["winners"])
             for w in winners:
                 pairs += [(seats[w], seats[s]) for s in range(len(seats)) if s not in winners]
-        else:
+        elif by == "hands":
             for w in g["hand_winners"]:
                 if w >= 0:
                     pairs += [(seats[w], seats[s]) for s in range(len(seats)) if s != w]
+        else:
+            for row in _hand_points(g):
+                for a in range(len(seats)):
+                    pairs += [(seats[a], seats[b]) for b in range(len(seats))
+                              if sign * (row[a] - row[b]) > 0]
         out.append((int(g["index"]), pairs))
     return out
+
+
+def _points_sign(result: TournamentResult) -> int:
+    """+1 where the highest total wins the variant's game, -1 where the lowest does.
+
+    Raises :class:`TournamentError` (``bad_by``) for a game no points decide.
+    """
+    from hotdeath.variants import get_variant
+
+    cfg = result.config
+    variant = get_variant(cfg.variant)
+    lowest = variant.goal(variant.resolve_options(cfg.preset, dict(cfg.options))).lowest_wins
+    if lowest is None:
+        raise TournamentError("bad_by", f"no points decide a game of {cfg.variant}: rate it "
+                              "by games")
+    return -1 if lowest else 1
+
+
+def _hand_points(game: Mapping[str, Any]) -> list[list[int]]:
+    """The points each seat scored in each finished hand of a game record."""
+    rows = game.get("hand_points")
+    if not isinstance(rows, list):
+        raise TournamentError("no_points", "these results hold no points per hand (played "
+                              "before they were recorded): play the tournament again")
+    return [[int(x) for x in row] for row in rows]
+
+
+@dataclass(frozen=True)
+class PointsStanding:
+    """An entrant's points a hand against the table, with a 95% interval."""
+
+    entrant: str
+    hands: int
+    mean: float
+    """The mean over its seat-hands of the others' mean points less its own (where the
+    lowest total wins; its own less the others' where the highest does): above 0, it took
+    less of the hand's damage (or more of its gains) than the seats it played against."""
+    ci: tuple[float, float]
+
+
+def points_per_hand(result: TournamentResult, bootstrap: int = 200,
+                    seed: int = 0) -> list[PointsStanding]:
+    """Every entrant's points a hand against the table, best first (a paired measure).
+
+    Each hand scores each seat against the others at its table on the same deal; the 95%
+    interval is a bootstrap over the deals (every table's games of a deal resampled
+    together), or ±1.96 standard errors with ``bootstrap`` 0.
+    """
+    import numpy as np
+
+    sign = _points_sign(result)
+    cfg = result.config
+    n = len(cfg.entrants)
+    index = {e: i for i, e in enumerate(cfg.entrants)}
+    deals: dict[int, int] = {}
+    rows: list[tuple[int, int, float]] = []  # (deal, entrant, measure)
+    for g in result.games:
+        if g.get("unfinished"):
+            continue
+        deal = deals.setdefault(int(g["index"]), len(deals))
+        seats = [index[b] for b in g["bots"]]
+        for row in _hand_points(g):
+            k = len(row)
+            if k < 2:
+                continue
+            total = sum(row)
+            for s in range(k):
+                others = (total - row[s]) / (k - 1)
+                rows.append((deal, seats[s], sign * (row[s] - others)))
+    if not rows:
+        return [PointsStanding(e, 0, 0.0, (0.0, 0.0)) for e in cfg.entrants]
+    deal_of = np.array([r[0] for r in rows])
+    who = np.array([r[1] for r in rows])
+    value = np.array([r[2] for r in rows], dtype=float)
+    count = np.bincount(who, minlength=n).astype(float)
+    means = np.bincount(who, weights=value, minlength=n) / np.maximum(count, 1)
+    if bootstrap > 0:
+        rng = np.random.default_rng(seed)
+        k = len(deals)
+        samples = []
+        for _ in range(bootstrap):
+            w = rng.multinomial(k, [1 / k] * k).astype(float)[deal_of]
+            c = np.bincount(who, weights=w, minlength=n)
+            samples.append(np.bincount(who, weights=w * value, minlength=n) / np.maximum(c, 1))
+        lo = np.percentile(samples, 2.5, axis=0)
+        hi = np.percentile(samples, 97.5, axis=0)
+    else:
+        sq = np.bincount(who, weights=value * value, minlength=n) / np.maximum(count, 1)
+        se = np.sqrt(np.maximum(sq - means * means, 0.0) / np.maximum(count, 1))
+        lo, hi = means - 1.96 * se, means + 1.96 * se
+    out = [PointsStanding(e, int(count[i]), float(means[i]), (float(lo[i]), float(hi[i])))
+           for i, e in enumerate(cfg.entrants)]
+    return sorted(out, key=lambda p: (-p.mean, p.entrant))
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Ratings from whole games beside ratings from each hand's points.
+
+    Where points decide the game, the per-hand measure uses every hand (far more
+    comparisons than games) and should order the entrants as whole games do; ``tau``
+    (Kendall's rank correlation of the two orders, 1 when they agree) and the pairs each
+    order puts the other way round show whether it does.
+    """
+
+    by_games: list[Standing]
+    by_points: list[Standing]
+    tau: float
+    discordant: list[tuple[str, str]]
+    """Pairs of entrants the two orders put the other way round (games' order first)."""
+    tied: int = 0
+    """Pairs that one of the two ratings cannot tell apart (equal ratings)."""
+
+    def words(self) -> str:
+        """How far the two orders agree, in words."""
+        said = f"Kendall's τ of the two orders {self.tau:.2f}"
+        if self.discordant:
+            return said + " (they differ on " + ", ".join(
+                f"{a} and {b}" for a, b in self.discordant) + ")"
+        if self.tied:
+            return said + (f" (no pair the other way round; {self.tied} "
+                           f"{'pair' if self.tied == 1 else 'pairs'} tied in one of them)")
+        return said + " (the same order)"
+
+
+def agreement(result: TournamentResult, bootstrap: int = 200, seed: int = 0) -> Agreement:
+    """Ratings by games and by points side by side, and how far their orders agree.
+
+    Raises :class:`TournamentError` (``bad_by``) where no points decide the game.
+    """
+    games = standings(result, "games", bootstrap, seed)
+    points = standings(result, "points", bootstrap, seed)
+    rank_g = {s.entrant: s.rating for s in games}
+    rank_p = {s.entrant: s.rating for s in points}
+    names = [s.entrant for s in games]
+    concordant = 0
+    tied = 0
+    discordant: list[tuple[str, str]] = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            dg = rank_g[a] - rank_g[b]
+            dp = rank_p[a] - rank_p[b]
+            if dg * dp > 0:
+                concordant += 1
+            elif dg * dp < 0:
+                discordant.append((a, b))
+            else:
+                tied += 1
+    pairs = len(names) * (len(names) - 1) // 2
+    tau = (concordant - len(discordant)) / pairs if pairs else 1.0
+    return Agreement(games, points, tau, discordant, tied)
 
 
 def fit_ratings(n: int, games: Sequence[Sequence[tuple[int, int]]],
@@ -456,8 +621,22 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def markdown(result: TournamentResult, rows: Sequence[Standing], by: str = "games") -> str:
-    """The standings and the crosstable as a Markdown document."""
+def points_decide(result: TournamentResult) -> bool:
+    """Whether points decide the tournament's game (so it can be rated by points too)."""
+    try:
+        _points_sign(result)
+    except TournamentError:
+        return False
+    return all(isinstance(g.get("hand_points"), list) for g in result.games)
+
+
+def markdown(result: TournamentResult, rows: Sequence[Standing], by: str = "games",
+             points: Sequence[PointsStanding] = (), agree: Agreement | None = None) -> str:
+    """The standings and the crosstable as a Markdown document.
+
+    ``points`` adds each entrant's points a hand against the table, ``agree`` the ratings
+    from games and from points side by side (:func:`agreement`).
+    """
     cfg = result.config
     finished = len(result.games) - result.unfinished
     lines = [
@@ -492,6 +671,27 @@ def markdown(result: TournamentResult, rows: Sequence[Standing], by: str = "game
             w, t = table[a][b]
             cells.append("—" if a == b else f"{_pct(w / t)} of {t}" if t else "·")
         lines.append(f"| `{cfg.entrants[a]}` | " + " | ".join(cells) + " |")
+    if points:
+        lines += ["", "Points a hand against the table: in each hand, the mean points of the "
+                  "other seats at the table less the entrant's own (the lowest total wins; "
+                  "the other way round where the highest does), over every hand it played; "
+                  "above 0 is better than the table. 95% bootstrap intervals over the deals.",
+                  "", "| # | entrant | hands | points a hand (95% CI) |", "|---|---|---|---|"]
+        for i, p in enumerate(points, start=1):
+            lines.append(f"| {i} | `{p.entrant}` | {p.hands} | {p.mean:+.1f} "
+                         f"({p.ci[0]:+.1f} to {p.ci[1]:+.1f}) |")
+    if agree is not None:
+        lines += ["", "Games and points: the ratings from whole games beside those from each "
+                  "hand's points (Bradley–Terry, 95% bootstrap intervals); "
+                  f"{agree.words()} (1: the same order).",
+                  "", "| entrant | rating from games (95% CI) | rating from points (95% CI) |",
+                  "|---|---|---|"]
+        by_points = {s.entrant: s for s in agree.by_points}
+        for g in agree.by_games:
+            q = by_points[g.entrant]
+            lines.append(f"| `{g.entrant}` | {g.rating:.0f} ({g.rating_ci[0]:.0f}–"
+                         f"{g.rating_ci[1]:.0f}) | {q.rating:.0f} ({q.rating_ci[0]:.0f}–"
+                         f"{q.rating_ci[1]:.0f}) |")
     return "\n".join(lines) + "\n"
 
 
@@ -552,11 +752,20 @@ def plot(result: TournamentResult, rows: Sequence[Standing], by: str = "games") 
 
 
 def write_outputs(result: TournamentResult, rows: Sequence[Standing],
-                  by: str = "games") -> list[Path]:
-    """Write ``standings.md``, ``standings.json`` and the two plots; return their paths."""
+                  by: str = "games", bootstrap: int = 200, seed: int = 0) -> list[Path]:
+    """Write ``standings.md``, ``standings.json`` and the two plots; return their paths.
+
+    Where points decide the game, both also give each entrant's points a hand against
+    the table and the agreement of the ratings from games and from points.
+    """
     folder = result.folder
+    points: list[PointsStanding] = []
+    agree: Agreement | None = None
+    if points_decide(result):
+        points = points_per_hand(result, bootstrap, seed)
+        agree = agreement(result, bootstrap, seed)
     md = folder / "standings.md"
-    md.write_text(markdown(result, rows, by), encoding="utf-8")
+    md.write_text(markdown(result, rows, by, points, agree), encoding="utf-8")
     js = folder / "standings.json"
     js.write_text(json.dumps({
         "params": result.config.params(),
@@ -570,5 +779,16 @@ def write_outputs(result: TournamentResult, rows: Sequence[Standing],
              "rating_ci": [round(x, 1) for x in s.rating_ci]}
             for s in rows
         ],
+        "points_per_hand": [
+            {"entrant": p.entrant, "hands": p.hands, "mean": round(p.mean, 2),
+             "ci": [round(x, 2) for x in p.ci]} for p in points
+        ],
+        "agreement": None if agree is None else {
+            "tau": round(agree.tau, 3),
+            "discordant": [list(pair) for pair in agree.discordant],
+            "ratings": {g.entrant: {"games": round(g.rating, 1), "points": round(q.rating, 1)}
+                        for g in agree.by_games
+                        for q in agree.by_points if q.entrant == g.entrant},
+        },
     }, indent=2) + "\n", encoding="utf-8")
     return [md, js, *plot(result, rows, by)]

@@ -30,7 +30,7 @@ from hotdeath.errors import HotDeathError
 from hotdeath.variants import get_variant
 
 if TYPE_CHECKING:
-    from hotdeath.tournament import Standing, TournamentResult
+    from hotdeath.tournament import Agreement, PointsStanding, Standing, TournamentResult
 
 app = typer.Typer()
 
@@ -215,6 +215,7 @@ class RateBy(StrEnum):
 
     games = "games"
     hands = "hands"
+    points = "points"
 
 
 @app.command()
@@ -243,8 +244,9 @@ def tournament(
         Path, typer.Option("--out", help="Folder for the results, standings and plots "
                                          "(resumable).")
     ] = Path("tournament"),
-    by: Annotated[RateBy, typer.Option("--by", help="Fit the ratings from games or from "
-                                                    "hands won.")] = RateBy.games,
+    by: Annotated[RateBy, typer.Option("--by", help="Fit the ratings from games, hands won, "
+                                                    "or each hand's points (a game points "
+                                                    "decide, e.g. Hot Death).")] = RateBy.games,
     bootstrap: Annotated[
         int, typer.Option("--bootstrap", min=0, max=10_000,
                           help="Bootstrap resamplings for the rating intervals.")
@@ -268,7 +270,10 @@ def tournament(
     from hotdeath.simulate import MAX_MOVES
     from hotdeath.tournament import (
         TournamentConfig,
+        agreement,
         load_tournament,
+        points_decide,
+        points_per_hand,
         run_tournament,
         standings,
         write_outputs,
@@ -298,7 +303,9 @@ def tournament(
                 run_tournament(config, out, workers, backend.value, address, progress_cb)
         result = load_tournament(out)
         rows = standings(result, by.value, bootstrap, seed)
-        written = write_outputs(result, rows, by.value)
+        written = write_outputs(result, rows, by.value, bootstrap, seed)
+        points = points_per_hand(result, bootstrap, seed) if points_decide(result) else []
+        agree = agreement(result, bootstrap, seed) if points else None
     except HotDeathError as e:
         fail(e.code, e.message)
     except OSError as e:
@@ -308,7 +315,24 @@ def tournament(
                    "to resume", err=True)
         raise typer.Exit(130) from None
     _show_standings(result, rows, config.entrants, config.players, by.value)
+    _show_points(points, agree)
     make_console().print(f"wrote {', '.join(p.name for p in written)} to {out}")
+
+
+def _show_points(points: Sequence[PointsStanding], agree: Agreement | None) -> None:
+    """Print each entrant's points a hand against the table, and how games and points agree."""
+    show = make_console()
+    if points:
+        pt = Table(title="Points a hand against the table (the others' mean less its own; "
+                         "above 0 is better; 95% CI over the deals)")
+        for col in ("#", "entrant", "hands", "points a hand (95% CI)"):
+            pt.add_column(col, justify="left" if col == "entrant" else "right")
+        for i, p in enumerate(points, start=1):
+            pt.add_row(str(i), p.entrant, str(p.hands),
+                       f"{p.mean:+.1f} ({p.ci[0]:+.1f} to {p.ci[1]:+.1f})")
+        show.print(pt)
+    if agree is not None:
+        show.print(f"Games and points: {agree.words()}")
 
 
 def _show_standings(result: TournamentResult, rows: list[Standing], names: Sequence[str],
