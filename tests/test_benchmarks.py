@@ -29,3 +29,32 @@ def test_engine_benchmark_quick_run_prints_its_figures() -> None:
         assert row["same_games"] is True  # the same code: the same games, decision for decision
         assert row["decisions"] > 0
         assert row["step_vs_base_step"] > 0 and row["apply_vs_base_apply"] > 0
+
+
+def test_search_benchmark_quick_run_compares_two_engines() -> None:
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "search.py"), "--quick",
+         "--spec", "ismcts", "--baseline", str(ROOT)],  # this search against itself
+        capture_output=True, text=True, check=True, timeout=300,
+    ).stdout
+    last = json.loads(out.strip().splitlines()[-1])
+    assert last["benchmark"] == "search" and last["decisions"] == 2
+    row = last["specs"]["ismcts"]
+    assert row["ours"]["iterations_per_cpu_s"] > 0 and row["base"]["iterations_per_cpu_s"] > 0
+    assert row["ratio"] > 0
+    assert set(last["engines"]) == {"ours", "base"}
+
+
+def test_mistake_scan_quick_run_covers_every_variant() -> None:
+    from hotdeath.variants import all_variants
+
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "blunders.py"), "--quick"],
+        capture_output=True, text=True, check=True, timeout=300,
+    ).stdout
+    last = json.loads(out.strip().splitlines()[-1])
+    assert last["benchmark"] == "blunders"
+    assert {r["variant"] for r in last["rows"]} == {v.name for v in all_variants()}
+    for r in last["rows"]:
+        caught, episodes = r["rates"]["uno_caught"]
+        assert 0 <= caught <= episodes

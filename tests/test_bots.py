@@ -355,8 +355,8 @@ def test_ismcts_keeps_to_its_time_budget(monkeypatch: pytest.MonkeyPatch) -> Non
 
     bot = make_bot("ismcts:seconds=0.05")
     assert isinstance(bot, IsmctsBot)
-    for g, seat in _decisions("hotdeath", 4, seed=2, every=15)[:4]:
-        view = g.view(seat)
+    views = [g.view(seat) for g, seat in _decisions("hotdeath", 4, seed=2, every=15)]
+    for view in [v for v in views if v.phase != "deal"][:4]:  # search has no deal phase
         monkeypatch.setattr(ismcts, "time", Clock())
         stats = bot.analyse(view, list(view.legal_actions), random.Random(0))
         assert bot.last_iterations == 5, bot.last_iterations
@@ -392,31 +392,33 @@ def test_ismcts_specs() -> None:
 
 
 def test_the_sure_rule_keeps_the_experts_move_unless_another_is_surely_better() -> None:
-    from hotdeath.bots.ismcts import IsmctsBot, _Node
+    from hotdeath.bots.ismcts import IsmctsBot
 
     bot = IsmctsBot(iterations=1, pick="sure", margin=0.02)
     fav, other = A.make(A.DRAW), A.make(A.PASS)
 
-    def root(mean_fav: float, mean_other: float, visits: int) -> _Node:
-        node = _Node(0)
+    def root(mean_fav: float, mean_other: float, visits: int) -> dict[Action, list[float]]:
+        """The root's tallies: (visits, sum, sum of squares) of rewards of 0 and 1."""
+        out: dict[Action, list[float]] = {}
         for a, mean in ((fav, mean_fav), (other, mean_other)):
-            child = _Node(0)
-            wins = round(mean * visits)  # rewards of 0 and 1
-            child.visits, child.total, child.square = visits, float(wins), float(wins)
-            node.children[a] = child
-        return node
+            wins = round(mean * visits)
+            out[a] = [float(visits), float(wins), float(wins)]
+        return out
+
+    def sure(stats: dict[Action, list[float]], top: Action) -> Action:
+        return bot._sure({a: tuple(t) for a, t in stats.items()}, top, fav)
 
     # a lead of 3 points in 40 tries each is noise: the expert's move stays
-    assert bot._sure(root(0.50, 0.53, 40), other, fav) == fav
+    assert sure(root(0.50, 0.53, 40), other) == fav
     # the same lead in 40000 tries each is sure
-    assert bot._sure(root(0.50, 0.53, 40000), other, fav) == other
+    assert sure(root(0.50, 0.53, 40000), other) == other
     # a sure lead smaller than the margin does not count (near-equal moves)
-    assert bot._sure(root(0.500, 0.510, 400000), other, fav) == fav
+    assert sure(root(0.500, 0.510, 400000), other) == fav
     # the favourite itself, and a favourite the search never tried twice
-    assert bot._sure(root(0.5, 0.9, 40), fav, fav) == fav
+    assert sure(root(0.5, 0.9, 40), fav) == fav
     node = root(0.5, 0.9, 40)
-    node.children[fav].visits = 1
-    assert bot._sure(node, other, fav) == other
+    node[fav][0] = 1.0
+    assert sure(node, other) == other
 
 
 def test_ismcts_sure_pick_and_expert_rollouts_play_legal_moves() -> None:
@@ -459,12 +461,12 @@ def test_paired_root_overrides_a_favourite_that_is_surely_worse() -> None:
                  hands=[["R5"], ["Y1", "Y2", "Y3", "B4"], ["B1", "B2", "B3", "G4"]])
     view = g.view(0)
     for reward in ("hand", "game"):
-        bot = IsmctsBot(iterations=40, root="paired", pick="sure", reward=reward)
+        bot = IsmctsBot(iterations=200, root="paired", pick="sure", reward=reward)
         _favouring(bot, "draw")
         choice = bot.choose(view, random.Random(3))
         assert str(choice) == "play R5"
         # every compared move was played on the same deals: equal counts
-        assert {n for _a, n, _m in bot.last_stats} == {20}
+        assert {n for _a, n, _m in bot.last_stats} == {100}
         means = {str(a): m for a, _n, m in bot.last_stats}
         assert bot.last_stats[0][0] == choice and means["play R5"] > means["draw"]
         if reward == "hand":
@@ -519,6 +521,41 @@ def test_progressive_widening_grows_a_wide_node_with_its_visits() -> None:
     assert WIDEN_BASE < children <= WIDEN_BASE + 1 + 60 ** 0.5
     with pytest.raises(ValueError, match="widen must be 0 or more"):
         make_bot("ismcts:widen=-1")
+
+
+def test_root_parallel_search_merges_its_parts_and_repeats_for_a_seed() -> None:
+    from hotdeath.bots import parallel
+    from hotdeath.bots.ismcts import IsmctsBot, Part, merge_parts
+
+    a1, a2, a3 = (Action.parse(t) for t in ("play R1", "play G2", "draw"))
+    merged = merge_parts([Part({a1: (2.0, 1.0, 0.5), a2: (1.0, 0.0, 0.0)}, 3),
+                          Part({a2: (3.0, 2.0, 2.0), a3: (1.0, 1.0, 1.0)}, 4)])
+    assert merged.done == 7
+    assert merged.moves == {a1: (2.0, 1.0, 0.5), a2: (4.0, 2.0, 2.0), a3: (1.0, 1.0, 1.0)}
+    view = next(g.view(s) for g, s in _decisions("hotdeath", 4, seed=2, every=5)
+                if g.view(s).phase != "deal" and len(g.view(s).legal_actions) > 2)
+    try:
+        for spec in ("ismcts:iterations=90,workers=3",
+                     "ismcts:iterations=48,root=paired,pick=sure,workers=2"):
+            runs = []
+            for _ in range(2):
+                bot = make_bot(spec)
+                assert isinstance(bot, IsmctsBot)
+                choice = bot.choose(view, random.Random(11))
+                assert choice in view.legal_actions
+                runs.append((choice, bot.last_stats, bot.last_iterations))
+            assert runs[0] == runs[1]  # the same seed and workers: the same search
+            budget = int(spec.split("iterations=")[1].split(",")[0])
+            assert budget <= runs[0][2] < budget + 24  # the parts share the budget
+        # one worker is the plain search; the split changes the sampled deals, not the rule
+        one = IsmctsBot(iterations=90)
+        assert one.workers == 1 and one.choose(view, random.Random(11)) in view.legal_actions
+    finally:
+        parallel.shutdown()
+    with pytest.raises(ValueError, match="workers must be 0 or more"):
+        make_bot("ismcts:workers=-1")
+    every = make_bot("ismcts:workers=0")
+    assert isinstance(every, IsmctsBot) and every.workers >= 1
 
 
 def test_strength_benchmark_writes_its_table(tmp_path: Any) -> None:

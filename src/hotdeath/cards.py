@@ -226,7 +226,11 @@ def parse_color(text: str) -> int:
 # --------------------------------------------------------------------------- decks
 
 def standard_deck() -> list[int]:
-    """The classic 108-card Uno deck (uno-variants §0.1)."""
+    """The classic 108-card Uno deck (uno-variants §0.1); a new list each call."""
+    return list(_STANDARD_DECK)
+
+
+def _build_standard_deck() -> list[int]:
     deck: list[int] = []
     for c in COLORS:
         deck.append(number_face(c, 0))
@@ -262,7 +266,15 @@ def _hd_second_copy_actions(deck: list[int]) -> list[int]:
 
 
 def hotdeath_deck() -> list[int]:
-    """The 108-card Hot Death deck (rules HD-1.2): every special once, no plain 0 or Wild."""
+    """The 108-card Hot Death deck (rules HD-1.2): every special once, no plain 0 or Wild.
+
+    A new list each call (built once: a state's deck is made with every new state and
+    clone).
+    """
+    return list(_HOTDEATH_DECK)
+
+
+def _build_hotdeath_deck() -> list[int]:
     deck = _hd_second_copy_actions(standard_deck())
     out: list[int] = []
     replaced: set[int] = set()
@@ -279,8 +291,14 @@ def hotdeath_deck() -> list[int]:
 
 
 def hotdeath_double_deck() -> list[int]:
-    """The 216-card two-deck Hot Death game (rules HD-1.3)."""
-    return hotdeath_deck() + _hd_second_copy_actions(standard_deck())
+    """The 216-card two-deck Hot Death game (rules HD-1.3); a new list each call."""
+    return list(_HOTDEATH_DOUBLE_DECK)
+
+
+_STANDARD_DECK: Final = tuple(_build_standard_deck())
+_HOTDEATH_DECK: Final = tuple(_build_hotdeath_deck())
+_HOTDEATH_DOUBLE_DECK: Final = _HOTDEATH_DECK + tuple(
+    _hd_second_copy_actions(standard_deck()))
 
 
 def multiset(cards: Iterable[int]) -> Counter[int]:

@@ -111,7 +111,8 @@ _LOWEST_WINS: dict[tuple[str, str], bool | None] = {}
 
 def _lowest_wins(view: View) -> bool | None:
     """Whether the lowest total wins the view's game (None: no points decide it)."""
-    key = (view.variant, repr(sorted(view.options.items())))
+    options = view.options
+    key = (view.variant, repr(sorted(options.items())) if options else "")
     if key in _LOWEST_WINS:
         return _LOWEST_WINS[key]
     variant = get_variant(view.variant)
@@ -131,7 +132,13 @@ class _Table:
         self.variant = view.variant
         self.kit = get_variant(view.variant).kit
         self.lowest_wins = _lowest_wins(view)
-        self.colors = Counter(FACE_COLOR[f] for f in self.hand if not IS_WILD[f])
+        by_color = [0, 0, 0, 0]
+        for f in self.hand:
+            c = FACE_COLOR[f]
+            if c >= 0 and not IS_WILD[f]:
+                by_color[c] += 1
+        self.by_color = by_color
+        """Non-wild cards of each colour in the hand (by colour index)."""
         self.opponents = [
             s.seat for s in view.seats
             if s.seat != self.me and s.active and s.hand_size > 0
@@ -142,9 +149,16 @@ class _Table:
         self.aggression = aggression
         self.lead_weight = (0.0, 0.1, 0.2, 0.6, 2.0)[aggression - 1]
         self.next_seat = view.next_seat(self.me)
-        self.hand_value = self.kit.points_of(self.hand)
+        self._hand_value = -1
         self.uno_plays = any(a.uno for a in view.legal_actions)
         self.forget_uno = False
+
+    @property
+    def hand_value(self) -> int:
+        """What the hand would cost at the end of the hand (worked out when first asked)."""
+        if self._hand_value < 0:
+            self._hand_value = self.kit.points_of(self.hand)
+        return self._hand_value
 
     def draw_victim(self, face: int) -> int:
         """The seat a draw card ``face`` played now would attack (the variant says)."""
@@ -196,15 +210,6 @@ def _rest(hand: Sequence[int], cards: Sequence[int]) -> list[int]:
 _SKILL_ERROR: Final = "skill must be one of weak, strong, expert"
 
 
-@register_bot(
-    "heuristic",
-    "Rule-of-thumb player with Hot Death sense; skill weak/strong/expert, aggression 1-5.",
-    (
-        BotParam("skill", str, "strong", "weak, strong or expert", SKILLS),
-        BotParam("aggression", int, 3,
-                 "1 spares the opponents … 5 goes after the leader (1-5)"),
-    ),
-)
 class HeuristicBot:
     """A rule-of-thumb bot; see the module docstring for its strategy."""
 
@@ -302,7 +307,7 @@ class HeuristicBot:
         if k == A.QUESTION:
             return 1.0 - self._accept_cost(t)
         if k == A.COLOR:
-            return 10.0 * t.colors.get(a.color, 0) - a.color * 0.01
+            return 10.0 * (t.by_color[a.color] if 0 <= a.color < 4 else 0) - a.color * 0.01
         if k == A.VICTIM:
             return self._aim(t, a)
         if k == A.DEAL:
@@ -326,11 +331,15 @@ class HeuristicBot:
         color = a.color if a.color != NO_COLOR else FACE_COLOR[f]
         if color == NO_COLOR:
             return 0.0
-        left = sum(1 for g in rest if FACE_COLOR[g] == color and not IS_WILD[g])
-        score = 4.0 * left
+        # the colours left: the hand's counts less the cards played (no wild has a colour)
+        counts = t.by_color[:]
+        for g in a.cards:
+            c = FACE_COLOR[g]
+            if c >= 0 and not IS_WILD[g]:
+                counts[c] -= 1
+        score = 4.0 * counts[color]
         if self.level >= 2 and len(rest) > 1:
-            counts = [sum(1 for g in rest if FACE_COLOR[g] == c) for c in COLORS]
-            before = [t.colors.get(c, 0) for c in COLORS]
+            before = t.by_color
             score += 1.5 * (max(before) - min(before) - (max(counts) - min(counts)))
         return score
 
@@ -521,6 +530,17 @@ class HeuristicBot:
         # against accepting: `draw` cards saved when guilty, two more drawn otherwise
         gain = guilty * draw - (1.0 - guilty) * _LOST_CHALLENGE
         return -self._accept_cost(t) + per * gain
+
+
+register_bot(
+    "heuristic",
+    "Rule-of-thumb player with Hot Death sense; skill weak/strong/expert, aggression 1-5.",
+    (
+        BotParam("skill", str, "strong", "weak, strong or expert", SKILLS),
+        BotParam("aggression", int, 3,
+                 "1 spares the opponents … 5 goes after the leader (1-5)"),
+    ),
+)(HeuristicBot)
 
 
 def _previous_color(view: View) -> int:

@@ -33,11 +33,12 @@ The bot reads nothing but its view: the real state never reaches it.
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from hotdeath import actions as A
 from hotdeath.actions import Action
@@ -53,10 +54,10 @@ from hotdeath.cards import (
     card_code,
 )
 from hotdeath.errors import HotDeathError
-from hotdeath.notation import from_position
+from hotdeath.notation import from_position, to_position
 from hotdeath.pending import Pot
 from hotdeath.rng import Rng
-from hotdeath.state import GameState
+from hotdeath.state import DEAL, GAME_OVER, GameState
 from hotdeath.variants import get_variant
 from hotdeath.view import View
 
@@ -83,20 +84,44 @@ GAME_TEMPERATURE: Final = 150.0
 Policy = Callable[[GameState, int, list[Action], random.Random], Action]
 
 
+_SKIPPED: Final = frozenset({*_WINDOW_KINDS, A.LEAVE})
+"""Kinds search never plays: the out-of-turn windows and leaving the table."""
+_UNCALLED: dict[Action, Action] = {}
+"""Each Uno-calling play's twin without the call (memo: actions are few and interned)."""
+
+
+def _skipped(a: Action) -> bool:
+    """Whether search leaves ``a`` out: a window kind, leaving, or a 69 challenge."""
+    k = a.kind
+    return k in _SKIPPED or (k == A.CHALLENGE and a.target >= 0)
+
+
+def _uncalled(a: Action) -> Action:
+    """``a`` without its Uno call."""
+    twin = _UNCALLED.get(a)
+    if twin is None:
+        twin = a._replace(uno=False)
+        if len(_UNCALLED) < 100_000:
+            _UNCALLED[a] = twin
+    return twin
+
+
 def _searched(actions: Sequence[Action]) -> list[Action]:
     """The actions worth searching.
 
     No out-of-turn kinds, no leaving, and a play that can call Uno always does (the
     search does not model catches; the table does).
     """
-    acts = [
-        a for a in actions
-        if a.kind not in _WINDOW_KINDS and a.kind != A.LEAVE
-        and not (a.kind == A.CHALLENGE and a.target >= 0)
-    ]
-    calls = {a._replace(uno=False) for a in acts if a.uno}
+    acts: list[Action] = []
+    calls = False
+    for a in actions:
+        if not _skipped(a):
+            acts.append(a)
+            if a.uno:
+                calls = True
     if calls:
-        acts = [a for a in acts if a.uno or a not in calls]
+        twins = {_uncalled(a) for a in acts if a.uno}
+        acts = [a for a in acts if a.uno or a not in twins]
     return acts
 
 
@@ -110,7 +135,9 @@ def fast_policy(state: GameState, seat: int, acts: list[Action], rng: random.Ran
 
     It plays rather than draws, goes out when it can, prefers non-wild cards of the colour
     it holds most of, answers attacks, dumps the Big Brother and keeps the Holy Defender
-    and the Magic Red 5 for defence.
+    and the Magic Red 5 for defence.  ``acts`` may be the seat's whole legal list: the
+    kinds search leaves out (windows, leaving) are passed over here, and a play's Uno
+    call always wins over its twin without it, so rollouts skip :func:`_searched`.
     """
     hand = state.hands[seat]
     counts = [0, 0, 0, 0]
@@ -121,8 +148,12 @@ def fast_policy(state: GameState, seat: int, acts: list[Action], rng: random.Ran
     best = acts[0]
     best_score = -1e9
     size = len(hand)
+    found = False
     for a in acts:
         k = a.kind
+        if k in _SKIPPED or (k == A.CHALLENGE and a.target >= 0):
+            continue
+        found = True
         if k == A.PLAY:
             f = a.cards[0]
             s = 10.0 + 5.0 * len(a.cards)
@@ -155,6 +186,8 @@ def fast_policy(state: GameState, seat: int, acts: list[Action], rng: random.Ran
         s += 3.0 * rng.random()
         if s > best_score:
             best, best_score = a, s
+    if not found:  # nothing but windows (never in practice): as _main_actions does
+        return acts[0]
     return best
 
 
@@ -170,12 +203,22 @@ def expert_policy(state: GameState, seat: int, acts: list[Action], rng: random.R
     ``heuristic:expert`` scores a turn, with the same small noise, so a rollout plays the
     game as three expert opponents would.
     """
-    if len(acts) == 1:
-        return acts[0]
+    count = 0
+    only = acts[0]
+    for a in acts:
+        if not _skipped(a):
+            count += 1
+            only = a
+            if count > 1:
+                break
+    if count <= 1:  # one move worth making (or none but windows): no view to build
+        return only
     table = _Table(state.view(seat), _EXPERT.aggression)
     best = acts[0]
     best_score = -1e18
     for a in acts:
+        if _skipped(a):  # a whole legal list: what search leaves out is passed over
+            continue
         s = _EXPERT._score(table, a, rng) + 2.0 * rng.random()
         if s > best_score:
             best, best_score = a, s
@@ -297,7 +340,7 @@ class Sampler:
         """A fresh determinization (the unseen cards reshuffled with ``rng``)."""
         state = self.template.clone()
         pool = self.pool[:]
-        rng.shuffle(pool)
+        _shuffle(pool, rng)
         view = self.view
         i = 0
         for s in view.seats:
@@ -316,6 +359,14 @@ class Sampler:
         return state
 
 
+def _shuffle(cards: list[int], rng: random.Random) -> None:
+    """Fisher–Yates with ``rng.random()`` (compiled: a C call a card, no Python frame)."""
+    rand = rng.random
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def _deck_probe(view: View) -> GameState:
     """An empty state of the view's variant and options (to learn its deck)."""
     variant = get_variant(view.variant)
@@ -324,6 +375,92 @@ def _deck_probe(view: View) -> GameState:
 
 
 # ------------------------------------------------------------------ the tree
+
+
+class Part(NamedTuple):
+    """What one search (or one worker of a root-parallel search) found at the root.
+
+    ``moves`` maps each root move to its tally: (visits, sum of rewards, sum of squares)
+    in the tree, (tries, sum of rewards, sum of leads over the favourite, sum of their
+    squares) in the paired comparison; ``done`` counts the iterations.
+    """
+
+    moves: dict[Action, tuple[float, ...]]
+    done: int
+
+
+class SearchParams(NamedTuple):
+    """An :class:`IsmctsBot`'s settings but ``workers``, in the constructor's order."""
+
+    iterations: int
+    seconds: float
+    c: float
+    rollout: str
+    horizon: int
+    prior: float
+    reward: str
+    pick: str
+    margin: float
+    widen: float
+    root: str
+
+
+class SearchSetting(NamedTuple):
+    """What a worker of a root-parallel search needs (plain values: it is pickled).
+
+    The view travels as the position of the sampler's first deal and the seat: its view is
+    the searched view (a compiled core's views are not picklable).
+    """
+
+    params: SearchParams
+    """The bot's settings."""
+    position: dict[str, Any]
+    seat: int
+    moves: list[Action]
+    """The root moves searched (the paired comparison's, in its order)."""
+    favourite: Action | None
+    bias: dict[Action, float]
+    lowest: bool | None
+
+
+def merge_parts(parts: Sequence[Part]) -> Part:
+    """The tallies of several searches of one root, added up move by move (in order)."""
+    merged: dict[Action, tuple[float, ...]] = {}
+    done = 0
+    for part in parts:
+        done += part.done
+        for a, tally in part.moves.items():
+            have = merged.get(a)
+            merged[a] = tally if have is None else tuple(
+                x + y for x, y in zip(have, tally, strict=True))
+    return Part(merged, done)
+
+
+def search_part(setting: SearchSetting, seed: int, iterations: int) -> Part:
+    """One part of a root-parallel search: a search of its own with seed ``seed``.
+
+    ``iterations`` is the part's share of the budget (0: the bot's seconds).
+    """
+    bot = IsmctsBot(*setting.params)
+    bot.favourite = setting.favourite
+    bot._bias = dict(setting.bias)
+    bot._lowest = setting.lowest
+    view = from_position(setting.position).view(setting.seat)
+    sampler = Sampler(view)
+    rng = random.Random(seed)
+    if bot.root == "paired":
+        return bot._paired_stats(view, sampler, list(setting.moves), iterations, rng)
+    return bot._tree_stats(view, sampler, iterations, rng)
+
+
+def _spent(iterations: int, done: int, deadline: float) -> bool:
+    """Whether a search that has run ``done`` iterations (rollouts) must stop now.
+
+    ``iterations`` above 0 is the budget; otherwise the clock, after at least one.
+    """
+    if iterations:
+        return done >= iterations
+    return done > 0 and time.perf_counter() >= deadline
 
 
 class _Node:
@@ -339,10 +476,14 @@ class _Node:
 
 
 def _hand_over(state: GameState, hand_no: int) -> bool:
-    if state.is_terminal() or state.hand_no != hand_no:
-        return True
-    last = state.last_hand
-    return last is not None and last.hand == hand_no
+    """Whether hand ``hand_no`` is over in ``state`` (search starts in no deal phase).
+
+    The game is over, the next hand is dealt, or its dealer is choosing it (a deal
+    phase): read from the phase, never from ``last_hand``, which a variant builds when
+    it is first read.
+    """
+    phase = state.phase
+    return phase in (GAME_OVER, DEAL) or state.hand_no != hand_no
 
 
 def _rewards(state: GameState, hand_no: int) -> list[float]:
@@ -407,35 +548,6 @@ def _estimate(state: GameState) -> list[float]:
     return [w / total for w in weights]
 
 
-@register_bot(
-    "ismcts",
-    "Information-set Monte Carlo tree search over sampled deals (iteration or time budget).",
-    (
-        BotParam("iterations", int, 0, "iterations per decision (0: use the time budget)"),
-        BotParam("seconds", float, 0.5, "seconds per decision when iterations is 0"),
-        BotParam("c", float, 0.7, "UCB exploration constant"),
-        BotParam("rollout", str, "fast",
-                 "rollout policy: fast, expert, random, or a bot spec with ';' for ','"),
-        BotParam("horizon", int, 80, "most moves in a rollout before its result is estimated"),
-        BotParam("prior", float, 1.0,
-                 "weight of the expert heuristic's opinion of the root moves (0: none)"),
-        BotParam("reward", str, "hand",
-                 "what a rollout is worth: hand (winning it) or game (standing after it)",
-                 REWARDS),
-        BotParam("widen", float, 0.0,
-                 "progressive widening: a node of more than 8 moves has at most "
-                 "8 + widen·√visits children (0: off)"),
-        BotParam("pick", str, "visits",
-                 "the move: visits (most visited) or sure (the expert's favourite unless "
-                 "the search is sure another is better)", PICKS),
-        BotParam("margin", float, 0.02,
-                 "with pick=sure: the least lead in mean reward that beats the favourite"),
-        BotParam("root", str, "tree",
-                 "how root moves are compared: tree (UCB1) or paired (every move on the "
-                 "same sampled deals and dice)", ROOTS),
-    ),
-    budget="seconds",
-)
 class IsmctsBot:
     """Single-observer information-set MCTS; see the module docstring."""
 
@@ -454,6 +566,7 @@ class IsmctsBot:
         margin: float = 0.02,
         widen: float = 0.0,
         root: str = "tree",
+        workers: int = 1,
     ) -> None:
         if iterations < 0:
             raise ValueError(f"iterations must be 0 or more (got {iterations})")
@@ -475,6 +588,13 @@ class IsmctsBot:
             raise ValueError(f"widen must be 0 or more (got {widen})")
         if root not in ROOTS:
             raise ValueError(f"root must be one of {', '.join(ROOTS)} (got {root!r})")
+        if workers < 0:
+            raise ValueError(f"workers must be 0 or more (got {workers})")
+        self.params = SearchParams(iterations, seconds, c, rollout, horizon, prior, reward,
+                                   pick, margin, widen, root)
+        """The settings but ``workers`` (what a root-parallel worker's bot is built with)."""
+        self.workers = workers if workers > 0 else max(1, os.cpu_count() or 1)
+        """Processes searching each decision at once (root-parallel search)."""
         self.root = root
         self.widen = widen
         self.pick = pick
@@ -488,6 +608,8 @@ class IsmctsBot:
         self.c = c
         self.horizon = horizon
         self.rollout = rollout
+        self._raw = rollout in ("fast", "expert")
+        """Whether the rollout policy takes the seat's whole legal list (fast, expert)."""
         if rollout == "fast":
             self.policy: Policy = fast_policy
         elif rollout == "random":
@@ -555,32 +677,37 @@ class IsmctsBot:
     def _search(
         self, view: View, sampler: Sampler, acts: list[Action], rng: random.Random
     ) -> Action:
-        me = view.seat if view.seat is not None else 0
-        root = _Node(me)
         self._bias = {}
         self.favourite = None
         self._spread = {}
         self._base = None
-        if self.prior > 0 or self.pick == "sure":
+        if self.prior > 0 or self.pick == "sure" or self.root == "paired":
             liking = self._root_bias(view, acts, rng)
             self.favourite = max(acts, key=lambda a: liking[a])
             if self.prior > 0:
                 self._bias = {a: self.prior * v for a, v in liking.items()}
-        hand_no = view.hand_no
         if self.reward == "game":
             variant = get_variant(view.variant)
             self._lowest = variant.goal(variant.resolve_options(None, view.options)).lowest_wins
         if self.root == "paired":
-            return self._paired(view, sampler, acts, rng)
-        deadline = time.perf_counter() + self.seconds
-        done = 0
-        while not self._spent(done, deadline):
-            self._iterate(root, sampler.sample(rng), hand_no, rng)
-            done += 1
-        self.last_iterations = done
+            fav = self.favourite
+            assert fav is not None
+            order = sorted(acts, key=lambda a: -self._bias.get(a, 0.0) if self._bias else 0.0)
+            moves = [fav, *[a for a in order if a != fav]][:PAIRED_WIDTH]
+            if self.workers > 1:
+                part = self._in_parallel(view, sampler, moves, rng)
+            else:
+                part = self._paired_stats(view, sampler, moves, self.iterations, rng)
+            return self._paired_choice(moves, part)
+        if self.workers > 1:
+            merged = self._in_parallel(view, sampler, acts, rng)
+        else:
+            merged = self._tree_stats(view, sampler, self.iterations, rng)
+        self.last_iterations = merged.done
+        stats = merged.moves
         legal = set(acts)
         ranked = sorted(
-            ((child.visits, child.total, a) for a, child in root.children.items() if a in legal),
+            ((st[0], st[1], a) for a, st in stats.items() if a in legal),
             key=lambda t: (t[0], t[1]),
             reverse=True,
         )
@@ -589,55 +716,61 @@ class IsmctsBot:
             choice = self.helper.choose(view, rng)
             return choice if choice is not None else acts[0]
         if self.pick == "sure" and self.favourite is not None:
-            chosen = self._sure(root, ranked[0][2], self.favourite)
+            chosen = self._sure(stats, ranked[0][2], self.favourite)
             ranked.sort(key=lambda t: t[2] != chosen)  # stable: the rest by visits
-        self.last_stats = [(a, v, t / v if v else 0.0) for v, t, a in ranked]
-        self._spread = {a: (ch.visits, ch.total, ch.square)
-                        for a, ch in root.children.items() if a in legal}
+        self.last_stats = [(a, int(v), t / v if v else 0.0) for v, t, a in ranked]
+        self._spread = {a: (int(st[0]), st[1], st[2]) for a, st in stats.items() if a in legal}
         return ranked[0][2]
 
-    def _rollout(self, state: GameState, hand_no: int, rng: random.Random) -> list[float]:
-        """Play ``state`` on with the rollout policy; each seat's reward."""
-        policy = self.policy
-        for _ in range(self.horizon):
-            if _hand_over(state, hand_no):
-                break
-            seat = state.current_player()
-            acts = _main_actions(state, seat)
-            state.step(policy(state, seat, acts, rng), seat)
-        return (_game_rewards(state, hand_no, self._lowest) if self.reward == "game"
-                else _rewards(state, hand_no))
+    def _tree_stats(self, view: View, sampler: Sampler, iterations: int,
+                    rng: random.Random) -> Part:
+        """One search tree over ``iterations`` (0: :attr:`seconds`): its root moves' tallies."""
+        me = view.seat if view.seat is not None else 0
+        root = _Node(me)
+        hand_no = view.hand_no
+        deadline = time.perf_counter() + self.seconds
+        done = 0
+        while not _spent(iterations, done, deadline):
+            self._iterate(root, sampler.sample(rng), hand_no, rng)
+            done += 1
+        return Part({a: (float(ch.visits), ch.total, ch.square)
+                     for a, ch in root.children.items()}, done)
 
-    def _spent(self, done: int, deadline: float) -> bool:
-        """Whether a search that has run ``done`` iterations (rollouts) must stop now.
+    def _in_parallel(self, view: View, sampler: Sampler, acts: list[Action],
+                     rng: random.Random) -> Part:
+        """Root-parallel search: :attr:`workers` searches at once, their tallies merged.
 
-        ``iterations`` above 0 is the budget; otherwise the clock, after at least one.
+        Each part searches the same root moves on its own sampled deals (a seed drawn here,
+        so the merged result is fixed by the caller's generator and the number of workers);
+        with an iteration budget the parts share it.  This process runs the first part
+        while the worker processes (:mod:`hotdeath.bots.parallel`) run the others.
         """
-        if self.iterations:
-            return done >= self.iterations
-        return done > 0 and time.perf_counter() >= deadline
+        from hotdeath.bots.parallel import search_parts
 
-    def _paired(
-        self, view: View, sampler: Sampler, acts: list[Action], rng: random.Random
-    ) -> Action:
-        """Compare the root moves on common random numbers (``root=paired``).
+        n = self.workers
+        seeds = [rng.getrandbits(63) for _ in range(n)]
+        budgets = [0] * n
+        if self.iterations:
+            budgets = [self.iterations // n + (1 if i < self.iterations % n else 0)
+                       for i in range(n)]
+        seat = view.seat if view.seat is not None else 0
+        setting = SearchSetting(self.params, to_position(sampler.template), seat, acts,
+                                self.favourite, self._bias, self._lowest)
+        return merge_parts(search_parts(setting, seeds, budgets))
+
+    def _paired_stats(self, view: View, sampler: Sampler, moves: list[Action], iterations: int,
+                      rng: random.Random) -> Part:
+        """The paired comparison of ``moves`` (``root=paired``): each move's tallies.
 
         Each iteration samples one determinization and one seed for the rollout's dice,
         then plays every compared move from that same deal with those same dice, so the
         difference of two moves' rewards is measured on equal luck: its variance is far
-        below that of two independent rollouts.  The move is the expert's favourite unless
-        another move's mean paired lead over it is at least ``margin`` and
-        :data:`SURE_Z` standard errors (with ``pick=visits``: the best mean).
+        below that of two independent rollouts.  A move's tally is its tries, the sum of
+        its rewards, and the sum and sum of squares of its lead over ``moves[0]`` (the
+        expert's favourite), deal by deal.
         """
         me = view.seat if view.seat is not None else 0
         hand_no = view.hand_no
-        fav = self.favourite
-        if fav is None:
-            liking = self._root_bias(view, acts, rng)
-            fav = max(acts, key=lambda a: liking[a])
-            self.favourite = fav
-        order = sorted(acts, key=lambda a: -self._bias.get(a, 0.0) if self._bias else 0.0)
-        moves = [fav, *[a for a in order if a != fav]][:PAIRED_WIDTH]
         k = len(moves)
         total = [0.0] * k
         diff = [0.0] * k
@@ -645,7 +778,7 @@ class IsmctsBot:
         n = [0] * k
         deadline = time.perf_counter() + self.seconds
         done = 0
-        while not self._spent(done, deadline):
+        while not _spent(iterations, done, deadline):
             base = sampler.sample(rng)
             legal = set(_main_actions(base, me))
             dice = rng.getrandbits(63)
@@ -667,20 +800,50 @@ class IsmctsBot:
                 d = r - r0
                 diff[i] += d
                 diff_sq[i] += d * d
-        self.last_iterations = done
-        means = [total[i] / n[i] if n[i] else 0.0 for i in range(k)]
+        return Part({moves[i]: (float(n[i]), total[i], diff[i], diff_sq[i]) for i in range(k)},
+                    done)
+
+    def _rollout(self, state: GameState, hand_no: int, rng: random.Random) -> list[float]:
+        """Play ``state`` on with the rollout policy; each seat's reward.
+
+        The fast and expert policies read the seat's whole legal list (they pass over what
+        search leaves out); the others get :func:`_main_actions`.
+        """
+        policy = self.policy
+        raw = self._raw
+        for _ in range(self.horizon):
+            if _hand_over(state, hand_no):
+                break
+            seat = state.turn  # the hand is not over: the current player
+            acts = state.legal_actions(seat) if raw else _main_actions(state, seat)
+            state.step(policy(state, seat, acts, rng), seat)
+        return (_game_rewards(state, hand_no, self._lowest) if self.reward == "game"
+                else _rewards(state, hand_no))
+
+    def _paired_choice(self, moves: list[Action], part: Part) -> Action:
+        """The move after a paired comparison.
+
+        The expert's favourite (``moves[0]``) unless another move's mean paired lead over
+        it is at least ``margin`` and :data:`SURE_Z` standard errors (with
+        ``pick=visits``: the best mean).
+        """
+        k = len(moves)
+        tally = [part.moves.get(a, (0, 0.0, 0.0, 0.0)) for a in moves]
+        n = [int(t[0]) for t in tally]
+        means = [tally[i][1] / n[i] if n[i] else 0.0 for i in range(k)]
+        self.last_iterations = part.done
         best = max(range(k), key=lambda i: (means[i], -i))
         chosen = 0
         if best != 0 and n[best] >= 2:
-            m = diff[best] / n[best]
-            var = max(diff_sq[best] / n[best] - m * m, 0.0)
+            m = tally[best][2] / n[best]
+            var = max(tally[best][3] / n[best] - m * m, 0.0)
             se = math.sqrt(var / n[best])
             if self.pick == "visits" or (m >= self.margin and m >= SURE_Z * se):
                 chosen = best
         ranked = sorted(range(k), key=lambda i: (i != chosen, -means[i]))
         self.last_stats = [(moves[i], n[i], means[i]) for i in ranked]
         self._base = moves[0]
-        self._spread = {moves[i]: (n[i], diff[i], diff_sq[i]) for i in range(k)}
+        self._spread = {moves[i]: (n[i], tally[i][2], tally[i][3]) for i in range(k)}
         return moves[chosen]
 
     def lead_over(self, rival: Action, chosen: Action) -> tuple[float, float, int] | None:
@@ -708,7 +871,8 @@ class IsmctsBot:
         se = math.sqrt(va / a[0] + (vb / b[0] if chosen != self._base else 0.0))
         return da - db, se, a[0]
 
-    def _sure(self, root: _Node, top: Action, favourite: Action) -> Action:
+    def _sure(self, stats: dict[Action, tuple[float, ...]], top: Action,
+              favourite: Action) -> Action:
         """The ``sure`` rule: ``top`` (most visited) only if it is surely better.
 
         The favourite is the expert heuristic's move.  ``top`` replaces it only when its
@@ -718,16 +882,16 @@ class IsmctsBot:
         """
         if top == favourite:
             return top
-        a = root.children.get(top)
-        b = root.children.get(favourite)
-        if a is None or a.visits < 2:
+        a = stats.get(top)
+        b = stats.get(favourite)
+        if a is None or a[0] < 2:
             return favourite
-        if b is None or b.visits < 2:
+        if b is None or b[0] < 2:
             return top
-        ma, mb = a.total / a.visits, b.total / b.visits
-        va = max(a.square / a.visits - ma * ma, 0.0)
-        vb = max(b.square / b.visits - mb * mb, 0.0)
-        se = math.sqrt(va / a.visits + vb / b.visits)
+        ma, mb = a[1] / a[0], b[1] / b[0]
+        va = max(a[2] / a[0] - ma * ma, 0.0)
+        vb = max(b[2] / b[0] - mb * mb, 0.0)
+        se = math.sqrt(va / a[0] + vb / b[0])
         lead = ma - mb
         return top if lead >= self.margin and lead >= SURE_Z * se else favourite
 
@@ -758,7 +922,7 @@ class IsmctsBot:
                     liking = self._bias
                     a = max(untried, key=lambda u: liking.get(u, 0.0))
                 else:
-                    a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                    a = untried[int(rng.random() * len(untried))]
                 child = _Node(seat)
                 node.children[a] = child
                 for b in acts:
@@ -787,21 +951,46 @@ class IsmctsBot:
             state.step(best_a, seat)
             path.append(best)
             node = best
-        # rollout
-        policy = self.policy
-        for _ in range(self.horizon):
-            if _hand_over(state, hand_no):
-                break
-            seat = state.current_player()
-            acts = _main_actions(state, seat)
-            state.step(policy(state, seat, acts, rng), seat)
-        rewards = (_game_rewards(state, hand_no, self._lowest) if self.reward == "game"
-                   else _rewards(state, hand_no))
+        rewards = self._rollout(state, hand_no, rng)
         for nd in path:
             nd.visits += 1
             r = rewards[nd.seat]
             nd.total += r
             nd.square += r * r
+
+
+register_bot(
+    "ismcts",
+    "Information-set Monte Carlo tree search over sampled deals (iteration or time budget).",
+    (
+        BotParam("iterations", int, 0, "iterations per decision (0: use the time budget)"),
+        BotParam("seconds", float, 0.5, "seconds per decision when iterations is 0"),
+        BotParam("c", float, 0.7, "UCB exploration constant"),
+        BotParam("rollout", str, "fast",
+                 "rollout policy: fast, expert, random, or a bot spec with ';' for ','"),
+        BotParam("horizon", int, 80, "most moves in a rollout before its result is estimated"),
+        BotParam("prior", float, 1.0,
+                 "weight of the expert heuristic's opinion of the root moves (0: none)"),
+        BotParam("reward", str, "hand",
+                 "what a rollout is worth: hand (winning it) or game (standing after it)",
+                 REWARDS),
+        BotParam("widen", float, 0.0,
+                 "progressive widening: a node of more than 8 moves has at most "
+                 "8 + widen·√visits children (0: off)"),
+        BotParam("pick", str, "visits",
+                 "the move: visits (most visited) or sure (the expert's favourite unless "
+                 "the search is sure another is better)", PICKS),
+        BotParam("margin", float, 0.02,
+                 "with pick=sure: the least lead in mean reward that beats the favourite"),
+        BotParam("root", str, "tree",
+                 "how root moves are compared: tree (UCB1) or paired (every move on the "
+                 "same sampled deals and dice)", ROOTS),
+        BotParam("workers", int, 1,
+                 "processes that search each decision at once, their results merged "
+                 "(root-parallel; 0: one per CPU core)"),
+    ),
+    budget="seconds",
+)(IsmctsBot)
 
 
 __all__ = [
