@@ -25,7 +25,10 @@ The rollout policy is ``fast`` (a cheap shedding policy), ``expert`` (the expert
 itself, the opponents' model), ``random`` or any bot.
 
 Budget: ``iterations`` (deterministic under the caller's generator) or ``seconds`` of
-wall time per decision.  Out-of-turn windows (Uno calls, catches, jump-ins) and the
+wall time per decision; ``workers`` searches each decision in that many processes at once
+(root-parallel: :mod:`hotdeath.bots.parallel`, the parts' root tallies merged).  The module
+is compiled with the core (``scripts/build_mypyc.py``): typed for mypyc, no class
+decorators.  Out-of-turn windows (Uno calls, catches, jump-ins) and the
 dealer's deal size are left to an expert :class:`~hotdeath.bots.heuristic.HeuristicBot`.
 The bot reads nothing but its view: the real state never reaches it.
 """
