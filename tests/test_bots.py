@@ -444,12 +444,12 @@ def test_ismcts_sure_pick_and_expert_rollouts_play_legal_moves() -> None:
 
 
 def _favouring(bot: Any, liked: str) -> None:
-    """Make ``bot``'s expert prior like the action written ``liked`` best (a test rig)."""
+    """Make ``bot``'s prior opinion like the action written ``liked`` best."""
 
-    def bias(view: Any, acts: list[Action], rng: random.Random) -> dict[Action, float]:
+    def opinion(view: Any, acts: list[Action]) -> dict[Action, float]:
         return {a: 1.0 if str(a) == liked else 0.1 for a in acts}
 
-    bot._root_bias = bias
+    bot.opinion = opinion
 
 
 @pytest.mark.rule("HD-3.7", "hot-death.md §3.7")

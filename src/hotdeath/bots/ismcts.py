@@ -622,6 +622,10 @@ class IsmctsBot:
         else:
             self.policy = _bot_policy(make_bot(rollout.replace(";", ",")))
         self.helper = HeuristicBot("expert")
+        self.opinion: Callable[[View, list[Action]], dict[Action, float]] | None = None
+        """How much the search likes each root move before searching (1 for its favourite,
+        which ``pick=sure`` and ``root=paired`` keep unless the search is sure of another);
+        None, the default: the expert heuristic's opinion (:meth:`_root_bias`)."""
         self.last_iterations = 0
         """Iterations the last search ran (for measurements)."""
         self.last_stats: list[tuple[Action, int, float]] = []
@@ -899,7 +903,12 @@ class IsmctsBot:
         return top if lead >= self.margin and lead >= SURE_Z * se else favourite
 
     def _root_bias(self, view: View, acts: list[Action], rng: random.Random) -> dict[Action, float]:
-        """The expert heuristic's liking of each root action, 1 for its favourite."""
+        """The expert heuristic's liking of each root action, 1 for its favourite.
+
+        :attr:`opinion`, when set, gives it instead.
+        """
+        if self.opinion is not None:
+            return self.opinion(view, acts)
         table = _Table(view, self.helper.aggression)
         scores = {a: self.helper._score(table, a, rng) for a in acts}
         top = max(scores.values())
