@@ -34,6 +34,9 @@ ALLOWED: dict[tuple[str, str], str] = {
                                "legal actions (a protocol field), not the alias of standard",
     ("events.py", "throwdown"): "the event kind of a Throwdown draw pot, not the variant",
     ("simulate.py", "throwdown"): "the same event kind, counted as an attack",
+    ("simulate.py", "uno"): "the event kind of an Uno call, counted in the mistake rates",
+    ("coach.py", "throwdown"): "the event kind of a draw pot set on a seat, which the coach's "
+                               "words name as a pot",
     ("cards.py", "hot_death"): "the card kind of the Hot Death card, not the variant",
     ("options.py", "uno"): "the option group of the Uno call's options",
     ("rulebook.py", "official"): "the source tag of the official Mattel rules",
