@@ -84,7 +84,7 @@ SURE_Z: Final = 1.96
 GAME_TEMPERATURE: Final = 150.0
 """Points of total that change a seat's game standing by a factor e (the ``game`` reward)."""
 
-Policy = Callable[[GameState, int, list[Action], random.Random], Action]
+Policy = Callable[[GameState, int, Sequence[Action], random.Random], Action]
 
 
 _SKIPPED: Final = frozenset({*_WINDOW_KINDS, A.LEAVE})
@@ -133,7 +133,7 @@ def _main_actions(state: GameState, seat: int) -> list[Action]:
     return _searched(state.legal_actions(seat)) or list(state.legal_actions(seat))
 
 
-def fast_policy(state: GameState, seat: int, acts: list[Action], rng: random.Random) -> Action:
+def fast_policy(state: GameState, seat: int, acts: Sequence[Action], rng: random.Random) -> Action:
     """A cheap rollout policy reading the (sampled) state: shed cards, defend, call Uno.
 
     It plays rather than draws, goes out when it can, prefers non-wild cards of the colour
@@ -194,12 +194,12 @@ def fast_policy(state: GameState, seat: int, acts: list[Action], rng: random.Ran
     return best
 
 
-def random_policy(state: GameState, seat: int, acts: list[Action], rng: random.Random) -> Action:
+def random_policy(state: GameState, seat: int, acts: Sequence[Action], rng: random.Random) -> Action:
     """Uniformly random among the actions (a baseline rollout policy)."""
     return rng.choice(acts)
 
 
-def expert_policy(state: GameState, seat: int, acts: list[Action], rng: random.Random) -> Action:
+def expert_policy(state: GameState, seat: int, acts: Sequence[Action], rng: random.Random) -> Action:
     """The expert heuristic's move on the sampled state (the opponents' model; slower).
 
     It scores ``acts`` from the seat's view of the determinization exactly as
@@ -234,7 +234,7 @@ _EXPERT: Final = HeuristicBot("expert")
 def _bot_policy(bot: Bot) -> Policy:
     """A rollout policy that asks a registered bot (through views: slower)."""
 
-    def policy(state: GameState, seat: int, acts: list[Action], rng: random.Random) -> Action:
+    def policy(state: GameState, seat: int, acts: Sequence[Action], rng: random.Random) -> Action:
         choice = bot.choose(state.view(seat), rng)
         return choice if choice is not None and choice in acts else acts[0]
 
