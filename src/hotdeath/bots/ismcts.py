@@ -194,12 +194,16 @@ def fast_policy(state: GameState, seat: int, acts: Sequence[Action], rng: random
     return best
 
 
-def random_policy(state: GameState, seat: int, acts: Sequence[Action], rng: random.Random) -> Action:
+def random_policy(
+    state: GameState, seat: int, acts: Sequence[Action], rng: random.Random
+) -> Action:
     """Uniformly random among the actions (a baseline rollout policy)."""
     return rng.choice(acts)
 
 
-def expert_policy(state: GameState, seat: int, acts: Sequence[Action], rng: random.Random) -> Action:
+def expert_policy(
+    state: GameState, seat: int, acts: Sequence[Action], rng: random.Random
+) -> Action:
     """The expert heuristic's move on the sampled state (the opponents' model; slower).
 
     It scores ``acts`` from the seat's view of the determinization exactly as

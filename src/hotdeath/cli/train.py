@@ -34,7 +34,7 @@ def train_command(
     players: Annotated[int, typer.Option("--players", "-n", help="Seats.")] = 4,
     preset: Annotated[str | None, typer.Option("--preset", help="Preset name.")] = None,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the whole run.")] = 0,
-    iterations: Annotated[int, typer.Option("--iterations", "-i", min=0,
+    iterations: Annotated[int, typer.Option("--iterations", min=0,
                                             help="Train up to this many iterations.")] = 100,
     tables: Annotated[int | None, typer.Option("--tables", min=1,
                                                help="Games per iteration (default 32).")]
