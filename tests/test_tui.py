@@ -276,6 +276,26 @@ async def test_prompts_colour_and_deal_size() -> None:
         assert deals == 1
 
 
+@pytest.mark.asyncio
+async def test_a_prompt_answered_twice_before_it_goes_closes_once() -> None:
+    # two Enters queued on a busy machine reach the prompt before it is popped: the second
+    # answer is ignored (it popped the game's own screen and crashed the game)
+    app = make_app("hotdeath", 11, players=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for _ in range(30):
+            if isinstance(app.screen, ChoiceScreen):
+                break
+            await play_one(app, pilot)
+        prompt = app.screen
+        assert isinstance(prompt, ChoiceScreen)
+        prompt.answer(0)
+        prompt.answer(1)
+        await settle(pilot)
+        assert app.screen is not prompt and not isinstance(app.screen, ChoiceScreen)
+        assert app.is_running and len(app.screen_stack) == 1
+
+
 async def play_one(app: HotDeathApp, pilot: object) -> None:
     """One sensible key press (used to move a game on to a situation)."""
     from textual.pilot import Pilot
@@ -827,29 +847,36 @@ def test_hotdeath_play_in_tmux_to_the_end_of_a_hand(tmp_path: Path) -> None:
                               check=False).stdout
 
     tmux("new-session", "-d", "-s", "game", "-x", "110", "-y", "34", str(env_file))
+    tmux("set-option", "-t", "game", "remain-on-exit", "on")  # a crash's traceback stays
     try:
-        screen = ""
+        screen = acted_on = ""
+        acted_at = 0.0
         deadline = time.monotonic() + 120  # generous: CI machines can be busy
         seen_hand = False
         while time.monotonic() < deadline:
             time.sleep(0.25)
             screen = tmux("capture-pane", "-p", "-t", "game")
-            if "Game over" in screen:
+            if "Game over" in screen or "Traceback" in screen:
                 break
             if "Your hand:" in screen:
                 seen_hand = True
+            if screen == acted_on and time.monotonic() < acted_at + 5:
+                continue  # the keys sent for this screen may not be handled yet
+            keys: list[str] = []
             if "Name a colour" in screen or "Choose" in screen:
-                tmux("send-keys", "-t", "game", "Enter")
+                keys = ["Enter"]
             elif "Your turn" in screen:
-                # play the first marked card, or draw
-                keys = ["d"]
+                # play the first marked card, or draw (or take the attack)
+                keys = ["a"] if "accept the attack" in screen else ["d"]
                 if "│● [" in screen:
                     lines = [ln for ln in screen.splitlines() if "│● [" in ln or "│  [" in ln]
                     first = next((i for i, ln in enumerate(lines) if "│● [" in ln), 0)
                     keys = ["Home", *["Down"] * first, "Enter"]
-                tmux("send-keys", "-t", "game", *keys)
             elif "[space] let it go" in screen:
-                tmux("send-keys", "-t", "game", "Space")
+                keys = ["Space"]
+            if keys:
+                tmux("send-keys", "-t", "game", *keys)
+                acted_on, acted_at = screen, time.monotonic()
         assert seen_hand, screen
         assert "Game over" in screen, screen
         assert "Winner:" in screen and "P0 (you)" in screen

@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -126,7 +126,26 @@ class ReviewReady(Message):
         self.error = error
 
 
-class ChoiceScreen(ModalScreen[int | None]):
+_R = TypeVar("_R")
+
+
+class _Modal(ModalScreen[_R]):
+    """A modal screen that closes once.
+
+    Keys pressed faster than the screen goes (two Enters queued on a busy machine) would
+    dismiss it twice, and the second pop fails.
+    """
+
+    _answered = False  # (not _closing: Textual's message pump has one of its own)
+
+    def answer(self, result: _R) -> None:
+        """Dismiss with ``result``; a second call while the screen goes is ignored."""
+        if not self._answered:
+            self._answered = True
+            self.dismiss(result)
+
+
+class ChoiceScreen(_Modal[int | None]):
     """A prompt: pick one of several labelled choices (a key may pick one directly)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -167,25 +186,25 @@ class ChoiceScreen(ModalScreen[int | None]):
     @on(OptionList.OptionSelected, "#choices")
     def _chosen(self, message: OptionList.OptionSelected) -> None:
         message.stop()
-        self.dismiss(message.option_index)
+        self.answer(message.option_index)
 
     def on_key(self, event: events.Key) -> None:
         """A choice's own key picks it."""
         if event.character and event.character.lower() in self.keys:
             event.stop()
-            self.dismiss(self.keys.index(event.character.lower()))
+            self.answer(self.keys.index(event.character.lower()))
 
     def action_cancel(self) -> None:
         """Close without a choice (when the prompt may be put off)."""
         if self.cancellable:
-            self.dismiss(None)
+            self.answer(None)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Escape only where the prompt may be put off."""
         return self.cancellable if action == "cancel" else True
 
 
-class ScoreScreen(ModalScreen[str]):
+class ScoreScreen(_Modal[str]):
     """End of a hand (and of the game): the scoring with its reasons and the totals."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -246,18 +265,18 @@ class ScoreScreen(ModalScreen[str]):
 
     def action_next(self) -> None:
         """On to the next hand."""
-        self.dismiss("next")
+        self.answer("next")
 
     def action_again(self) -> None:
         """A new game."""
-        self.dismiss("again")
+        self.answer("again")
 
     def action_quit_game(self) -> None:
         """Leave."""
-        self.dismiss("quit")
+        self.answer("quit")
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(_Modal[None]):
     """Every card's rule in the chosen name theme, and the keys."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -284,7 +303,7 @@ class HelpScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         """Back to the table."""
-        self.dismiss(None)
+        self.answer(None)
 
 
 # ---------------------------------------------------------------------------- the app
