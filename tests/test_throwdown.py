@@ -1937,3 +1937,130 @@ def test_bots_play_whole_games_in_the_terminal() -> None:
         assert state.is_terminal() and state.winners
         assert state.last_hand is not None and state.last_hand.end == "last_holder"
         assert "calls Uno wrongly" not in buf.getvalue()
+
+
+# =========================================================================== why not a throw
+
+
+def why(g: ThrowdownState, *codes: str, seat: int = 0) -> tuple[str, str] | None:
+    """The engine's reason that no order of the cards ``codes`` is a throw, checked against
+    the apply paths: no reason exactly when some order is accepted (through both paths)."""
+    reason = g.why_not_play(seat, cards(*codes))
+    colours = " red" if any(c.startswith("W") for c in codes) else ""
+    some = any(accepts(g, f"play {' '.join(order)}{colours}", seat)
+               for order in set(itertools.permutations(codes)))
+    assert (reason is None) == some, (codes, reason)
+    return reason
+
+
+class TestWhyNotPlay:
+    """``why_not_play``: the rule a selection of cards breaks, in words (the browser's
+    Throw button says it; the page derives no rule)."""
+
+    @pytest.mark.rule("TD-2.3", SEED, "ruling", "the reason a selection does not link")
+    def test_a_card_that_links_to_none_of_the_others(self) -> None:
+        g = td([["B9", "Y6", "G3", "Y3", "R8", "B7", "G1"], ["G1"]], "B7")
+        assert why(g, "B9", "Y6") is None and why(g, "Y6", "B9") is None  # any order
+        assert why(g, "B9", "Y6", "G3", "Y3", "R8") is None
+        rule, words = why(g, "B9", "B7") or ("", "")
+        assert rule == "TD-2.3" and words.startswith("a 7 links to none of the other cards")
+        rule, words = why(g, "B9", "R8") or ("", "")
+        assert rule == "TD-2.3" and "an 8 links to none" in words
+
+    @pytest.mark.rule("TD-2.5", SEED, "ruling", "linked pairs that make no chain")
+    def test_units_that_link_in_pairs_but_not_in_one_chain(self) -> None:
+        # 9–6 and 8–33 link, but a lone 3 is no threes-unit: 9 6 3 8 has no order
+        g = td([["B9", "Y6", "G3", "R8", "G1"], ["G1"]], "B7")
+        rule, words = why(g, "B9", "Y6", "G3", "R8") or ("", "")
+        assert rule in ("TD-2.3", "TD-2.5") and words
+
+    @pytest.mark.rule("TD-2.4", SEED, "ruling", "the reason: nothing opens the play")
+    def test_no_card_matches_the_colour_or_links_to_the_top(self) -> None:
+        g = td([["Y9", "Y6", "G1"], ["G1"]], "B7")
+        assert why(g, "Y9", "Y6") == ("TD-2.4", "the first card must be blue or link to the "
+                                      "Blue 7 on the pile, and none of these does")
+
+    @pytest.mark.rule("TD-2.6", SEED, "ruling", "the reason: a mixed play")
+    def test_numbers_and_actions_or_two_actions_never_mix(self) -> None:
+        g = td([["RS", "RR", "R7", "W", "WD4", "G1"], ["G1"]], "R1")
+        assert (why(g, "RS", "RR") or ("",))[0] == "TD-2.6"
+        assert (why(g, "R7", "RS") or ("",))[0] == "TD-2.6"
+        g = td([["W", "WD4", "R7", "G1"], ["G1"]], "B1")
+        assert (g.why_not_play(0, cards("W", "R7")) or ("",))[0] == "TD-2.6"
+
+    @pytest.mark.rule("TD-2.7", SEED, "ruling", "the reason: identical cards at this table")
+    def test_identical_cards_when_the_table_forbids_them(self) -> None:
+        g = td([["R7", "R7", "B7", "G1"], ["G2"]], "R1", options={"multi_play_same_color": False})
+        assert why(g, "R7", "R7") == ("TD-2.7", "two identical cards may not go down "
+                                      "together at this table")
+        assert why(g, "R7", "B7") is None
+
+    @pytest.mark.rule("TD-2.8", SEED, "ruling", "the reason: a wild with another play")
+    def test_a_wild_while_another_play_exists(self) -> None:
+        g = td([["W", "B5", "G1"], ["G2"]], "B7")
+        assert why(g, "W") == ("TD-2.8", "a Wild may be played only when nothing else in "
+                               "your hand can be")
+
+    @pytest.mark.rule("TD-2.9", SEED, "the reason: no going out on a wild")
+    def test_a_wild_as_the_last_cards(self) -> None:
+        g = td([["W", "W"], ["G2"]], "B7")
+        assert why(g, "W", "W") == ("TD-2.9", "a play that empties your hand may not end "
+                                    "with a wild")
+        assert why(g, "W") is None
+
+    @pytest.mark.rule("TD-4.2", SEED, "the reason: not a Throwdown card")
+    def test_a_barred_card_in_a_throwdown(self) -> None:
+        g = pot([["R2", "R4", "R7", "G1"], ["G1"]], "R+2")
+        rule, words = why(g, "R4") or ("", "")
+        assert rule == "TD-4.2" and words.endswith("not Red 4 (4s count only at level 4)")
+        assert why(g, "R2") is None
+
+    @pytest.mark.rule("TD-4.4", SEED, "ruling", "the reason: the first card of a defence")
+    def test_a_defence_neither_in_colour_nor_of_the_kind_on_top(self) -> None:
+        g = pot([["BS", "B0", "G1"], ["G1"]], "R+2")
+        assert why(g, "BS") == ("TD-4.4", "the first card of a defence must be red or of "
+                                "the kind of card on top (Red Draw Two)")
+
+    @pytest.mark.rule("TD-4.5", SEED, "ruling", "the reason: families never mix")
+    def test_families_never_mix_in_a_defence(self) -> None:
+        g = pot([["R2", "RS", "RR", "G1"], ["G1"], ["G2"]], "R+2")
+        assert (why(g, "R2", "RS") or ("",))[0] == "TD-4.5"
+        g = pot([["R2", "B5", "G1"], ["G1"], ["G2"]], "R+2",
+                options={"level2_mix_draw_family": False})
+        assert why(g, "R2", "B5") == ("TD-4.5", "at this table a draw defence at level 2 "
+                                      "uses one kind of card only")
+
+    @pytest.mark.rule("TD-4.6", SEED, "ruling", "the reason: counts at level 4")
+    def test_the_counts_of_a_level_four_defence(self) -> None:
+        g = pot([["R2", "B2", "G2", "R4", "G9"], ["G4", "G1"], ["Y4", "G3"]],
+                "WD4", count=4, level=4, color="red")
+        assert (why(g, "R2") or ("",))[0] == "TD-4.6"
+        assert why(g, "R2", "B2", "G2") == ("TD-4.6", "at level 4 the Draw Twos, 2s and 5s "
+                                            "must come in an even number")
+        assert why(g, "R2", "B2") is None
+        g = pot([["R2", "B2", "R4", "G9"], ["G4", "G1"], ["Y4", "G3"]],
+                "WD4", count=4, level=4, color="red", options={"level4_mix_fours": False})
+        assert why(g, "R4", "R2", "B2") == ("TD-4.6", "at this table 4s may not share a "
+                                            "defence with Draw Twos, 2s and 5s")
+
+    @pytest.mark.rule("TD-4.7", SEED, "the reason: a wild with another defence")
+    def test_a_wild_while_another_defence_exists(self) -> None:
+        g = pot([["W", "R2", "G1"], ["G1"]], "R+2")
+        assert why(g, "W") == ("TD-4.7", "in a Throwdown a wild may be played only when "
+                               "you have no other defence")
+
+    @pytest.mark.rule("TD-2.1", SEED, "ruling", "reasons for every selection of a hand")
+    def test_every_selection_of_random_hands_has_a_reason_exactly_when_illegal(self) -> None:
+        rnd = random.Random(27)
+        deck = standard_deck() * 2
+        for _ in range(12):
+            faces = rnd.sample(deck, 6)
+            g = td([[card_code(f) for f in faces], ["G1"]], card_code(rnd.choice(
+                [f for f in deck if not IS_WILD[f]])))
+            for size in (1, 2, 3):
+                for combo in set(itertools.combinations(sorted(faces), size)):
+                    reason = g.why_not_play(0, combo)
+                    assert reason is None or reason[1], combo
+                    legal = any(g.is_legal_play(0, p) for p in itertools.permutations(combo))
+                    assert (reason is None) == legal, (combo, reason)
+        assert g.why_not_play(1, cards("G1")) == ("", "it is not your turn to play")

@@ -588,6 +588,22 @@ class GameState(Generic[OptionsT]):
         return any(a.kind == PLAY_KIND and list(a.cards) == list(cards)
                    for a in self.legal_actions(seat))
 
+    def why_not_play(self, seat: int, cards: tuple[int, ...] | list[int]
+                     ) -> tuple[str, str] | None:
+        """Why no order of ``cards`` is a legal play of ``seat`` now, or None if one is.
+
+        The reason is ``(rule id, words)``: the rule that refuses the selection and a
+        sentence for people (the rule id may be empty where no one rule says it).  For
+        interfaces where a player picks several cards before playing them; variants with
+        plays built card by card name the rule.  By default: whether a listed play holds
+        exactly these cards.
+        """
+        key = sorted(cards)
+        if any(a.kind == PLAY_KIND and sorted(a.cards) == key
+               for a in self.legal_actions(seat)):
+            return None
+        return "", "these cards are not a play you can make now"
+
 
 
     def _main_actions(self, seat: int) -> Sequence[Action]:

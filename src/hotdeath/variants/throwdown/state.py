@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Final
 from hotdeath import actions as A
 from hotdeath.actions import Action, make
 from hotdeath.cards import (
+    COLOR_NAMES,
     COLORS,
     DRAW_TWO,
     FACE_COLOR,
@@ -24,6 +25,7 @@ from hotdeath.cards import (
     SKIP,
     WD4,
     W,
+    card_name,
     standard_deck,
 )
 from hotdeath.errors import OptionError, PositionError
@@ -185,6 +187,16 @@ def _top_kind(f: int) -> int:
     if v in (VD2, 2, 5, 4, VWD4):
         return K_DRAW
     return {VSKIP: K_SKIP, VREV: K_REV, VW: K_WILD}.get(v, K_NONE)
+
+
+def _unit_words(v: int) -> str:
+    """A unit value for people: "a 7", "a pair of 3s", "a Skip"."""
+    if v == V33:
+        return "a pair of 3s"
+    if 0 <= v <= 9:
+        return f"an {v}" if v == 8 else f"a {v}"
+    return {VSKIP: "a Skip", VREV: "a Reverse", VD2: "a Draw Two", VW: "a Wild"}.get(
+        v, "a Wild Draw Four")
 
 
 # faces by value and by colour: _FACE_OF[value][colour] (numbers and actions only)
@@ -1768,6 +1780,129 @@ class ThrowdownState(VariantState[ThrowdownOptions]):
         memo: dict[tuple[tuple[int, ...], int], bool] = {}
         return [c for c in sorted(set(self.hands[seat]))
                 if self._completable(seat, (*prefix, c), memo)]
+
+    def why_not_play(self, seat: int, cards: tuple[int, ...] | list[int]
+                     ) -> tuple[str, str] | None:
+        """Why no order of the selected ``cards`` is a legal throw of ``seat`` now.
+
+        ``(rule id, words)`` naming the first rule the selection breaks (TD-2.3 to TD-2.9
+        in regular play, TD-4.2 to TD-4.7 in a Throwdown), or None when some order of
+        these cards is a legal play.
+        """
+        cards = tuple(cards)
+        if not cards:
+            return "TD-2.1", "choose the cards of your play first"
+        if self.phase not in (TURN, RESPONSE) or seat != self.turn:
+            return "", "it is not your turn to play"
+        hand = self.hands[seat]
+        if any(hand.count(c) < cards.count(c) for c in set(cards)):
+            return "", "these cards are not all in your hand"
+        if not self.opts.multi_play_same_color and len(set(cards)) < len(cards):
+            return "TD-2.7", "two identical cards may not go down together at this table"
+        if self._some_order(seat, cards):
+            return None
+        if any(IS_WILD[c] for c in cards):
+            return self._why_not_wild(seat, cards)
+        if self.phase == RESPONSE:
+            return self._why_not_defence(cards)
+        return self._why_not_regular(cards)
+
+    def _some_order(self, seat: int, cards: tuple[int, ...]) -> bool:
+        """Whether some order of ``cards`` is a legal play.
+
+        A search over orders that drops an order as soon as no legal play starts like it.
+        """
+        stack: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((), tuple(sorted(cards)))]
+        while stack:
+            prefix, rest = stack.pop()
+            if not rest:
+                if self._sequence_state(seat, prefix)[1]:
+                    return True
+                continue
+            tried: set[int] = set()
+            for i, c in enumerate(rest):
+                if c in tried:
+                    continue
+                tried.add(c)
+                seq = (*prefix, c)
+                if self._sequence_state(seat, seq)[0]:
+                    stack.append((seq, rest[:i] + rest[i + 1:]))
+        return False
+
+    def _why_not_wild(self, seat: int, cards: tuple[int, ...]) -> tuple[str, str]:
+        if len(set(cards)) > 1:
+            return "TD-2.6", "wilds go down only with wilds of the same kind, never with " \
+                "other cards"
+        if len(cards) >= len(self.hands[seat]):
+            return "TD-2.9", "a play that empties your hand may not end with a wild"
+        if self.phase == RESPONSE:
+            return "TD-4.7", "in a Throwdown a wild may be played only when you have no " \
+                "other defence"
+        if cards[0] == WD4 and self.opts.regular_wd4_restriction == "no_current_color":
+            return "TD-2.8", "a Wild Draw Four may be played only when you hold no " \
+                f"{COLOR_NAMES[self.color]} card"
+        name = "a Wild Draw Four" if cards[0] == WD4 else "a Wild"
+        return "TD-2.8", f"{name} may be played only when nothing else in your hand can be"
+
+    def _why_not_defence(self, cards: tuple[int, ...]) -> tuple[str, str]:
+        fam_of = FAM[self.level]
+        barred = [c for c in cards if fam_of[c] < 0]
+        if barred:
+            fours = " (4s count only at level 4)" if VAL[barred[0]] == 4 else ""
+            return "TD-4.2", "during a Throwdown only draw cards (Draw Two, 2, 5" \
+                f"{', 4' if self.level == 4 else ''}), Skips, Reverses and 0s may be " \
+                f"played, not {card_name(barred[0])}{fours}"
+        fams = {fam_of[c] for c in cards}
+        if len(fams) > 1:
+            return "TD-4.5", "a defence is of one family: draw cards, Skips, Reverses or " \
+                "0s, never mixed"
+        fam = fams.pop()
+        o = self.opts
+        if not (_opens_freely(self.discard[-1], fam, o.throwdown_match)
+                or any(FACE_COLOR[c] == self.color for c in cards)):
+            return "TD-4.4", "the first card of a defence must be " \
+                f"{COLOR_NAMES[self.color]} or of the kind of card on top " \
+                f"({card_name(self.discard[-1])})"
+        if fam == F_DRAW:
+            twos = sum(1 for c in cards if _TWO_VALUED[c])
+            n4 = len(cards) - twos
+            if self.level == 2 and not o.level2_mix_draw_family \
+                    and len({_DRAW_TYPE[c] for c in cards}) > 1:
+                return "TD-4.5", "at this table a draw defence at level 2 uses one kind " \
+                    "of card only"
+            if self.level == 4 and twos == 1:
+                return "TD-4.6", "at level 4 one Draw Two, 2 or 5 alone is not a defence: " \
+                    "play two or more of them"
+            if self.level == 4 and twos % 2 and o.level4_draw_rule == "even":
+                return "TD-4.6", "at level 4 the Draw Twos, 2s and 5s must come in an " \
+                    "even number"
+            if self.level == 4 and twos and n4 and not o.level4_mix_fours:
+                return "TD-4.6", "at this table 4s may not share a defence with Draw " \
+                    "Twos, 2s and 5s"
+        return "TD-4.4", "no order of these cards makes a defence now"
+
+    def _why_not_regular(self, cards: tuple[int, ...]) -> tuple[str, str]:
+        values = sorted({VAL[c] for c in cards})
+        actions = [v for v in values if v in (VSKIP, VREV, VD2)]
+        if actions and len(values) > 1:
+            return "TD-2.6", "a play is either number cards linked together or cards of " \
+                "one action (all Skips, all Reverses or all Draw Twos), never a mix"
+        threes = sum(1 for c in cards if VAL[c] == 3)
+        link = LINK[self.top_value()]
+        opens = any(FACE_COLOR[c] == self.color or link[VAL[c]] for c in cards) \
+            or (threes >= THREES_UNIT and link[V33])
+        if not opens:
+            return "TD-2.4", "the first card must be " \
+                f"{COLOR_NAMES[self.color]} or link to the {card_name(self.discard[-1])} " \
+                "on the pile, and none of these does"
+        units = [V33 if v == 3 and threes >= THREES_UNIT else v for v in values]
+        for v in units:
+            if len(units) > 1 and not any(w != v and LINK[v][w] for w in units):
+                return "TD-2.3", f"{_unit_words(v)} links to none of the other cards: " \
+                    "cards link when they have the same value, are a 6 and a 9, or are " \
+                    "a pair of 3s beside a 3, a 6 or an 8"
+        return "TD-2.5", "no order of these cards links each card to the one before it " \
+            "(a 9 and an 8, or an 8 and a 6, never link)"
 
     def _completable(self, seat: int, seq: tuple[int, ...],
                      memo: dict[tuple[tuple[int, ...], int], bool]) -> bool:
