@@ -136,28 +136,45 @@ def test_variants_json_is_every_variant_to_json() -> None:
             assert {"name", "type", "default", "values", "description", "rule"} <= set(opt)
 
 
-def test_variants_human_lists_presets_and_every_option() -> None:
-    result = invoke("variants")
+def wide(*args: str) -> str:
+    """A command's output on a wide terminal (table cells unwrapped), spaces folded."""
+    result = CliRunner().invoke(app, list(args), env={**ENV, "COLUMNS": "400"})
     assert result.exit_code == 0, result.output
-    out = result.stdout
+    return " ".join(result.stdout.split())
+
+
+def test_variants_human_lists_presets_and_every_option_in_words() -> None:
+    out = wide("variants")
     for variant in all_variants():
         assert f"{variant.name} — {variant.title}" in out
         for alias in variant.aliases:
             assert alias in out
         for preset in variant.presets:
-            assert preset in out
-        assert f"{variant.default_preset} (default)" in out
+            assert variant.preset_title(preset) in out
+        assert f"{variant.preset_title(variant.default_preset)} (default)" in out
         for spec in variant.option_specs():
-            assert spec.name in out, spec.name
             assert f"rule {spec.rule}" in out
+    # people read titles and words: no identifier, none of the original names' language
+    for word in ("shitter", "fuck", "quitter_fuck_you", "draw_two_defensible", "seed_004"):
+        assert word not in out.lower(), word
 
 
-def test_variants_human_shows_defaults() -> None:
-    out = invoke("variants").stdout
-    assert "bool, default true, rule HD-2.3.6" in out  # draw_two_defensible
-    assert "choice, default cancel_all, rule HD-2.3.10" in out  # magic5_effect
-    assert "int, default 1000, rule HD-3.8" in out  # game_end_score
+def test_variants_ids_show_the_notation() -> None:
+    out = wide("variants", "--ids")
+    for variant in all_variants():
+        for preset in variant.presets:
+            assert preset in out
+        for spec in variant.option_specs():
+            assert f"notation: {spec.name}=" in out, spec.name
     assert "stacking=flat" in out  # the house preset's options
+
+
+def test_variants_human_shows_defaults_in_words() -> None:
+    out = wide("variants")
+    assert "default: yes, rule HD-2.3.6" in out  # draw_two_defensible
+    assert "default: 1000, rule HD-3.8" in out  # game_end_score
+    original = wide("variants", "--theme", "original")
+    assert "Shitter" in original and "Big Brother" not in original
 
 
 # ------------------------------------------------------------------ position
@@ -572,3 +589,75 @@ def test_serve_takes_the_next_free_port_when_its_port_is_taken() -> None:
         assert got != port and port < got < port + 20
         with socket.create_server(("127.0.0.1", got)):  # and it is free
             pass
+
+
+# ------------------------------------------------------------------ serve
+
+
+def test_serve_help_reads_at_80_columns() -> None:
+    import os
+    import re
+
+    env = {**os.environ, "COLUMNS": "80", "TERM": "dumb", "NO_COLOR": "1"}
+    out = subprocess.run([sys.executable, "-m", "hotdeath.cli", "serve", "--help"], env=env,
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert "…" not in out  # nothing cut off
+    source = (Path(hotdeath.__file__).parent / "cli" / "serve.py").read_text()
+    flags = re.findall(r'typer\.Option\(\s*"(--[a-z-]+)', source)
+    assert len(flags) >= 15
+    for flag in flags:
+        assert flag.split("/")[0] in out, flag
+    for panel in ("Where it listens", "Database", "Tables and bots", "Limits for each client",
+                  "Several processes (PostgreSQL)"):
+        assert panel in out
+
+
+def test_serve_lan_prints_the_address_and_its_qr_code(tmp_path: Path) -> None:
+    import re
+
+    import segno
+
+    from hotdeath.server.lan import lan_address
+    from tests.pgcluster import free_port
+
+    address = lan_address()
+    if address is None:
+        pytest.skip("this machine has no address in a local network")
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hotdeath.cli", "serve", "--lan", "--port", str(port),
+         "--database-url", f"sqlite:///{tmp_path / 'lan.sqlite3'}"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: list[str] = []
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:  # until the banner is out
+            lines.append(line.rstrip("\n"))
+            if line.startswith("hotdeath: database:"):
+                break
+    finally:
+        proc.terminate()
+        proc.wait(30)
+        if proc.stdout is not None:
+            proc.stdout.close()
+    url = f"http://{address}:{port}/"
+    assert lines[0].startswith(f"hotdeath: open {url} on any phone"), lines[:2]
+    assert any("firewall" in line and f"{port}/tcp" in line for line in lines)
+    block = [line for line in lines if line and re.fullmatch(r"[ █▀▄]+", line)]
+    assert block
+    # the printed code, read back: each character two modules (top, bottom), a space dark
+    top_bottom = {" ": (1, 1), "▀": (0, 1), "▄": (1, 0), "█": (0, 0)}
+    modules: list[list[int]] = []
+    for line in block:
+        modules.append([top_bottom[c][0] for c in line])
+        modules.append([top_bottom[c][1] for c in line])
+    qr = segno.make_qr(url, error="m")  # the library's own encoding of the address
+    size = len(qr.matrix)
+    border = (len(block[0]) - size) // 2
+    assert border >= 2
+    inner = [row[border:border + size] for row in modules[border:border + size]]
+    assert inner == [[int(bool(m)) for m in row] for row in qr.matrix]
+    quiet = modules[:border] + [row[:border] + row[border + size:]
+                                for row in modules[border:border + size]]
+    assert not any(any(row) for row in quiet)  # a light quiet zone around it

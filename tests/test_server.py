@@ -674,14 +674,20 @@ def test_how_a_game_is_won_comes_from_the_rulebook(
 ) -> None:
     from hotdeath.bots.arena import play_game
     from hotdeath.rulebook import RULES
-    from hotdeath.words import for_people
+    from hotdeath.variants import get_variant
+    from hotdeath.words import at_table, for_people
 
     goal = new_table(client, variant=variant, seats=3, options=options)["table"]["goal"]
     assert (goal["rule"], goal["lowest_wins"]) == (rule, lowest)
-    # the rulebook's words, option identifiers told as the options' titles
-    assert (goal["rule_title"], goal["rule_text"]) == (
-        RULES[rule].title, for_people(RULES[rule].text, RULES[rule].game)
-    )
+    # the rulebook's words, option identifiers told as the options' titles, then the
+    # table's own values where they are not the ones the words describe
+    assert goal["rule_title"] == RULES[rule].title
+    assert goal["rule_text"].startswith(for_people(RULES[rule].text, RULES[rule].game))
+    extra = at_table(rule, variant, get_variant(variant).default_preset, options)
+    if extra:
+        assert goal["rule_text"].endswith(f" At this table: {'; '.join(extra)}.")
+    else:
+        assert "At this table" not in goal["rule_text"]
     for words in (goal["text"], goal["rule_text"]):  # the words agree with the rule ...
         assert bool(re.search(r"lowest total (then )?wins", words)) == bool(lowest), words
     for seed in range(3):  # ... and with how the engine ends a game
@@ -926,8 +932,8 @@ def test_migrations_create_the_schema(db_url: str) -> None:
     assert {"tables", "seats", "games", "actions", "deals", "chat", "servers", "leases",
             "alembic_version"} <= names
     with store.engine.connect() as c:
-        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0005"
-        assert ScriptDirectory(str(MIGRATIONS)).get_heads() == ["0005"]  # one line of them
+        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0006"
+        assert ScriptDirectory(str(MIGRATIONS)).get_heads() == ["0006"]  # one line of them
         if db_url.startswith("sqlite"):
             assert c.execute(sa.text("pragma journal_mode")).scalar() == "wal"
         else:

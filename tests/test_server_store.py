@@ -442,11 +442,8 @@ def test_a_throwdown_tables_next_game_is_dealt_by_the_winner_across_restarts(
 def test_a_game_stored_before_the_dealer_column_is_rebuilt_as_before(db_url: str) -> None:
     """Migration 0005 adds ``games.dealer``; a game stored without one (NULL) is dealt as a
     first game, exactly as before (STD-2.1), and 0005 downgrades and upgrades cleanly."""
-    from alembic import command
-    from alembic.config import Config
 
     from hotdeath.notation import to_position
-    from hotdeath.server.store import MIGRATIONS
 
     async def play() -> tuple[str, dict[str, Any]]:
         store, hub, room, _conn, run = _started(db_url)
@@ -460,14 +457,7 @@ def test_a_game_stored_before_the_dealer_column_is_rebuilt_as_before(db_url: str
         return out
 
     table_id, position = asyncio.run(play())
-    engine = sa.create_engine(db_url)
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as c:
-        cfg.attributes["connection"] = c
-        command.downgrade(cfg, "0004")
-    assert "dealer" not in {col["name"] for col in sa.inspect(engine).get_columns("games")}
-    engine.dispose()
+    assert "dealer" not in _downgraded(db_url, "0004", "games")
     again = Store(db_url)  # upgrades to the head: the column comes back, NULL
     hub = Hub(again)
     room = hub.get(table_id)
@@ -476,3 +466,48 @@ def test_a_game_stored_before_the_dealer_column_is_rebuilt_as_before(db_url: str
     assert row is not None and row[0]["dealer"] is None
     assert to_position(room.run.state) == position
     again.close()
+
+
+def test_migration_0006_gives_every_stored_table_a_code(db_url: str) -> None:
+    """Tables stored before short codes get one each when the schema is upgraded, unique,
+    and 0006 downgrades and upgrades cleanly."""
+
+    from hotdeath.server.codes import PATTERN
+
+    store = Store(db_url)
+    hub = Hub(store, bot_delay=0)
+    rooms = [_people_table(hub) for _ in range(3)]
+    store.flush()
+    store.close()
+    assert "code" not in _downgraded(db_url, "0005", "tables")
+    again = Store(db_url)  # upgrades to the head: a code for each table
+    with again.engine.connect() as c:
+        codes: dict[str, str] = {str(t): str(code) for t, code in
+                                 c.execute(sa.text("SELECT id, code FROM tables")).all()}
+    assert set(codes) == {r.table_id for r in rooms}
+    assert all(PATTERN.match(code) for code in codes.values())
+    assert len(set(codes.values())) == len(codes)
+    from hotdeath.server.codes import read_table_of_code
+
+    for table_id, code in codes.items():
+        assert again.later(read_table_of_code, again.engine, code).result() == table_id
+    again.close()
+
+
+def _downgraded(db_url: str, revision: str, table: str) -> set[str]:
+    """Downgrade the database at ``db_url`` to ``revision``; the columns of ``table`` then."""
+    from alembic import command
+    from alembic.config import Config
+
+    from hotdeath.server.store import MIGRATIONS
+
+    engine = sa.create_engine(db_url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    try:
+        with engine.begin() as c:
+            cfg.attributes["connection"] = c
+            command.downgrade(cfg, revision)
+        return {col["name"] for col in sa.inspect(engine).get_columns(table)}
+    finally:
+        engine.dispose()

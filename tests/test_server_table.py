@@ -8,6 +8,7 @@ import time
 import warnings
 from collections.abc import Callable
 
+from hotdeath.cards import parse_card
 from hotdeath.rulebook import RULES
 from hotdeath.server import create_app
 from hotdeath.server.rules_pages import card_help
@@ -149,6 +150,18 @@ def test_the_turn_timer_moves_for_a_person_whose_time_runs_out(db_url: str) -> N
             assert moved["auto"] is True
             assert moved["last_action"]["seat"] == 0
             assert moved["last_action"]["action"] == str(expected)
+            # marked for people: the state, and the first event of the move in the log
+            assert moved["auto_reason"] == "timer"
+            assert moved["auto_text"] == "Time ran out: a bot played for Ann"
+            assert moved["events"][0]["auto"] == "timer"
+            assert moved["events"][0]["auto_text"] == "Time ran out: a bot played for Ann"
+            assert all("auto" not in e for e in moved["events"][1:])
+        with client.websocket_connect(f"/ws/{tid}") as again:  # a page that reconnects
+            hello(again, ann["token"])
+            back = _wait_state(again, lambda m: "log" in m)
+            marks = [e for e in back["log"] if e.get("auto")]
+            assert marks and marks[0]["version"] == moved["version"]
+            assert marks[0]["auto_text"] == "Time ran out: a bot played for Ann"
         rows = client.app.state.hub.store.load_game(  # type: ignore[attr-defined]
             moved["game_id"])
         assert rows is not None and rows[1][version] == (0, str(expected))
@@ -342,3 +355,155 @@ def test_the_host_gives_a_persons_seat_to_a_bot(client: TestClient) -> None:
     )
     room = client.app.state.hub.rooms[tid]  # type: ignore[attr-defined]
     assert 1 in room.run.bots
+
+
+def test_a_move_of_a_bot_for_an_away_person_is_marked(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
+        t = new_table(client, variant="standard", seats=2, bots={"1": "basic"},
+                      takeover_timeout=0.05, takeover_bot="basic")
+        join(client, t["table_id"], "Gone", 0)
+        with client.websocket_connect(f"/ws/{t['table_id']}") as spec:
+            hello(spec, None)
+            start(client, t)
+            moved = _wait_state(spec, lambda m: m["last_action"] is not None
+                                and m["last_action"]["seat"] == 0)
+            bot = _wait_state(spec, lambda m: m["last_action"] is not None
+                              and m["last_action"]["seat"] == 1)
+        assert moved["auto"] is True and moved["auto_reason"] == "takeover"
+        assert moved["auto_text"] == "Gone is away: a bot played for Gone"
+        assert moved["events"][0]["auto"] == "takeover"
+        assert bot["auto"] is False and bot["auto_reason"] is None  # the table's own bot
+        assert all("auto" not in e for e in bot["events"])
+
+
+# ---------------------------------------------------------------------------- check
+
+
+def test_check_says_why_a_throwdown_selection_is_no_play(client: TestClient) -> None:
+    table = new_table(client, variant="throwdown", seats=2, bots={"1": "basic"})
+    tid = table["table_id"]
+    ann = join(client, tid, "Ann", 0)
+    with client.websocket_connect(f"/ws/{tid}") as a:
+        hello(a, ann["token"])
+        start(client, table)
+        while True:  # Ann's first turn with a play (as the dealer she first names the way)
+            m = _wait_state(a, lambda m: m["view"]["current_player"] == 0
+                            and bool(m["view"]["legal_actions"]))
+            legal = m["view"]["legal_actions"]
+            if any(x.startswith("play") for x in legal):
+                break
+            a.send_json({"type": "action", "action": legal[0], "version": m["version"],
+                         "id": f"d{m['version']}"})
+        hand = m["view"]["hand"]
+        plays = [x["cards"] for x in m["actions"] if x["kind"] == "play"]
+        a.send_json({"type": "check", "cards": plays[0], "id": "k1"})
+        ok = _wait_for_type(a, "check")
+        assert ok == {"type": "check", "id": "k1", "version": m["version"],
+                      "cards": plays[0], "legal": True}
+        # a selection no order of which is a play: the engine's rule and words
+        state = client.app.state.hub.rooms[tid].run.state  # type: ignore[attr-defined]
+        bad = next(([x, y] for i, x in enumerate(hand) for y in hand[i + 1:]
+                    if state.why_not_play(0, [parse_card(x), parse_card(y)]) is not None),
+                   None)
+        assert bad is not None
+        rule, words = state.why_not_play(0, [parse_card(c) for c in bad])
+        a.send_json({"type": "check", "cards": bad, "id": "k2"})
+        no = _wait_for_type(a, "check")
+        assert no["legal"] is False and no["reason"] == words and no["rule"] == (rule or None)
+        if rule:
+            assert no["rule_title"]
+        for cards, code in ((["nonsense"], "bad_message"), ([], "bad_message"),
+                            (["R1"] * 21, "bad_message"), ("R1", "bad_message")):
+            a.send_json({"type": "check", "cards": cards, "id": "k3"})
+            err = _wait_for_type(a, "error")
+            assert err["code"] == code and err["id"] == "k3"
+    with client.websocket_connect(f"/ws/{tid}") as w:
+        hello(w, None)
+        w.send_json({"type": "check", "cards": ["R1"], "id": "k4"})
+        assert _wait_for_type(w, "error")["code"] == "spectator"
+
+
+def _wait_for_type(ws: WebSocketTestSession, kind: str) -> Msg:
+    for _ in range(500):
+        m = recv_any(ws)
+        if m["type"] == kind:
+            return m
+    raise AssertionError(f"no {kind} message")
+
+
+# ---------------------------------------------------------------------------- rule texts
+
+
+def test_rule_texts_at_a_table_say_its_own_option_values(client: TestClient) -> None:
+    from hotdeath.events import Event
+    from hotdeath.server.messages import event_json
+
+    made = new_table(client, variant="standard", seats=2, bots={"1": "basic"},
+                     options={"target_score": 60})
+    goal = made["table"]["goal"]
+    assert goal["rule"] == "STD-9.4" and "reaches 60" in goal["text"]
+    # the rulebook's words describe the default (500); the table's value follows them
+    assert "500" in goal["rule_text"]
+    assert goal["rule_text"].endswith("At this table: Points to end the game: 60.")
+    from hotdeath.server.messages import rule_at_table
+
+    ev = event_json(Event("game_end", 0, "STD-9.4"), None, 3, ["Ann", "Bo"], "family",
+                    lambda r: rule_at_table(r, "standard", "official", {"target_score": 60}))
+    assert ev["rule_text"] == goal["rule_text"]
+    plain = new_table(client, variant="standard", seats=2, bots={"1": "basic"})
+    assert "At this table" not in plain["table"]["goal"]["rule_text"]
+
+
+# ---------------------------------------------------------------------------- codes
+
+
+def test_a_short_code_opens_the_table_never_a_seat(db_url: str) -> None:
+    from hotdeath.server.codes import ALPHABET
+    from hotdeath.server.protocol import Limits
+    from hotdeath.server.qr import qr_svg
+
+    app = create_app(db_url, bot_delay=0, rate_limit=FAST,
+                     limits=Limits(wrong_codes_per_minute=4))
+    with TestClient(app) as client:
+        made = new_table(client, variant="hotdeath", seats=3, bots={"1": "basic"})
+        code = made["table"]["code"]
+        assert 4 <= len(code) <= 5 and set(code) <= set(ALPHABET)
+        assert made["table"]["join_path"] == f"/{code}"
+        other = new_table(client, variant="standard", seats=2)["table"]["code"]
+        assert other != code
+        found = client.get(f"/api/codes/{code.lower()}").json()  # typed in any case
+        assert found == {"code": code, "table_id": made["table_id"],
+                         "link": f"/t/{made['table_id']}"}
+        page = client.get(f"/{code}", follow_redirects=False)
+        assert page.status_code == 303 and page.headers["location"] == f"/t/{made['table_id']}"
+        assert "token" not in page.headers["location"]
+        # the QR code of the screen holds the code's address at the page's origin
+        svg = client.get(f"/api/tables/{made['table_id']}/qr.svg",
+                         params={"origin": "http://192.168.1.20:8000"})
+        assert svg.headers["content-type"].startswith("image/svg+xml")
+        assert svg.text == qr_svg(f"http://192.168.1.20:8000/{code}",
+                                  title=f"Join the table: http://192.168.1.20:8000/{code}")
+        assert client.get(f"/api/tables/{made['table_id']}/qr.svg",
+                          params={"origin": "javascript:alert(1)"}).json()["code"] == "bad_origin"
+        # page names and files are not codes; wrong codes are coded errors, then limited
+        assert client.get("/rules", follow_redirects=False).status_code in (307, 308)
+        assert client.get("/favicon.ico").json()["code"] == "not_found"
+        wrong = "".join(c for c in ALPHABET if c not in code)[:4]
+        assert client.get(f"/api/codes/{wrong}").json()["code"] == "unknown_code"
+        assert client.get("/api/codes/K0PQ").json()["code"] == "bad_code"
+        miss = client.get(f"/{wrong}", follow_redirects=False)
+        assert miss.status_code == 303 and miss.headers["location"] == f"/?code={wrong}"
+        assert client.get(f"/api/codes/{wrong}").json()["code"] == "unknown_code"  # 4th
+        limited = client.get(f"/api/codes/{code}")
+        assert limited.status_code == 429 and limited.json()["code"] == "rate_limited"
+        assert client.get(f"/{code}").status_code == 429
+
+
+def test_the_family_names_never_show_the_original_ones(client: TestClient) -> None:
+    family = client.get("/api/rules/hotdeath?theme=family").json()["cards"]
+    text = " ".join(f"{c['name']} {c['title']} {c['text']}" for c in family.values())
+    for word in ("Shitter", "Fuck", "AIDS", "originally"):
+        assert word not in text, word
+    assert "Big Brother" in family["BB"]["text"]
+    original = client.get("/api/rules/hotdeath?theme=original").json()["cards"]
+    assert original["BB"]["name"] == "Shitter" and "Big Brother" not in original["BB"]["text"]

@@ -477,12 +477,18 @@ _ORIGINALLY: Final = re.compile(r"\s*\(originally(?: called)? “[^”]*”\)")
 def themed(text: str, theme: str) -> str:
     """Rule text (written with the family names) in the name theme ``theme``.
 
+    The rulebook tells each renamed card's first name once ("Retaliation (originally
+    called …)"); people read the name of their theme only: the family theme never shows
+    the original names (the strong language it is there to leave out).
+
     >>> themed("Retaliation (originally called “Fuck You”) doubles", "original")
     'Fuck You doubles'
+    >>> themed("Retaliation (originally called “Fuck You”) doubles", "family")
+    'Retaliation doubles'
     """
+    text = _ORIGINALLY.sub("", text)
     if theme != "original":
         return text
-    text = _ORIGINALLY.sub("", text)
     for family, original in _ORIGINAL_WORDS:
         text = text.replace(family, original)
     return text
@@ -526,6 +532,39 @@ def for_people(text: str, game: str, theme: str = "family") -> str:
         return f"“{title}” set to “{words}”"
 
     return themed(_CODE.sub(swap, text), theme)
+
+
+def at_table(rule_id: str, variant: str, preset: str, options: Mapping[str, Any],
+             theme: str = "family") -> list[str]:
+    """The values a table gives the options rule ``rule_id`` names, where its text differs.
+
+    The rulebook's text describes each option's default ("until a total reaches 500");
+    at a table whose preset or house rules set another value, this says the table's own
+    (``["Title: value", …]``, in the table's name theme).
+
+    >>> at_table("STD-9.4", "standard", "official", {"target_score": 60})
+    ['Points to end the game: 60']
+    >>> at_table("STD-9.4", "standard", "official", {})
+    []
+    """
+    from hotdeath.options import as_dict
+    from hotdeath.rulebook import RULES
+    from hotdeath.variants import get_variant
+
+    rule = RULES.get(rule_id)
+    if rule is None or not rule.options:
+        return []
+    v = get_variant(variant)
+    specs = {s.name: s for s in v.option_specs()}
+    values = as_dict(v.resolve_options(preset, dict(options)))
+    out = []
+    for name in rule.options:
+        spec = specs.get(name)
+        if spec is None or values[name] == spec.default:
+            continue
+        out.append(f"{themed(spec.title or name, theme)}: "
+                   f"{themed(spec.words(values[name]), theme)}")
+    return out
 
 
 def house_rules(

@@ -102,8 +102,14 @@ def variants(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print [variant.to_json(), ...] as JSON.")
     ] = False,
+    ids: Annotated[
+        bool,
+        typer.Option("--ids", help="Show the identifiers and raw values of presets and "
+                     "options: the notation --option and records take."),
+    ] = False,
+    theme: Annotated[Theme, typer.Option("--theme", help="Card-name theme.")] = Theme.family,
 ) -> None:
-    """List every variant: aliases, players, presets and every option."""
+    """List every variant: aliases, players, presets and every option, in words."""
     if as_json:
         typer.echo(json.dumps([v.to_json() for v in all_variants()], indent=2,
                               ensure_ascii=False))
@@ -112,7 +118,7 @@ def variants(
     for i, variant in enumerate(all_variants()):
         if i:
             console.print()
-        for part in variant_tables(variant):
+        for part in variant_tables(variant, theme.value, ids):
             console.print(part)
 
 

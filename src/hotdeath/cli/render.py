@@ -160,8 +160,15 @@ def legal_lines(state: GameState, seat: int | None) -> Iterator[str]:
         yield f"  {seat_label(s)} ({role}): {listed}"
 
 
-def variant_tables(variant: Variant) -> Iterator[Table | Text]:
-    """A variant's title, aliases, presets and options, as Rich tables and text."""
+def variant_tables(variant: Variant, theme: str = "family",
+                   ids: bool = False) -> Iterator[Table | Text]:
+    """A variant for people: presets and options by their titles, values in words.
+
+    In the name theme ``theme``.  With ``ids`` each preset and option also shows its
+    identifier and raw values, the notation the command line, records and the API take.
+    """
+    from hotdeath.words import house_rules, themed
+
     data = variant.to_json()
     aliases = ", ".join(variant.aliases) or "none"
     players = data["players"]
@@ -169,23 +176,42 @@ def variant_tables(variant: Variant) -> Iterator[Table | Text]:
     yield Text(f"aliases: {aliases}; players: {players['min']} to {players['max']} "
                f"(default {players['default']})")
     yield Text(variant.description)
-    presets = Table(title=f"{variant.name} presets", title_justify="left", show_lines=False)
-    presets.add_column("preset", no_wrap=True, style="bold")
-    presets.add_column("description")
-    presets.add_column("options it sets")
+    presets = Table(title=f"{variant.title}: presets", title_justify="left")
+    presets.add_column("preset", style="bold")
+    presets.add_column("what it is")
+    presets.add_column("rules it sets")
     for name, preset in data["presets"].items():
-        shown = name + (" (default)" if name == variant.default_preset else "")
-        presets.add_row(shown, preset["description"], options_text(preset["options"]))
+        shown = themed(variant.preset_title(name), theme)
+        if name == variant.default_preset:
+            shown += " (default)"
+        if ids:
+            shown += f"\n{name}"
+        sets = "; ".join(h["text"] for h in house_rules(variant.name, name, preset["options"],
+                                                         theme)) or "the defaults"
+        if ids and preset["options"]:
+            sets += f"\n{options_text(preset['options'])}"
+        presets.add_row(shown, themed(preset["sentence"] or preset["description"], theme),
+                        sets)
     yield presets
-    options = Table(title=f"{variant.name} options", title_justify="left", show_lines=True)
-    options.add_column("option", no_wrap=True, style="bold")
-    options.add_column("type, default, allowed values, rule and description")
+    options = Table(title=f"{variant.title}: options", title_justify="left", show_lines=True)
+    options.add_column("option", style="bold", ratio=1)
+    options.add_column("choices, default, rule and what it changes", ratio=2)
     for spec in variant.option_specs():
-        details = Text(f"{spec.type}, default {value_text(spec.default)}, rule {spec.rule}\n",
+        title = themed(spec.title or spec.name, theme)
+        if ids:
+            title += f"\n{spec.name}"
+        if spec.type == "int":
+            lo, hi = spec.values
+            choices = f"a number from {lo} to {hi}"
+        else:
+            choices = "; ".join(themed(spec.words(v), theme) for v in spec.values)
+        details = Text(f"default: {themed(spec.words(spec.default), theme)}, rule {spec.rule}\n",
                        style="cyan")
-        details.append(f"allowed: {spec.allowed()}\n", style="dim")
-        details.append(spec.description)
-        options.add_row(spec.name, details)
+        details.append(f"choices: {choices}\n", style="dim")
+        if ids:
+            details.append(f"notation: {spec.name}=({spec.allowed()})\n", style="dim")
+        details.append(themed(spec.sentence or spec.description, theme))
+        options.add_row(title, details)
     yield options
 
 

@@ -28,97 +28,130 @@ def free_port(host: str, first: int, tries: int = 20) -> int:
     return first
 
 
-# the options of ``serve``, one type each (the command's signature stays short)
-HostOpt = Annotated[str, typer.Option("--host", help="Address to listen on.")]
+# the options of ``serve``, one type each (the command's signature stays short), in panels
+# of the help that read at 80 columns
+_LISTEN = "Where it listens"
+_DATABASE = "Database"
+_TABLES = "Tables and bots"
+_LIMITS = "Limits for each client"
+_PROCESSES = "Several processes (PostgreSQL)"
+
+HostOpt = Annotated[str, typer.Option("--host", metavar="ADDRESS", rich_help_panel=_LISTEN,
+                                      help="Address to listen on.")]
+LanOpt = Annotated[
+    bool,
+    typer.Option(
+        "--lan", rich_help_panel=_LISTEN,
+        help="Friends in the same room: listen on this computer's address in its network "
+        "(not only 127.0.0.1) and print it with a QR code for phones.",
+    ),
+]
 PortOpt = Annotated[
     int | None,
-    typer.Option("--port", min=0, max=65535,
-                 help="Port (default 8000, or the next free one if 8000 is taken)."),
+    typer.Option("--port", min=0, max=65535, metavar="PORT", rich_help_panel=_LISTEN,
+                 help="Port (default 8000, or the next free one)."),
 ]
 DatabaseUrlOpt = Annotated[
     str | None,
     typer.Option(
-        "--database-url", envvar="HOTDEATH_DATABASE_URL", show_envvar=True,
-        help="SQLAlchemy URL (sqlite:///file, postgresql+psycopg://...); default: an "
-        "SQLite file in the user's data directory. Keep a password out of the command "
-        "line: set HOTDEATH_DATABASE_URL instead. The password is never printed.",
+        "--database-url", metavar="URL", envvar="HOTDEATH_DATABASE_URL", show_envvar=True,
+        rich_help_panel=_DATABASE,
+        help="SQLAlchemy URL, e.g. sqlite:///games.db or postgresql+psycopg://user@host/db "
+        "(default: an SQLite file in your data folder). Keep a password out of the "
+        "command line: set the variable instead. It is never printed.",
     ),
 ]
 BotDelayOpt = Annotated[
-    float, typer.Option("--bot-delay", min=0.0, max=10.0, help="Seconds before a bot moves.")
+    float, typer.Option("--bot-delay", min=0.0, max=10.0, metavar="S",
+                        rich_help_panel=_TABLES, help="Seconds before a bot moves.")
 ]
 MaxBotSecondsOpt = Annotated[
     float,
-    typer.Option(
-        "--max-bot-seconds", min=0.01, max=60.0,
-        help="Most seconds a thinking bot (ismcts) may take per move at a table.",
-    ),
+    typer.Option("--max-bot-seconds", min=0.01, max=60.0, metavar="S", rich_help_panel=_TABLES,
+                 help="Most seconds a thinking bot (ismcts) may take per move."),
 ]
 IdleUnloadOpt = Annotated[
     float,
     typer.Option(
-        "--idle-unload", min=0.0,
-        help="Seconds after its last move before a table nobody is connected to leaves "
-        "memory (it is loaded back from the database when someone comes); 0: never.",
+        "--idle-unload", min=0.0, metavar="S", rich_help_panel=_TABLES,
+        help="Seconds after its last move before a table nobody watches leaves memory "
+        "(loaded back when someone comes); 0: never.",
     ),
 ]
 FinishedUnloadOpt = Annotated[
     float,
-    typer.Option(
-        "--finished-unload", min=0.0,
-        help="The same for a table whose game is over; 0: never.",
-    ),
+    typer.Option("--finished-unload", min=0.0, metavar="S", rich_help_panel=_TABLES,
+                 help="The same for a table whose game is over; 0: never."),
 ]
 DbThreadOpt = Annotated[
     bool | None,
     typer.Option(
-        "--db-thread/--no-db-thread",
-        help="Run database statements in a thread of their own (default: yes for a "
-        "database server, no for SQLite, whose commits are faster than the hand-over).",
+        "--db-thread/--no-db-thread", rich_help_panel=_DATABASE,
+        help="Database statements in a thread of their own (default: yes for a database "
+        "server, no for SQLite, whose commits are faster than the hand-over).",
     ),
 ]
 MaxBodyOpt = Annotated[
-    int, typer.Option("--max-body", min=1024,
+    int, typer.Option("--max-body", min=1024, metavar="BYTES", rich_help_panel=_LIMITS,
                       help="Largest request body in bytes (refused before it is read).")
 ]
 TablesPerMinuteOpt = Annotated[
-    int, typer.Option("--tables-per-minute", min=1,
-                      help="New tables one client address may create per minute.")
+    int, typer.Option("--tables-per-minute", min=1, metavar="N", rich_help_panel=_LIMITS,
+                      help="New tables one client address may open per minute.")
 ]
 ConnectionsPerAddressOpt = Annotated[
-    int, typer.Option("--connections-per-address", min=1,
-                      help="Open WebSocket connections one client address may hold.")
+    int, typer.Option("--connections-per-address", min=1, metavar="N",
+                      rich_help_panel=_LIMITS,
+                      help="WebSockets one client address may hold open.")
 ]
 SeatBurstOpt = Annotated[
-    float, typer.Option("--seat-burst", min=1.0,
+    float, typer.Option("--seat-burst", min=1.0, metavar="N", rich_help_panel=_LIMITS,
                         help="Messages a seat may send at once (all its connections).")
 ]
 SeatRateOpt = Annotated[
-    float, typer.Option("--seat-rate", min=0.1,
+    float, typer.Option("--seat-rate", min=0.1, metavar="N", rich_help_panel=_LIMITS,
                         help="Messages per second a seat may keep sending.")
 ]
 PublicUrlOpt = Annotated[
     str | None,
     typer.Option(
-        "--public-url", envvar="HOTDEATH_PUBLIC_URL", show_envvar=True,
-        help="PostgreSQL: where the other server processes on the same database reach "
-        "this one (default: http://HOST:PORT); each process needs its own.",
+        "--public-url", metavar="URL", envvar="HOTDEATH_PUBLIC_URL", show_envvar=True,
+        rich_help_panel=_PROCESSES,
+        help="PostgreSQL: where the other server processes reach this one (default: "
+        "http://HOST:PORT); each process needs its own.",
     ),
 ]
 LeaseSecondsOpt = Annotated[
     float,
     typer.Option(
-        "--lease-seconds", min=0.1, max=600.0,
-        help="PostgreSQL: seconds after which another process takes over the tables of "
-        "a process that stopped answering.",
+        "--lease-seconds", min=0.1, max=600.0, metavar="S", rich_help_panel=_PROCESSES,
+        help="PostgreSQL: seconds before another process takes over the tables of a "
+        "process that stopped answering.",
     ),
 ]
 
+
+def lan_host(host: str) -> tuple[str, str]:
+    """``serve --lan``: (the address to listen on, the one to tell people).
+
+    A loopback ``host`` becomes this computer's network address; every address
+    (``0.0.0.0``) stays every address, told as the network one; another is kept.
+    """
+    from hotdeath.server.lan import lan_address
+
+    if host not in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "::"):
+        return host, host
+    found = lan_address()
+    if found is None:
+        fail("no_lan_address", "this computer has no address in a local network: connect "
+             "it to the Wi-Fi or the cable the phones use, or give --host ADDRESS")
+    return (host if host in ("0.0.0.0", "::") else found), found
 
 
 @app.command()
 def serve(
     host: HostOpt = "127.0.0.1",
+    lan: LanOpt = False,
     port: PortOpt = None,
     database_url: DatabaseUrlOpt = None,
     bot_delay: BotDelayOpt = 0.6,
@@ -149,6 +182,9 @@ def serve(
         url_password,
     )
 
+    told = host
+    if lan:
+        host, told = lan_host(host)
     if port is None:
         port = free_port(host, DEFAULT_PORT)
     url = (database_url or "").strip() or default_database_url()
@@ -179,8 +215,14 @@ def serve(
     except Exception as e:  # a bad URL, a refused password, a failed migration
         fail("database_error",
               redact(f"cannot open the database {mask_url(url)}: {e}".splitlines()[0]))
-    typer.echo(f"hotdeath: open http://{shown}:{port}/ in your browser "
-               f"(database: {mask_url(url)})")
+    if lan:
+        from hotdeath.server.lan import lan_banner
+
+        typer.echo(lan_banner(f"http://{told}:{port}/", port))
+        typer.echo(f"hotdeath: database: {mask_url(url)}")
+    else:
+        typer.echo(f"hotdeath: open http://{shown}:{port}/ in your browser "
+                   f"(database: {mask_url(url)})")
     # No permessage-deflate: state messages are small (about 3 KB) and compressing them
     # doubled the server's latency in benchmarks/server_load.py.
     uvicorn.run(

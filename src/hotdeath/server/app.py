@@ -33,7 +33,7 @@ from hotdeath.server.protocol import (
     ProtocolError,
 )
 from hotdeath.server.replays import ReplayWorkers
-from hotdeath.server.routes import cards, games, pages, play, tables
+from hotdeath.server.routes import cards, games, join, pages, play, tables
 from hotdeath.server.routes.deps import STATIC, Services, error
 from hotdeath.server.seating import MAX_BOT_SECONDS
 from hotdeath.server.store import Store
@@ -116,7 +116,7 @@ def create_app(
     _handle_errors(app)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
-    for concern in (cards, tables, games, play):
+    for concern in (cards, tables, games, play, join):  # join last: /{CODE} takes the rest
         app.include_router(concern.router)
     return app
 

@@ -35,10 +35,14 @@ from hotdeath.server.commitment import (
 from hotdeath.server.messages import (
     action_words,
     actions_json,
+    auto_words,
+    check_json,
     dumps,
     event_json,
+    marked,
     results_json,
     reveal_json,
+    rule_at_table,
 )
 from hotdeath.server.protocol import ProtocolError
 from hotdeath.server.seating import thinks
@@ -117,8 +121,13 @@ class GameRun:
     taken: dict[int, Bot] = field(default_factory=dict)
     slow: set[int] = field(default_factory=set)
     """Seats whose table bot thinks (is asked off the event loop)."""
-    auto_now: bool = False
-    """Whether the newest action was the turn timer's move for a person."""
+    autos: dict[int, tuple[str, int]] = field(default_factory=dict)
+    """Versions a bot made for a person: (``timer``, the turn timer ran out, or
+    ``takeover``, the person is away; the seat).  In memory: a rebuilt game has none."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The table's options (what its preset changes): rule texts say their values."""
+    _rules: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Rule titles and texts in the table's words, once made (:meth:`rule_words`)."""
     hints: list[list[int]] = field(default_factory=list)
     """The hints given: ``[seat, index of the action they were for]`` (1 for the first)."""
     hinting: set[int] = field(default_factory=set)
@@ -150,7 +159,7 @@ class GameRun:
             game_id=secrets.token_urlsafe(9), state=state, seed=seed, seed_salt=new_salt(),
             preset=preset, names=names,
             bots={s: make_bot(spec) for s, spec in bot_specs.items()},
-            deals=deals, theme=theme,
+            deals=deals, theme=theme, options=dict(options),
             slow={s for s, spec in bot_specs.items() if thinks(spec)},
         )
         run.events_now = list(state.opening_events)
@@ -169,7 +178,7 @@ class GameRun:
             game_id=row["id"], state=state, seed=seed, seed_salt=row["seed_salt"],
             preset=row["preset"], names=list(row["names"]),
             bots={int(s): make_bot(spec) for s, spec in dict(row["bots"]).items()},
-            deals=dict(deals), theme=theme,
+            deals=dict(deals), theme=theme, options=dict(row["options"]),
             slow={int(s) for s, spec in dict(row["bots"]).items() if thinks(spec)},
             hints=[[int(h[0]), int(h[1])] for h in row.get("hints") or []],
         )
@@ -200,10 +209,11 @@ class GameRun:
         if version != self.version:
             raise StaleVersion(version, self.version, msg_id)
 
-    def apply(self, seat: int, action: Action, auto: bool = False) -> Move:
+    def apply(self, seat: int, action: Action, auto: str | None = None) -> Move:
         """Apply ``action`` of ``seat`` (the engine's error if illegal; nothing changes then).
 
-        ``auto``: the turn timer's move for a person whose time ran out.  Returns the
+        ``auto``: a move a bot made for the person: ``timer`` (the time ran out) or
+        ``takeover`` (the person is away); the messages mark it.  Returns the
         :class:`Move` to write; the version counts it at once, :attr:`saved` once the room
         knows it is written.
         """
@@ -216,7 +226,8 @@ class GameRun:
         self.events_now = events
         self.last_action = (seat, text)
         self.log.extend((self.version, e) for e in events)
-        self.auto_now = auto
+        if auto is not None:
+            self.autos[self.version] = (auto, seat)
         return Move(self.version, seat, text, new, result, events)
 
     def process(self, events: list[Event], create: bool) -> list[DealRow]:
@@ -271,10 +282,21 @@ class GameRun:
         msg = {key: own[key] if key in SEAT_KEYS else shared[key] for key in STATE_KEYS}
         if with_log:
             names, theme = self.names, self.theme
-            msg["log"] = [
-                event_json(e, seat, ver, names, theme) for ver, e in self.log[-LOG_TAIL:]
-            ]
+            msg["log"] = marked([event_json(e, seat, ver, names, theme, self.rule_words)
+                                 for ver, e in self.log[-LOG_TAIL:]], self.autos, names)
         return msg
+
+    def rule_words(self, rule_id: str) -> tuple[str, str]:
+        """A rule's title and text in this table's words and option values."""
+        got = self._rules.get(rule_id)
+        if got is None:
+            got = self._rules[rule_id] = rule_at_table(
+                rule_id, self.state.variant.name, self.preset, self.options, self.theme)
+        return got
+
+    def check_play(self, seat: int, cards: list[str], msg_id: object) -> dict[str, Any]:
+        """The answer to ``seat``'s ``check``: why no order of ``cards`` is a play now."""
+        return check_json(self.state, seat, cards, self.version, self.theme, msg_id)
 
     def state_text(self, seat: int | None, clock: Clock = no_clock) -> str:
         """The serialised ``state`` message for ``seat``, cached per version.
@@ -342,7 +364,10 @@ class GameRun:
             "reveals": self.reveals_now,
             "seed_commitment": seed_digest(self.seed_salt, self.seed),
             "seed_reveal": {"seed": self.seed, "salt": self.seed_salt} if over else None,
-            "auto": self.auto_now,
+            "auto": self.version in self.autos,
+            "auto_reason": self.autos[self.version][0] if self.version in self.autos else None,
+            "auto_text": auto_words(*self.autos[self.version], names)
+            if self.version in self.autos else None,
             "hints_line": hints_line(self.hints, state.n, names) if over else "",
         }
 
@@ -356,7 +381,8 @@ class GameRun:
             "view": view.to_json(),
             "attack_words": None if attack is None else attack.to_json(),
             "actions": actions_json(state, seat, names, theme),
-            "events": [event_json(e, seat, v, names, theme) for e in self.events_now],
+            "events": marked([event_json(e, seat, v, names, theme, self.rule_words)
+                              for e in self.events_now], self.autos, names),
             "clock": clock(),
             "hints_used": (
                 hints_used(self.hints, state.n) if state.is_terminal()
@@ -369,7 +395,7 @@ STATE_KEYS: Final = (
     "type", "game_id", "version", "view", "attack_words", "actions", "names", "theme",
     "last_action",
     "results", "events", "commitment", "reveals", "seed_commitment", "seed_reveal", "clock",
-    "auto", "hints_used", "hints_line",
+    "auto", "auto_reason", "auto_text", "hints_used", "hints_line",
 )
 """The fields of a ``state`` message, in the order they are sent."""
 SEAT_ORDER: Final = tuple(k for k in STATE_KEYS if k in ("view", "attack_words", "actions",

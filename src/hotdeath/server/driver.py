@@ -155,7 +155,7 @@ class Driver:
         else:
             timed = self.timer_move(run, late)
         try:
-            room.apply(late, timed, auto=True)
+            room.apply(late, timed, auto="timer")
         except ProtocolError:  # the table is being reloaded: try again later
             await asyncio.sleep(max(room.writes.paused_for(), 0.05))
         except HotDeathError:
@@ -193,8 +193,8 @@ class Driver:
         if room.run is not run or run.version != version:
             return True
         seat, action = move
-        try:
-            room.apply(seat, action)
+        try:  # a person gone too long: the takeover bot's move is marked as made for them
+            room.apply(seat, action, "takeover" if seat in run.taken else None)
         except ProtocolError:  # the table is being reloaded: try again later
             await asyncio.sleep(max(room.writes.paused_for(), 0.05))
         except HotDeathError:  # a bot chose an illegal move: a bug; people play on

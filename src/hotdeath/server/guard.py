@@ -2,8 +2,9 @@
 
 :class:`Guard` is ASGI middleware: the security headers (a strict Content-Security-Policy,
 no framing, no referrer) on every answer, and a request body over the limit refused before
-it is read.  :class:`AddressLimits` counts, per client address, the tables created in the
-last minute and the open WebSocket connections (docs/protocol.md, Security).
+it is read.  :class:`AddressLimits` counts, per client address, the tables created and the
+table codes got wrong in the last minute, and the open WebSocket connections
+(docs/protocol.md, Security).
 """
 
 from __future__ import annotations
@@ -119,22 +120,44 @@ class AddressLimits:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self._created: dict[str, deque[float]] = {}
+        self._wrong: dict[str, deque[float]] = {}
         self.connections: dict[str, int] = {}
+
+    @staticmethod
+    def _last_minute(seen: dict[str, deque[float]], address: str, most: int, what: str,
+                     count: bool = True) -> None:
+        """Refuse ``address`` past ``most`` of ``what`` in the last minute, else count one.
+
+        ``rate_limited`` (429) over the limit; ``count`` False only looks.
+        """
+        now = time.monotonic()
+        if len(seen) > 10_000:  # forget addresses idle for a minute
+            for key in [k for k, q in seen.items() if not q or q[-1] < now - 60]:
+                del seen[key]
+        times = seen.setdefault(address, deque())
+        while times and times[0] <= now - 60:
+            times.popleft()
+        if len(times) >= most:
+            wait = math.ceil(times[0] + 60 - now)
+            raise ApiError(429, "rate_limited", f"at most {most} {what} a minute from one "
+                           f"address; try again in {wait} s")
+        if count:
+            times.append(now)
 
     def create_table(self, address: str) -> None:
         """Count a new table of ``address``; ``rate_limited`` (429) over the limit."""
-        now = time.monotonic()
-        if len(self._created) > 10_000:  # forget addresses idle for a minute
-            for key in [k for k, q in self._created.items() if not q or q[-1] < now - 60]:
-                del self._created[key]
-        times = self._created.setdefault(address, deque())
-        while times and times[0] <= now - 60:
-            times.popleft()
-        if len(times) >= self.limits.tables_per_minute:
-            wait = math.ceil(times[0] + 60 - now)
-            raise ApiError(429, "rate_limited", f"at most {self.limits.tables_per_minute} "
-                           f"new tables a minute from one address; try again in {wait} s")
-        times.append(now)
+        self._last_minute(self._created, address, self.limits.tables_per_minute,
+                          "new tables")
+
+    def wrong_code(self, address: str) -> None:
+        """Count a wrong table code of ``address``; ``rate_limited`` (429) over the limit."""
+        self._last_minute(self._wrong, address, self.limits.wrong_codes_per_minute,
+                          "wrong table codes")
+
+    def check_wrong(self, address: str) -> None:
+        """``rate_limited`` (429) while ``address`` has used up its wrong codes."""
+        self._last_minute(self._wrong, address, self.limits.wrong_codes_per_minute,
+                          "wrong table codes", count=False)
 
     def connect(self, address: str) -> bool:
         """Count a new connection of ``address``; False (not counted) over the limit."""

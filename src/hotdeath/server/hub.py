@@ -25,6 +25,7 @@ from hotdeath.cards import THEMES
 from hotdeath.coach import HINT_SECONDS
 from hotdeath.errors import HotDeathError
 from hotdeath.server.coaching import REVIEW_SECONDS, Reviews
+from hotdeath.server.codes import LENGTHS, random_codes, read_codes_taken
 from hotdeath.server.leases import Claim, Leases
 from hotdeath.server.protocol import RATE_BURST, RATE_PER_SECOND, ApiError
 from hotdeath.server.room import Room
@@ -119,8 +120,12 @@ class Hub:
         public: bool = False,
         breather: float = 0.0,
         hints: bool | None = None,
+        code: str | None = None,
     ) -> tuple[Room, str]:
-        """Validate and create a table; returns the room and the host token."""
+        """Validate and create a table; returns the room and the host token.
+
+        ``code``: the table's short code (:meth:`free_code`); None, none.
+        """
         try:
             v = get_variant(variant)
             preset = preset or v.default_preset
@@ -149,7 +154,7 @@ class Hub:
                                       (v.name, seats)),
             "host_token_hash": token_hash(host), "status": "waiting", "game_id": None,
             "turn_timer": check_turn_timer(turn_timer), "public": bool(public),
-            "breather": float(breather), "hints": hints,
+            "breather": float(breather), "hints": hints, "code": code,
         }
         seat_rows: list[dict[str, Any]] = [
             {"seat": s, "bot": specs.get(s),
@@ -179,6 +184,22 @@ class Hub:
 
         on_loop(fut, done)
         return room, host
+
+    async def free_code(self) -> str:
+        """A short code no table has (:mod:`hotdeath.server.codes`), asked of the database.
+
+        Random candidates are checked in one query, 4 characters long first, then 5; the
+        unique index on ``tables.code`` refuses the rare code two processes chose at once
+        (the creation then answers ``not_saved``).
+        """
+        for length in LENGTHS:
+            candidates = random_codes(length)
+            taken = await asyncio.wrap_future(
+                self.store.later(read_codes_taken, self.store.engine, candidates))
+            free = [c for c in candidates if c not in taken]
+            if free:
+                return free[0]
+        raise ApiError(503, "not_saved", "no free table code was found; try again")
 
     def get(self, table_id: str) -> Room | None:
         """The room of ``table_id`` (loaded from the database if needed, waiting), or None.

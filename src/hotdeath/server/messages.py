@@ -9,7 +9,7 @@ Words come from the one renderer, :mod:`hotdeath.words`, in the table's name the
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from hotdeath.actions import DEAL, DIRECTION, KIND_WORDS, LEAVE, Action
@@ -22,6 +22,7 @@ from hotdeath.server.store import DealRow
 from hotdeath.state import GameState
 from hotdeath.variants import get_variant
 from hotdeath.words import (
+    at_table,
     button_label,
     describe_action,
     describe_game,
@@ -59,12 +60,35 @@ def rule_words(rule_id: str, theme: str = "family") -> tuple[str, str]:
     return got
 
 
+def rule_at_table(rule_id: str, variant: str, preset: str, options: Mapping[str, Any],
+                  theme: str = "family") -> tuple[str, str]:
+    """A rule's title and text at a table, with the table's own option values.
+
+    The rulebook's text (:func:`rule_words`), then the values the table gives the options
+    the rule names where they are not the ones the text describes
+    (:func:`hotdeath.words.at_table`).
+
+    >>> rule_at_table("STD-9.4", "standard", "official", {"target_score": 60})[1][-42:]
+    'At this table: Points to end the game: 60.'
+    """
+    title, text = rule_words(rule_id, theme)
+    values = at_table(rule_id, variant, preset, options, theme)
+    if values:
+        text = f"{text} At this table: {'; '.join(values)}."
+    return title, text
+
+
 def event_json(
-    event: Event, seat: int | None, version: int, names: list[str], theme: str
+    event: Event, seat: int | None, version: int, names: list[str], theme: str,
+    rules: Callable[[str], tuple[str, str]] | None = None,
 ) -> dict[str, Any]:
-    """An event as ``seat`` may see it, in words, with its rule's title and text."""
+    """An event as ``seat`` may see it, in words, with its rule's title and text.
+
+    ``rules`` gives a rule's title and text at the table (:func:`rule_at_table`); by
+    default the rulebook's.
+    """
     d = event.for_seat(seat).to_json()
-    title, text = rule_words(event.rule, theme)
+    title, text = rules(event.rule) if rules is not None else rule_words(event.rule, theme)
     d["version"] = version
     d["text"] = describe(event, theme, names, viewer=seat)
     d["rule_title"] = title
@@ -158,9 +182,66 @@ def goal_json(variant: str, preset: str, options: Mapping[str, Any]) -> dict[str
     """
     v = get_variant(variant)
     goal = v.goal(v.resolve_options(preset, options))
-    title, text = rule_words(goal.rule)
+    title, text = rule_at_table(goal.rule, variant, preset, options)
     return {"rule": goal.rule, "rule_title": title, "rule_text": text,
             "lowest_wins": goal.lowest_wins, "text": goal.text}
+
+
+def auto_words(reason: str, seat: int, names: list[str]) -> str:
+    """The words of a move a bot made for the person at ``seat`` (``timer``, ``takeover``).
+
+    >>> auto_words("timer", 1, ["Ann", "Bob"])
+    'Time ran out: a bot played for Bob'
+    """
+    name = names[seat]
+    if reason == "timer":
+        return f"Time ran out: a bot played for {name}"
+    return f"{name} is away: a bot played for {name}"
+
+
+def marked(events: list[dict[str, Any]], autos: Mapping[int, tuple[str, int]],
+           names: list[str]) -> list[dict[str, Any]]:
+    """Mark the first event of each version a bot made for a person (``auto``, its words).
+
+    ``autos``: such versions, with why (``timer``, ``takeover``) and the seat.  The page
+    shows the mark above the move in its log.
+    """
+    seen: set[int] = set()
+    for ev in events:
+        version = ev["version"]
+        auto = autos.get(version)
+        if auto is None or version in seen:
+            continue
+        seen.add(version)
+        ev["auto"] = auto[0]
+        ev["auto_text"] = auto_words(*auto, names)
+    return events
+
+
+def check_json(state: GameState, seat: int, cards: list[str], version: int, theme: str,
+               msg_id: object) -> dict[str, Any]:
+    """The answer to a ``check``: why no order of ``cards`` is a play of ``seat`` now.
+
+    The engine's reason (``GameState.why_not_play``: a rule and its words); a card code it
+    does not know is ``bad_message``.
+    """
+    from hotdeath.cards import parse_card
+    from hotdeath.errors import HotDeathError
+    from hotdeath.server.protocol import ProtocolError
+
+    ident = msg_id if isinstance(msg_id, str) else None
+    try:
+        faces = [parse_card(c) for c in cards]
+    except HotDeathError as e:
+        raise ProtocolError("bad_message", e.message, ident) from None
+    reason = state.why_not_play(seat, faces)
+    out: dict[str, Any] = {"type": "check", "id": ident, "version": version,
+                           "cards": cards, "legal": reason is None}
+    if reason is not None:
+        rule, words = reason
+        out.update(rule=rule or None, rule_title=rule_words(rule, theme)[0] if rule else None,
+                   reason=words)
+    return out
 
 
 def reveal_json(deal: DealRow) -> dict[str, Any]:

@@ -25,8 +25,10 @@ MAX_ID_LENGTH: Final = 64
 """Longest client message id."""
 MAX_ACTION_LENGTH: Final = 200
 """Longest action text."""
+MAX_CHECK_CARDS: Final = 20
+"""Most cards a ``check`` message may ask about."""
 CLIENT_TYPES: Final = (
-    "hello", "action", "rematch", "ping", "chat", "react", "ready", "hint",
+    "hello", "action", "rematch", "ping", "chat", "react", "ready", "hint", "check",
 )
 """The message types a client may send."""
 
@@ -49,6 +51,9 @@ class Limits:
     connections_per_address: int = 40
     seat_rate: tuple[float, float] | None = None
     """None: the same budget as one connection's (``create_app``'s ``rate_limit``)."""
+    wrong_codes_per_minute: int = 20
+    """Table codes one client address may get wrong in a minute (a wrong one more:
+    ``rate_limited``, 429)."""
 
 
 DEFAULT_LIMITS: Final = Limits()
@@ -191,6 +196,12 @@ def parse_message(text: str | bytes) -> dict[str, Any]:
         seat = msg.get("seat")
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
             raise ProtocolError("bad_message", "'seat' must be an integer", msg_id)
+    elif kind == "check":
+        cards = msg.get("cards")
+        if not (isinstance(cards, list) and 0 < len(cards) <= MAX_CHECK_CARDS
+                and all(isinstance(c, str) and 0 < len(c) <= 8 for c in cards)):
+            raise ProtocolError("bad_message", "'cards' must be a list of 1 to "
+                                f"{MAX_CHECK_CARDS} card codes", msg_id)
     elif kind == "ping" and raw_id is not None and msg_id is None:
         raise ProtocolError("bad_message", f"'id' must be a string of at most {MAX_ID_LENGTH}")
     return msg

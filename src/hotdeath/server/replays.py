@@ -163,7 +163,7 @@ class ReplayCache:
         its id).
         """
         from hotdeath.notation import record
-        from hotdeath.server.messages import event_json
+        from hotdeath.server.messages import event_json, rule_at_table
 
         entry = self._entry(key or str(row["id"]))
         total = len(actions) + 1
@@ -179,6 +179,16 @@ class ReplayCache:
         for s, text in actions[done:max(0, start - 1)]:
             state.step(Action.parse(text), s)
         names: list[str] = list(row["names"])
+        said: dict[str, tuple[str, str]] = {}
+
+        def rules(rule_id: str) -> tuple[str, str]:
+            """A rule's words at this game's table, as the live events had them."""
+            got = said.get(rule_id)
+            if got is None:
+                got = said[rule_id] = rule_at_table(rule_id, str(row["variant"]),
+                                                    str(row["preset"]), dict(row["options"]),
+                                                    theme)
+            return got
 
         def step(index: int, s: int | None, text: str | None, events: list[Event]) -> str:
             view = state.view(None if full else seat)
@@ -186,7 +196,8 @@ class ReplayCache:
             out: dict[str, Any] = {
                 "index": index, "seat": s, "action": text,
                 "events": [
-                    event_json(e, e.seat if full else seat, index, names, theme) for e in events
+                    event_json(e, e.seat if full else seat, index, names, theme, rules)
+                    for e in events
                 ],
                 "view": view.to_json(),
                 "attack_words": None if attack is None else attack.to_json(),

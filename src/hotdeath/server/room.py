@@ -55,6 +55,8 @@ class Room:
         self.options: dict[str, Any] = dict(row["options"])
         self.players: int = row["players"]
         self.theme: str = row["theme"]
+        self.code: str | None = row.get("code")
+        """The table's short code (``/{CODE}`` opens it); None for a table without one."""
         self.host_hash: str = row["host_token_hash"]
         self.status: str = row["status"]
         self.games: list[str] = []
@@ -94,6 +96,7 @@ class Room:
         """Take the table's settings, seats, games and current game from ``rows``."""
         self.settings.install(rows.table)
         self.status = rows.table["status"]
+        self.code = rows.table.get("code")
         self.chat.lines = list(rows.chat)
         for info, s in zip(self.seats, rows.seats, strict=True):
             info.name, info.token_hash, info.bot = s["name"], s["token_hash"], s["bot"]
@@ -133,6 +136,8 @@ class Room:
             "hints_setting": s.hints,
             "status": self.status,
             "goal": self.goal,
+            "code": self.code,
+            "join_path": self.join_path(),
             "game_id": run.game_id if run is not None else None,
             "games": list(self.games),
             "seats": [
@@ -148,6 +153,10 @@ class Room:
                 for info in self.seats
             ],
         }
+
+    def join_path(self) -> str:
+        """The path that opens this table for people joining (never a seat): its code's."""
+        return f"/{self.code}" if self.code else f"/t/{self.table_id}"
 
     @property
     def hints_on(self) -> bool:
@@ -256,11 +265,11 @@ class Room:
         self.writes.after_save(saving, run, 0, [*self._table_texts(), *self._state_texts()])
         self.driver.start()
 
-    def apply(self, seat: int, action: Action, auto: bool = False) -> None:
+    def apply(self, seat: int, action: Action, auto: str | None = None) -> None:
         """Apply, record, then tell everyone; raises the engine's error if illegal.
 
-        ``auto``: the turn timer's move for a person whose time ran out (recorded as the
-        seat's action like any other).
+        ``auto``: a move a bot made for a person, ``timer`` (the time ran out) or
+        ``takeover`` (the person is away), recorded as the seat's action like any other.
         """
         run = self.run
         if run is None:
@@ -306,6 +315,14 @@ class Room:
             self.driver.ready(conn.seat)
         elif kind == "hint":
             self.hints.ask(conn, msg)
+        elif kind == "check":  # why a selection of cards is no play: the engine's words
+            if conn.seat is None:
+                raise ProtocolError("spectator", "spectators have no cards to play",
+                                    msg.get("id"))
+            if self.run is None:
+                raise ProtocolError("not_started", "no game is running at this table",
+                                    msg.get("id"))
+            conn.send_json(self.run.check_play(conn.seat, msg["cards"], msg.get("id")))
 
     def hello(self, conn: Conn, token: str | None) -> None:
         """Attach ``conn`` to a seat (or as a spectator); send welcome and the state."""

@@ -58,6 +58,8 @@ tables_t = sa.Table(
     sa.Column("breather", sa.Float, nullable=False, server_default="0", default=0.0),
     sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false(), default=False),
     sa.Column("hints", sa.Boolean, nullable=True),
+    sa.Column("code", sa.String(8), nullable=True),
+    sa.Index("ix_tables_code", "code", unique=True),
 )
 
 seats_t = sa.Table(

@@ -32,6 +32,12 @@ def table_page(table_id: str) -> Response:
     return page("table.html")
 
 
+@router.get("/t/{table_id}/screen", include_in_schema=False)
+def screen_page(table_id: str) -> Response:
+    """A table's screen for a TV or a laptop (the same page code, a spectator's view)."""
+    return page("screen.html")
+
+
 @router.get("/replay/{game_id}", include_in_schema=False)
 def replay_page(game_id: str) -> Response:
     """A game's replay (the page reads the game id from its address)."""

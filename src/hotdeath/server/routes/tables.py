@@ -112,10 +112,11 @@ def links(room: Room) -> dict[str, Any]:
 async def create_table(svc: Svc, req: CreateTable, request: Request) -> dict[str, Any]:
     """Create a table; the answer carries the host token (keep it) and the links."""
     svc.per_address.create_table(request.client.host if request.client else "?")
+    code = await svc.hub.free_code()
     room, host = svc.hub.create_table(
         req.variant, req.preset, req.options, req.seats, req.bots, req.theme,
         req.bot_delay, req.takeover_timeout, req.takeover_bot, req.name,
-        req.turn_timer, req.public, req.breather, req.hints,
+        req.turn_timer, req.public, req.breather, req.hints, code,
     )
     await committed(room)
     return {"table_id": room.table_id, "host_token": host, "table": room.summary(),
