@@ -289,6 +289,16 @@ def test_a_turn_timer_running_out_moves_for_the_absent_seat(
                    for f in ann.states())
 
     _wait_for(moved, "the timer made no move for Bob", timeout=30)
+    # marked for people: a line in the log above the move, and on Bob's seat
+    mark = page.locator("#log li.auto-mark").last
+    mark.wait_for()
+    assert mark.inner_text() == "Time ran out: a bot played for Bob"
+    assert mark.get_attribute("data-auto") == "timer"
+    tag = page.locator('#opponents .seat[data-seat="1"] .tag.auto')
+    if tag.count():  # until Bob moves by himself: he never does here, unless it is his turn
+        assert tag.get_attribute("title") == "Time ran out: a bot played for Bob"
+        assert tag.inner_text().lower() == "time ran out: bot played"
+    page.screenshot(path=str(TABLE_SHOTS / "turn_timer_mark.png"))
     ann.close()
 
 
@@ -386,3 +396,33 @@ def test_reduced_motion_moves_nothing(browser: Browser, server: Server) -> None:
             assert name == "none"
         p.close()
     assert flights[False] > 0 and flights[True] == 0, flights
+
+
+def test_card_help_never_opens_over_a_dialog(browser: Browser, server: Server) -> None:
+    table, host, token = _table_with_bots(server, "standard", seats=2, bot_delay=5)
+    ann = _player(browser)
+    _sit(ann, server, table, token)
+    server.api(f"/api/tables/{table}/start", {}, token=host)
+    page = ann.page
+    page.wait_for_selector("#hand .card")
+    while page.locator('[data-dialog="chooser"] [data-choice]').count():  # a first wild
+        page.locator('[data-dialog="chooser"] [data-choice]').first.click()
+    checks = int(page.evaluate("document.body.dataset.hovers || '0'"))
+    # the pointer rests on a card, and a dialog opens before its help would show
+    page.locator("#hand .card").first.hover()
+    page.evaluate("document.getElementById('share-btn').click()")
+    page.wait_for_selector('[data-dialog="share"]')
+    _wait_for(lambda: int(page.evaluate("document.body.dataset.hovers || '0'")) > checks,
+              "the hover was never looked at")
+    assert page.locator("#card-help:not(.hidden)").count() == 0
+    # and a help already open closes when a dialog opens
+    page.click('[data-dialog="share"] .footer button')
+    page.wait_for_selector('[data-dialog="share"]', state="detached")
+    page.mouse.move(2, 2)
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    page.keyboard.press("h")
+    page.wait_for_selector("#card-help:not(.hidden)")
+    page.evaluate("document.getElementById('share-btn').click()")
+    page.wait_for_selector('[data-dialog="share"]')
+    assert page.locator("#card-help:not(.hidden)").count() == 0
+    ann.close()

@@ -85,6 +85,24 @@ export function cardHelpOpen() {
   return Boolean(box && !box.classList.contains("hidden"));
 }
 
+/** A hover waiting to show a card's help was settled: shown, declined or given up. */
+function hoverSettled() {
+  document.body.dataset.hovers = String(Number(document.body.dataset.hovers || "0") + 1);
+}
+
+function stopHover() {
+  if (hoverTimer === null) return;
+  clearTimeout(hoverTimer);
+  hoverTimer = null;
+  hoverSettled();
+}
+
+/** Whether a dialog (an overlay) is open and `card` is not inside it. */
+function underDialog(card) {
+  const overlays = document.querySelectorAll(".overlay");
+  return overlays.length > 0 && !card.closest(".overlay");
+}
+
 function cardOf(target) {
   return target && target.closest ? target.closest("[data-help-card]") : null;
 }
@@ -94,21 +112,25 @@ export function initCardHelp() {
   document.addEventListener("pointerover", (e) => {
     if (e.pointerType === "touch") return;
     const card = cardOf(e.target);
-    clearTimeout(hoverTimer);
+    stopHover();
     if (!card) return;
     hoverTimer = setTimeout(() => {
-      if (card.isConnected && card.matches(":hover")) showCardHelp(card.dataset.helpCard, card, true);
+      hoverTimer = null;
+      hoverSettled();
+      // a dialog opened meanwhile lies over the card: its help would cover the dialog
+      if (!card.isConnected || !card.matches(":hover") || underDialog(card)) return;
+      showCardHelp(card.dataset.helpCard, card, true);
     }, 450);
   });
   document.addEventListener("pointerout", (e) => {
     const card = cardOf(e.target);
     if (!card || (e.relatedTarget && card.contains(e.relatedTarget))) return;
-    clearTimeout(hoverTimer);
+    stopHover();
     if (shownFor === card && e.pointerType !== "touch") hideCardHelp();
   });
   document.addEventListener("pointerdown", (e) => {
     pressed = false;
-    clearTimeout(hoverTimer);
+    stopHover();
     if (box && !box.contains(e.target)) hideCardHelp();
     if (e.pointerType !== "touch") return;
     const card = cardOf(e.target);

@@ -75,6 +75,28 @@ function valueWords(opt, value) {
   return label || String(value);
 }
 
+/**
+ * The ⓘ of an option: its choices in words; its identifier in the notation (for the
+ * command line and the API) only under the original card names, since some identifiers
+ * carry the original names' strong language that the family names leave out.
+ */
+function optionInfo(opt) {
+  const choices = opt.type === "int"
+    ? `a number${opt.values.length ? ` from ${opt.values[0]} to ${opt.values[opt.values.length - 1]}` : ""}`
+    : opt.values.map((val) => valueWords(opt, val)).join("; ");
+  const original = document.querySelector("input[name=theme]:checked")?.value === "original";
+  return `Rule ${opt.rule}. Choices: ${choices}.${original ? ` Notation: ${opt.name}` : ""}`;
+}
+
+function refreshOptionInfo() {
+  const v = currentVariant();
+  if (!v) return;
+  for (const node of document.querySelectorAll("[data-option-info]")) {
+    const opt = v.options.find((o) => o.name === node.dataset.optionInfo);
+    if (opt) node.title = optionInfo(opt);
+  }
+}
+
 function onPreset() {
   const v = currentVariant();
   const p = v.presets[$("preset").value];
@@ -128,7 +150,7 @@ function renderOptions() {
       el("div", { class: "desc" }, opt.sentence || ""),
       control,
       el("div", { class: "rule" }, `rule ${opt.rule} · preset: ${valueWords(opt, value)} `,
-        el("span", { class: "advanced", title: `advanced: option ${opt.name}`, tabindex: 0 }, "ⓘ")));
+        el("span", { class: "advanced", "data-option-info": opt.name, title: optionInfo(opt), tabindex: 0 }, "ⓘ")));
     control.addEventListener("change", () => {
       box.classList.toggle("changed", readControl(control, opt) !== value);
       countChanged();
@@ -227,14 +249,29 @@ async function onCreate(event) {
   }
 }
 
-function onJoin(event) {
-  event.preventDefault();
+/** A table link, or a short code (asked of the server: it opens the table, never a seat). */
+async function onJoin(event) {
+  if (event) event.preventDefault();
   const text = $("join-link").value.trim();
+  const box = $("join-error");
+  box.classList.add("hidden");
   if (!text) return;
   const match = text.match(/\/t\/([^/?#\s]+)/);
-  const id = match ? match[1] : text.replace(/[^A-Za-z0-9_-]/g, "");
-  const query = text.includes("?") ? text.slice(text.indexOf("?")) : "";
-  if (id) window.location.href = `/t/${id}${query}`;
+  if (match) {
+    const query = text.includes("?") ? text.slice(text.indexOf("?")) : "";
+    window.location.href = `/t/${match[1]}${query}`;
+    return;
+  }
+  // a code, typed or in an address (http://host/K7PQ)
+  const code = text.replace(/^[a-z]+:\/\/[^/]+\//i, "").replace(/[/?#].*$/, "");
+  try {
+    const found = await api(`/api/codes/${encodeURIComponent(code)}`);
+    window.location.href = found.link;
+  } catch (err) {
+    box.textContent = `${err.message} (${err.code})`;
+    box.dataset.code = err.code;
+    box.classList.remove("hidden");
+  }
 }
 
 /** The public tables waiting for players (GET /api/tables), as a list to join. */
@@ -263,6 +300,9 @@ async function main() {
   });
   $("create").addEventListener("submit", onCreate);
   $("join").addEventListener("submit", onJoin);
+  for (const radio of document.querySelectorAll("input[name=theme]")) {
+    radio.addEventListener("change", refreshOptionInfo);
+  }
   try {
     [catalog] = await Promise.all([api("/api/variants"), loadCards()]);
   } catch (err) {
@@ -275,6 +315,13 @@ async function main() {
   }
   renderVariants();
   await renderOpenTables();
+  // a wrong code in the address (/{CODE}) comes here: say why, with the code to correct
+  const wrong = new URLSearchParams(window.location.search).get("code");
+  if (wrong) {
+    $("join-link").value = wrong;
+    await onJoin(null);
+    $("join-link").focus();
+  }
   document.body.dataset.ready = "1";
 }
 

@@ -9,8 +9,12 @@ import { cardHelpOpen, helpKey, hideCardHelp, initCardHelp, loadCardHelp } from 
 import { chatLine, chatShown, chatWelcome, initChat } from "./chat.js";
 import { flyCard, rectOf, reducedMotion } from "./motion.js";
 import { playSound, setSound, setSoundInBackground, soundInBackground, soundOn } from "./sound.js";
+import { PHONE, buzz, clearHandLayout, layoutHand } from "./handmode.js";
+import { fitScreen, initScreen, renderJoin } from "./screen.js";
 
 const $ = (id) => document.getElementById(id);
+/** The table screen (/t/{table}/screen, screen.html): a spectator's view for the room. */
+const SCREEN = document.body.dataset.view === "screen";
 const tableId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
 const params = new URLSearchParams(window.location.search);
 const TOKEN_KEY = `hotdeath.token.${tableId}`;
@@ -19,7 +23,8 @@ const HOST_KEY = `hotdeath.host.${tableId}`;
 const S = {
   token: null,
   host: localStorage.getItem(HOST_KEY),
-  spectate: params.get("spectate") === "1",
+  spectate: SCREEN || params.get("spectate") === "1",
+  fullTable: false,
   seat: null,
   name: null,
   table: null,
@@ -46,6 +51,9 @@ const S = {
   hint: null,
   hintAsked: null,
   hintsLine: "",
+  autoMarks: {},
+  why: null,
+  whyAsked: null,
 };
 
 // ------------------------------------------------------------------ names and helpers
@@ -58,8 +66,19 @@ function nameOf(seat) {
   return `Seat ${seat + 1}`;
 }
 
+/** A seat's name without a bot's level ("Ada" for "Ada — strong bot"), for small places. */
+function firstName(seat) {
+  return nameOf(seat).split(" — ")[0];
+}
+
 function youOr(seat) {
   return seat === S.seat ? "You" : nameOf(seat);
+}
+
+/** "Ann", "Ann and Bo", "Ann, Bo and Cy". */
+function listWords(words) {
+  if (words.length < 2) return words.join("");
+  return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
 }
 
 /** This seat's legal actions, in parts and words, as the server sent them. */
@@ -138,11 +157,11 @@ function onMessage(msg) {
       setConn(S.seat === null ? "watching" : "online", true);
       document.body.dataset.connected = "1";
       document.body.dataset.seat = S.seat === null ? "spectator" : String(S.seat);
-      chatWelcome(msg, S.seat);
+      if (!SCREEN) chatWelcome(msg, S.seat);
       renderTable();
       break;
     case "chat":
-      chatLine(msg.line);
+      if (!SCREEN) chatLine(msg.line);
       break;
     case "breather":
       onBreather(msg);
@@ -157,6 +176,9 @@ function onMessage(msg) {
       break;
     case "hint":
       onHint(msg);
+      break;
+    case "check":
+      onCheck(msg);
       break;
     case "error":
       onError(msg);
@@ -216,6 +238,8 @@ function onState(msg) {
   if (said.length) S.lastAction = said.join(" · ");
   S.names = msg.names || S.names;
   S.theme = msg.theme || (S.table && S.table.theme) || "family";
+  if (newGame) S.autoMarks = {};
+  noteAuto(msg);
   S.commitment = msg.commitment || S.commitment;
   S.seedCommitment = msg.seed_commitment || S.seedCommitment;
   for (const r of msg.reveals || []) S.reveals[r.hand_no] = r;
@@ -240,11 +264,29 @@ function onState(msg) {
   showGame();
   renderGame();
   if (moved) playMotion(moved, before, msg);
+  // a spectator (the table screen) presses no Next hand: the next deal closes the scores
+  if (S.seat === null && S.scoredHand && S.view.hand_no > S.scoredHand) closeDialog("score");
   maybeShowScoring();
   autoChooser();
 }
 
 // ------------------------------------------------------------------ sound and motion
+
+/**
+ * A move a bot made for a person (the turn timer ran out, or the person is away): the
+ * server's words stay on that seat until the seat moves by itself again; the person
+ * whose move it was is told.
+ */
+function noteAuto(msg) {
+  const last = msg.last_action;
+  if (!last) return;
+  if (msg.auto) {
+    S.autoMarks[last.seat] = { reason: msg.auto_reason, text: msg.auto_text };
+    if (last.seat === S.seat && msg.auto_text && !msg.log) toast(msg.auto_text, "info");
+  } else {
+    delete S.autoMarks[last.seat];
+  }
+}
 
 /** Where the cards of this state change come from, measured before the page is redrawn. */
 function motionSources(before, msg) {
@@ -261,8 +303,13 @@ function playMotion(moved, before, msg) {
   // sounds: the end of a hand, an Uno call, an attack on me, my turn, a card played
   if (kinds.has("hand_end")) playSound("hand");
   else if ([...kinds].some((k) => k.startsWith("uno"))) playSound("uno");
-  else if (v.attack && v.attack.victim === S.seat && !(before.attack && before.attack.victim === S.seat)) playSound("attack");
-  else if (isMyTurn() && before.current_player !== S.seat) playSound("turn");
+  else if (v.attack && v.attack.victim === S.seat && !(before.attack && before.attack.victim === S.seat)) {
+    playSound("attack");
+    buzz("attack");
+  } else if (isMyTurn() && before.current_player !== S.seat) {
+    playSound("turn");
+    buzz("turn");
+  }
   else if (v.top !== before.top) playSound("card");
   // motion: a played card travels to the pile, drawn cards fly to the hand, attacks pulse
   if (v.top && v.top !== before.top && last && moved.from) flyCard(v.top, S.theme, moved.from, $("discard"));
@@ -347,6 +394,7 @@ function renderTable() {
   document.title = `Hot Death — ${t.name || t.variant}`;
   const rulesHref = `/rules/${encodeURIComponent(t.variant)}?table=${encodeURIComponent(tableId)}`;
   $("rules-link").href = rulesHref;
+  if ($("screen-link")) $("screen-link").href = `/t/${encodeURIComponent(tableId)}/screen`;
   loadCardHelp(t.variant, t.theme || "family", rulesHref);
   renderSpeed();
   if (t.status === "waiting" && !S.view) showWaiting();
@@ -358,7 +406,7 @@ function showWaiting() {
   $("game").classList.add("hidden");
   // friends talk while they wait: the chat sits in the waiting room until the game starts
   const pane = $("pane-chat");
-  if (pane.parentElement !== $("waiting-chat")) {
+  if (pane && pane.parentElement !== $("waiting-chat")) {
     $("waiting-chat").append(pane);
     pane.classList.remove("hidden");
     chatShown(true);
@@ -376,7 +424,8 @@ function showWaiting() {
     t.hints ? "hints from the coach on" : "hints from the coach off",
   ].filter(Boolean).join(" · ");
   $("waiting-hint").textContent = isHost
-    ? "Send the links below to your friends, or put bots in the open seats, then start."
+    ? (SCREEN ? "Put bots in the seats nobody takes, then start."
+      : "Send the links below to your friends, or put bots in the open seats, then start.")
     : "The host starts the game when every seat is filled.";
   const list = $("seats-wait");
   list.replaceChildren();
@@ -400,7 +449,8 @@ function showWaiting() {
     if (isHost && s.kind === "human" && s.seat !== S.seat) row.append(kickButton(s));
     list.append(row);
   }
-  renderShareLinks($("share-links"));
+  if (SCREEN) renderJoin(t);
+  else renderShareLinks($("share-links"));
   const start = $("start-btn");
   start.classList.toggle("hidden", !isHost);
   start.disabled = open > 0;
@@ -459,6 +509,8 @@ function renderShareLinks(box) {
     rows.push([`Seat ${s.seat + 1}`, `${origin}/t/${tableId}?seat=${s.seat}`]);
   }
   rows.push(["Watchers", `${origin}/t/${tableId}?spectate=1`]);
+  if (t.code) rows.unshift([`Code ${t.code}`, `${origin}/${t.code}`]);
+  rows.push(["TV screen", `${origin}/t/${tableId}/screen`]);
   box.replaceChildren(el("h3", {}, "Links to share"), ...rows.map(([label, url]) => {
     const input = el("input", { type: "text", readonly: true, value: url, "aria-label": `${label} link` });
     const copy = el("button", {
@@ -483,7 +535,7 @@ function showGame() {
   closeDialog("join");
   // the chat goes back to its tab beside the table
   const pane = $("pane-chat");
-  if (pane.parentElement !== $("pane-scores").parentElement) {
+  if (pane && pane.parentElement !== $("pane-scores").parentElement) {
     $("pane-scores").after(pane);
     pane.classList.toggle("hidden", $("tab-chat").getAttribute("aria-selected") !== "true");
     chatShown(!pane.classList.contains("hidden"));
@@ -533,7 +585,12 @@ function seatTags(seat, sv) {
   if (info && info.kind === "bot") tags.push(el("span", { class: "tag bot", title: info.bot_label || "a bot" }, "bot"));
   if (info && info.kind === "human" && !info.connected) tags.push(el("span", { class: "tag away" }, "away"));
   if (info && info.played_by_bot) tags.push(el("span", { class: "tag bot" }, "bot plays"));
-  if (S.host && info && info.kind === "human" && seat !== S.seat) tags.push(kickButton(info));
+  const mark = S.autoMarks[seat];
+  if (mark) {
+    tags.push(el("span", { class: "tag auto", title: mark.text || "", "data-auto": mark.reason },
+      mark.reason === "timer" ? "time ran out: bot played" : "away: bot played"));
+  }
+  if (S.host && !SCREEN && info && info.kind === "human" && seat !== S.seat) tags.push(kickButton(info));
   if (sv.uno_catchable) tags.push(el("span", { class: "tag uno" }, "no Uno call!"));
   else if (sv.active && sv.hand_size === 1) tags.push(el("span", { class: "tag uno" }, "Uno"));
   if (!sv.active) tags.push(el("span", { class: "tag" }, "out"));
@@ -546,12 +603,14 @@ function renderSeat(sv) {
   const backs = el("div", { class: "backs", "aria-hidden": "true" });
   for (let i = 0; i < Math.min(sv.hand_size, 8); i += 1) backs.append(cardImg("back", S.theme));
   const box = el("div", {
-    class: `seat${S.view.current_player === seat && S.view.phase !== "game_over" ? " turn" : ""}${sv.active ? "" : " out"}`,
+    style: `--seat-color:${seatColor(seat)}`,
+    class: `seat${S.view.current_player === seat && S.view.phase !== "game_over" ? " turn" : ""}${sv.active ? "" : " out"}${sv.active && sv.hand_size === 1 ? " uno" : ""}`,
     "data-seat": seat,
   },
   el("div", { class: "who" },
     el("span", { class: "avatar", style: `background:${seatColor(seat)}` }, nameOf(seat).slice(0, 1).toUpperCase()),
     el("span", { class: "name", title: nameOf(seat) }, nameOf(seat)),
+    el("span", { class: "first", title: nameOf(seat) }, firstName(seat)),
     el("span", { class: "score", title: "total points" }, `${sv.score} pts`)),
   el("div", { class: "count" }, backs,
     el("span", { class: "n", "data-count": sv.hand_size }, String(sv.hand_size)),
@@ -583,11 +642,77 @@ function renderGame() {
     if (seat !== S.seat) others.push(v.seats[seat]);
   }
   $("opponents").replaceChildren(...others.map(renderSeat));
+  document.body.style.setProperty("--seats", String(v.players));
+  document.body.dataset.players = String(v.players);
+  applyHandMode();
+  if (SCREEN) fitScreen(v.players);
   renderCenter();
+  renderStrip();
   renderActions();
   renderCoach();
   renderMe();
   renderScores();
+}
+
+// ------------------------------------------------------------------ the phone as a hand
+
+/** Whether this page is a phone's hand now: a narrow screen, a seat, the hand shown. */
+function handMode() {
+  return !SCREEN && PHONE.matches && S.seat !== null && Boolean(S.view) && !S.fullTable;
+}
+
+function applyHandMode() {
+  const phoneSeat = !SCREEN && PHONE.matches && S.seat !== null && Boolean(S.view);
+  document.body.classList.toggle("hand-mode", handMode());
+  document.body.classList.toggle("full-table", phoneSeat && S.fullTable);
+  const toggle = $("view-table");
+  if (toggle) toggle.setAttribute("aria-pressed", String(S.fullTable));
+}
+
+function showFullTable(on) {
+  S.fullTable = on;
+  renderGame();
+  window.scrollTo(0, 0);
+}
+
+/** The strip above a phone's hand: top card, colour, direction, attack, whose turn. */
+function renderStrip() {
+  if (!$("strip")) return;
+  const v = S.view;
+  const top = v.top ? cardImg(v.top, S.theme) : null;
+  if (top) top.dataset.helpCard = v.top;
+  $("strip-top").replaceChildren(...(top ? [top] : []));
+  $("strip-top").title = v.top ? `On top: ${cardName(v.top, S.theme)}` : "";
+  const color = $("strip-color");
+  color.className = `strip-color ${v.color || "none"}`;
+  color.innerHTML = v.color ? colorShape(v.color, 24) : "";
+  color.setAttribute("aria-label", v.color ? `colour: ${v.color}` : "no colour yet");
+  color.title = v.color ? `${v.color[0].toUpperCase()}${v.color.slice(1)}` : "no colour yet";
+  const dir = $("strip-dir");
+  dir.textContent = v.direction === "ccw" ? "↺" : "↻";
+  dir.setAttribute("aria-label", v.direction === "ccw" ? "counter-clockwise" : "clockwise");
+  dir.title = dir.getAttribute("aria-label");
+  const attack = $("strip-attack");
+  const a = S.attackWords; // words from the server (hotdeath.words.pending_words)
+  if (v.attack && a) {
+    const text = a.count === null ? a.text : a.lead;
+    const count = a.count;
+    attack.replaceChildren(`⚠ ${count ? `+${count}` : ""}`);
+    attack.title = text;
+    attack.setAttribute("aria-label", count ? `${text} ${count}` : text);
+    attack.classList.remove("hidden");
+    attack.classList.toggle("mine", v.attack.victim === S.seat);
+  } else {
+    attack.classList.add("hidden");
+  }
+  const turn = $("strip-turn");
+  const mine = isMyTurn();
+  let words;
+  if (v.phase === "game_over") words = "Game over";
+  else if (mine) words = "Your turn";
+  else words = `${firstName(v.current_player)}'s turn`;
+  turn.replaceChildren(words, S.clock && S.clock.seat === v.current_player ? clockRing() : "");
+  turn.classList.toggle("you", mine || legal().length > 0);
 }
 
 // ------------------------------------------------------------------ the coach
@@ -754,6 +879,7 @@ function makesSense(a) {
 
 function renderActions() {
   const box = $("actions");
+  if (!box) return;
   box.replaceChildren();
   const acts = legal();
   const unoPlays = acts.some((a) => CARD_KINDS.has(a.kind) && a.uno);
@@ -781,10 +907,17 @@ function renderActions() {
   const multi = multiPlays();
   if (multi) {
     const match = selectionActions();
+    const why = !match.length && S.selected.length ? selectionWhy() : null;
     box.append(el("button", {
       class: "btn primary", type: "button", id: "throw-btn", disabled: !match.length,
+      title: why ? why.reason : null, "aria-describedby": why ? "throw-why" : null,
       onclick: () => playSelection(),
     }, S.selected.length > 1 ? `Throw ${S.selected.length} cards` : "Play the selected card"));
+    if (why) {
+      box.append(el("p", { class: "throw-why", id: "throw-why", role: "status", "data-rule": why.rule || "" },
+        plainText(why.reason),
+        why.rule ? el("span", { class: "rule-id", title: why.rule_title || why.rule }, why.rule) : null));
+    }
   }
   const chooser = acts.find((a) => CHOOSER_KINDS.has(a.kind));
   if (chooser && !S.dialogKind) {
@@ -792,6 +925,33 @@ function renderActions() {
   }
   const hintButton = coachButton();
   if (hintButton) box.append(hintButton);
+}
+
+/** The key of the selection now: its cards (in any order) at this version. */
+function selectionKey() {
+  return `${S.version}:${S.selected.map((x) => x.code).sort().join(" ")}`;
+}
+
+/**
+ * Why the selected cards are no play, in the engine's words (a `check` message; the page
+ * derives no rule): the answer for this selection, or null while it is asked.
+ */
+function selectionWhy() {
+  const key = selectionKey();
+  if (S.why && S.why.key === key) return S.why;
+  if (S.whyAsked && S.whyAsked.key === key) return null;
+  S.msgCounter += 1;
+  const id = `k-${Date.now().toString(36)}-${S.msgCounter}`;
+  if (send({ type: "check", cards: S.selected.map((x) => x.code), id })) S.whyAsked = { key, id };
+  return null;
+}
+
+function onCheck(msg) {
+  if (!S.whyAsked || msg.id !== S.whyAsked.id) return;
+  const key = S.whyAsked.key;
+  S.whyAsked = null;
+  S.why = msg.legal ? null : { ...msg, key };
+  if (key === selectionKey()) renderActions();
 }
 
 function multiPlays() {
@@ -826,6 +986,7 @@ function playableCodes() {
 
 function renderMe() {
   const me = $("me");
+  if (!me) return;
   const head = $("me-head");
   const hand = $("hand");
   const v = S.view;
@@ -881,8 +1042,11 @@ function renderMe() {
 /** Overlap the cards of a big hand so that it stays on one row when it can. */
 function fitHand() {
   const hand = $("hand");
+  if (!hand) return;
   const cards = hand.querySelectorAll(".card");
   hand.classList.remove("fanned");
+  if (handMode()) { layoutHand(hand); return; }
+  clearHandLayout(hand);
   if (cards.length < 2) return;
   const cardW = cards[0].getBoundingClientRect().width;
   const width = hand.clientWidth - 16;
@@ -928,6 +1092,7 @@ function chooseAmong(options) {
 
 function openDialog(kind, title, children, { closable = true, onclose = null } = {}) {
   closeDialog(kind);
+  hideCardHelp(); // a card's help never lies over a dialog
   const box = el("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-label": title },
     el("h2", {}, title), ...children);
   const overlay = el("div", { class: "overlay", "data-dialog": kind }, box);
@@ -1093,8 +1258,9 @@ function maybeShowScoring() {
     el("div", { class: "footer" }, reviewButton(handNo), el("button", {
       class: "btn primary", type: "button", id: "continue-btn",
       onclick: () => { readyForNext(); closeDialog("score"); autoChooser(); },
-    }, "Next hand")),
+    }, S.seat === null ? "Close" : "Next hand")),
   ], { closable: true, onclose: () => { readyForNext(); setTimeout(() => autoChooser(), 0); } });
+  S.scoredHand = handNo;
   renderBreather();
   verifyReveal(handNo, verify);
 }
@@ -1161,9 +1327,12 @@ function renderBreather() {
   clearTimeout(S.breatherTimer);
   if (!b) { line.textContent = ""; return; }
   const left = Math.max(0, Math.ceil(b.seconds - (Date.now() - b.at) / 1000));
-  const waiting = (b.waiting || []).map(youOr);
+  const seats = b.waiting || [];
+  // "you" inside the sentence; "presses" for one other person, "press" for you or several
+  const waiting = seats.map((s) => (s === S.seat ? "you" : nameOf(s)));
+  const verb = seats.length === 1 && seats[0] !== S.seat ? "presses" : "press";
   line.textContent = waiting.length
-    ? `The next hand starts when ${waiting.join(", ")} ${waiting.length === 1 && waiting[0] !== "You" ? "presses" : "press"} Next hand, or in ${left} s.`
+    ? `The next hand starts when ${listWords(waiting)} ${verb} Next hand, or in ${left} s.`
     : `The next hand starts in ${left} s.`;
   if (left > 0) S.breatherTimer = setTimeout(renderBreather, 1000);
 }
@@ -1231,6 +1400,11 @@ function renderLog(full, fresh = 0) {
   const list = $("log");
   const items = S.log.slice(-400);
   const make = (ev, isFresh) => {
+    const li = makeEvent(ev, isFresh);
+    if (!ev.auto_text) return [li];
+    return [el("li", { class: `auto-mark${isFresh ? " fresh" : ""}`, "data-auto": ev.auto }, ev.auto_text), li];
+  };
+  const makeEvent = (ev, isFresh) => {
     const text = plainText(ev.text || ev.kind);
     const li = el("li", { class: `${isFresh ? "fresh" : ""}${ev.kind === "deal" ? " hand-start" : ""}`, "data-kind": ev.kind });
     if (ev.rule) {
@@ -1250,10 +1424,10 @@ function renderLog(full, fresh = 0) {
     return li;
   };
   if (full) {
-    list.replaceChildren(...items.map((ev) => make(ev, false)));
+    list.replaceChildren(...items.flatMap((ev) => make(ev, false)));
   } else {
     const start = Math.max(0, S.log.length - fresh);
-    for (const ev of S.log.slice(start)) list.append(make(ev, true));
+    for (const ev of S.log.slice(start)) list.append(...make(ev, true));
     while (list.children.length > 400) list.firstElementChild.remove();
   }
   const pane = $("pane-log");
@@ -1263,6 +1437,7 @@ function renderLog(full, fresh = 0) {
 function renderScores() {
   const v = S.view;
   const pane = $("pane-scores");
+  if (!pane) return;
   const rows = v.seats.map((s) => el("tr", {}, el("td", {}, youOr(s.seat)),
     el("td", { class: "num" }, String(s.hand_size)), el("td", { class: "num" }, String(s.score))));
   const children = [el("table", { class: "scores-table" },
@@ -1281,6 +1456,7 @@ function renderScores() {
 function renderSpeed() {
   const t = S.table;
   const input = $("speed");
+  if (!input) return;
   const value = Number(t.bot_delay ?? 0.6);
   if (document.activeElement !== input) input.value = String(value);
   $("speed-out").textContent = `${value.toFixed(1)} s`;
@@ -1354,7 +1530,30 @@ function openShare() {
 
 // ------------------------------------------------------------------ start
 
+/** The piles and the table's state (colour, direction, attack): one markup for both pages. */
+function buildCenter() {
+  const box = $("center");
+  if (!box || box.childElementCount) return;
+  box.append(
+    el("div", { class: "piles" },
+      el("div", { class: "pile" },
+        el("button", { class: "draw-pile", id: "draw-pile", type: "button", disabled: true, "aria-label": "Draw pile" },
+          el("img", { src: "/cards/back.svg", alt: "" }),
+          el("span", { class: "badge", id: "draw-count" }, "0")),
+        el("span", { class: "label" }, "Draw pile")),
+      el("div", { class: "pile" },
+        el("div", { class: "discard-stack", id: "discard", "aria-live": "polite" }),
+        el("span", { class: "label", id: "top-name" }, "Discard pile"))),
+    el("div", { class: "state-box" },
+      el("div", { class: "color-pill none", id: "color-pill" }, "no colour yet"),
+      el("div", { class: "direction", id: "direction" },
+        el("span", { class: "arrow", "aria-hidden": "true" }, "↻"),
+        el("span", { id: "direction-text" }, "clockwise")),
+      el("div", { class: "attack hidden", id: "attack", role: "status" })));
+}
+
 async function main() {
+  buildCenter();
   if (!tableId) { toast("No table in this address."); return; }
   const fromUrl = params.get("token");
   if (fromUrl) {
@@ -1363,20 +1562,32 @@ async function main() {
     const rest = params.toString();
     history.replaceState(null, "", `${window.location.pathname}${rest ? `?${rest}` : ""}`);
   }
-  S.token = localStorage.getItem(TOKEN_KEY);
-  document.addEventListener("keydown", onKey);
+  S.token = SCREEN ? null : localStorage.getItem(TOKEN_KEY);
+  if (!SCREEN) document.addEventListener("keydown", onKey);
   initCardHelp();
-  window.addEventListener("resize", () => { if (S.view) fitHand(); });
-  $("draw-pile").addEventListener("click", () => {
+  window.addEventListener("resize", () => {
+    if (!S.view) return;
+    if (SCREEN) fitScreen(S.view.players); else fitHand();
+  });
+  // the hand's space changes with the buttons and the coach above it: lay it out again
+  if (window.ResizeObserver && $("hand")) {
+    new ResizeObserver(() => { if (handMode()) layoutHand($("hand")); }).observe($("hand"));
+  }
+  PHONE.addEventListener("change", () => { if (S.view) renderGame(); });
+  const on = (id, event, fn) => { const node = $(id); if (node) node.addEventListener(event, fn); };
+  on("draw-pile", "click", () => {
     const draw = legal().find((a) => a.kind === "draw");
     if (draw) act(draw.text);
   });
-  $("start-btn").addEventListener("click", startGame);
-  $("share-btn").addEventListener("click", openShare);
-  $("tab-log").addEventListener("click", () => selectTab("log"));
-  $("tab-scores").addEventListener("click", () => selectTab("scores"));
-  $("tab-chat").addEventListener("click", () => selectTab("chat"));
-  initChat(send);
+  on("start-btn", "click", startGame);
+  on("share-btn", "click", openShare);
+  on("tab-log", "click", () => selectTab("log"));
+  on("tab-scores", "click", () => selectTab("scores"));
+  on("tab-chat", "click", () => selectTab("chat"));
+  on("view-table", "click", () => showFullTable(true));
+  on("view-hand", "click", () => showFullTable(false));
+  if (SCREEN) initScreen();
+  else initChat(send);
   const sound = $("sound-btn");
   const showSound = () => {
     sound.textContent = soundOn() ? "Sound on" : "Sound off";
@@ -1384,10 +1595,12 @@ async function main() {
   };
   sound.addEventListener("click", () => { setSound(!soundOn()); showSound(); });
   showSound();
-  $("sound-bg").checked = soundInBackground();
-  $("sound-bg").addEventListener("change", () => setSoundInBackground($("sound-bg").checked));
-  $("speed").addEventListener("change", changeSpeed);
-  $("speed").addEventListener("input", () => { $("speed-out").textContent = `${Number($("speed").value).toFixed(1)} s`; });
+  if ($("sound-bg")) {
+    $("sound-bg").checked = soundInBackground();
+    on("sound-bg", "change", () => setSoundInBackground($("sound-bg").checked));
+  }
+  on("speed", "change", changeSpeed);
+  on("speed", "input", () => { $("speed-out").textContent = `${Number($("speed").value).toFixed(1)} s`; });
   api("/api/variants").then((c) => { botCatalog = c.bot_menu; if (S.table && !S.view) renderTable(); }).catch(() => {});
   try {
     [S.table] = await Promise.all([api(`/api/tables/${tableId}`), loadCards()]);
