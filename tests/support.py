@@ -201,6 +201,7 @@ INSTALL: dict[str, str] = {
     "playwright": 'pip install -e ".[test]"  (the test extra brings Playwright)',
     "tmux": "sudo apt-get install tmux",
     "postgresql": "sudo apt-get install postgresql",
+    "caddy": "sudo apt-get install caddy",
     "psycopg": 'pip install -e ".[test]"  (or: pip install "hotdeath[postgres]")',
 }
 """How to get each tool that some tests need."""
