@@ -333,16 +333,18 @@ def test_a_throwdown_selection_that_is_no_throw_shows_the_engines_reason(
     server.api(f"/api/tables/{table}/start", {}, token=made["host_token"])
     page.wait_for_selector("body[data-version]")
     deadline = time.monotonic() + 240
-    found = False
-    while not found:
+    while not page.locator("#throw-why").count():
         assert time.monotonic() < deadline, "no selection without a throw came up"
         ann.idle()
-        mine = page.evaluate("document.body.dataset.turn === document.body.dataset.seat")
-        cards = page.locator("#hand .card.legal")
-        if mine and page.locator("#throw-btn").count() and cards.count() >= 2:
-            found = _try_pairs(ann)
-        if not found and not calm_step(ann):
-            time.sleep(0.05)
+        pair = _no_throw(ann)
+        if pair is None:
+            if not calm_step(ann):
+                time.sleep(0.05)
+            continue
+        for code in pair:  # two playable cards that no order makes a throw
+            card = page.locator(f'#hand .card.legal:not(.selected)[data-code="{code}"]').first
+            _click(card, visible_point(card))
+        page.locator("#throw-why").wait_for()
     why = page.locator("#throw-why")
     checks = [f for f in ann.frames if f.get("type") == "check" and not f["legal"]]
     assert checks, "the page asked the server nothing"
@@ -357,27 +359,25 @@ def test_a_throwdown_selection_that_is_no_throw_shows_the_engines_reason(
     ann.close()
 
 
-def _try_pairs(p: Player) -> bool:
-    """Select two playable cards that are no throw together: True once the reason shows."""
+def _no_throw(p: Player) -> tuple[str, str] | None:
+    """On this seat's turn: two playable cards of its hand that no listed play holds
+    together (the server lists every play of a Throwdown hand this small), or None."""
     page = p.page
-    count = page.locator("#hand .card.legal").count()
-    for i in range(count):
-        for j in range(i + 1, count):
-            for k in (i, j):
-                card = page.locator("#hand .card.legal").nth(k)
-                if not _click(card, visible_point(card)):
-                    return False
-            if page.locator("#throw-btn[disabled]").count():
-                try:
-                    page.wait_for_selector("#throw-why", timeout=10_000)
-                except Exception:  # the game moved on meanwhile: try again later
-                    return False
-                return True
-            for _ in range(2):  # a legal pair: put both back
-                selected = page.locator("#hand .card.selected")
-                if selected.count():
-                    _click(selected.first, visible_point(selected.first))
-    return False
+    if not page.evaluate("document.body.dataset.turn === document.body.dataset.seat"):
+        return None
+    if not page.locator("#throw-btn").count() or page.locator("#hand .card.selected").count():
+        return None
+    states = p.states()
+    if not states or states[-1]["version"] != p.version():
+        return None
+    plays = [sorted(a["cards"]) for a in states[-1]["actions"] if a["kind"] == "play"]
+    playable = sorted({c for cards in plays for c in cards})
+    hand = list(states[-1]["view"]["hand"] or [])
+    for i, x in enumerate(playable):
+        for y in playable[i:]:
+            if (x != y or hand.count(x) > 1) and sorted([x, y]) not in plays:
+                return x, y
+    return None
 
 
 # --------------------------------------------------------------------------- the lobby
