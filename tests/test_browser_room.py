@@ -169,11 +169,11 @@ def _join_by_code(p: Player, server: Server, code: str, name: str) -> None:
     page.goto(server.base + "/")
     page.wait_for_selector("body[data-ready='1']")
     page.fill("#join-link", code.lower())  # people type codes in any case
-    page.click("#join button[type=submit]")
+    page.tap("#join button[type=submit]")  # a finger: no mouse pointer rests on the page
     page.wait_for_selector("#join-name")
     assert "/t/" in page.url and "token" not in page.url  # the code opens the table, no seat
     page.fill("#join-name", name)
-    page.click("#join-btn")
+    page.tap("#join-btn")
     page.wait_for_selector("body[data-connected='1']")
 
 
@@ -212,6 +212,16 @@ def _play_to_scoring(phones: list[Player], tv: Player, limit: float = 420) -> No
     tv.page.wait_for_selector("[data-dialog='score'] #hand-headline")
     # every window and answer came as a big button (a thumb's height)
     assert buttons and min(buttons) >= 48, buttons
+
+
+STRIP_FITS = """() => {
+  const box = document.getElementById("strip-turn").getBoundingClientRect();
+  return [...document.querySelectorAll("#strip-turn > span")].every((s) => {
+    const r = s.getBoundingClientRect();
+    return r.left >= box.left - 0.5 && r.right <= box.right + 0.5;
+  });
+}"""
+"""Whether every part of the strip's whose-turn label lies inside the label."""
 
 
 BUTTONS = """() => [...document.querySelectorAll("#actions .btn")]
@@ -263,7 +273,10 @@ def test_three_phones_join_by_the_screens_code_and_play_a_hand_to_its_scoring(
         # the strip: top card, colour, direction and whose turn, above the hand
         _all_in_view(p.page, "#strip-top img")
         _all_in_view(p.page, "#strip-turn")
+        # a long name is cut short, "'s turn" never: every word of the strip in its box
+        assert p.page.evaluate(STRIP_FITS), p.page.inner_text("#strip-turn")
         _all_in_view(p.page, "#opponents .seat")  # every other player, no sideways swipe
+        assert p.page.locator("#card-help:not(.hidden)").count() == 0  # no help over the hand
         p.page.screenshot(path=str(ROOM_SHOTS / f"phone_{i + 1}_hand_390x844.png"))
     fifteen = next(p for p in phones if p.page.locator("#hand .card").count() == 15)
     fifteen.page.screenshot(path=str(ROOM_SHOTS / "phone_fifteen_cards_390x844.png"))
@@ -276,17 +289,21 @@ def test_three_phones_join_by_the_screens_code_and_play_a_hand_to_its_scoring(
     fifteen.page.screenshot(path=str(ROOM_SHOTS / "phone_fifteen_cards_844x390.png"))
     fifteen.page.set_viewport_size({"width": 390, "height": 844})
     # the whole table is one tap away, and the hand one tap back
-    fifteen.page.click("#view-table")
+    fifteen.page.tap("#view-table")
     fifteen.page.wait_for_selector("body.full-table #discard img")
     _all_in_view(fifteen.page, "#view-hand")
     fifteen.page.screenshot(path=str(ROOM_SHOTS / "phone_full_table_390x844.png"))
-    fifteen.page.click("#view-hand")
+    fifteen.page.tap("#view-hand")
     fifteen.page.wait_for_selector("body.hand-mode")
     page.screenshot(path=str(ROOM_SHOTS / "screen_three_phones_1920x1080.png"))
     _no_scrollbars(page)
     # the hand, played to its scoring from the phones; the screen follows
     _play_to_scoring(phones, tv)
     page.screenshot(path=str(ROOM_SHOTS / "screen_scoring_1920x1080.png"))
+    # the scores read across the room: the table's letters follow the screen's size
+    size = float(page.evaluate(
+        "parseFloat(getComputedStyle(document.querySelector('#score-table td')).fontSize)"))
+    assert size >= 0.018 * 1080, size
     # a turn came with a vibration (and a sound) on the phones
     buzzes = [int(p.page.evaluate("window.__buzzes || 0")) for p in phones]
     assert sum(buzzes) > 0, buzzes

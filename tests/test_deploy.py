@@ -106,7 +106,22 @@ def test_the_entrypoint_serves_the_game_and_the_health_check_tells_live_from_dea
     ran = subprocess.run(health, env=env, capture_output=True, text=True, timeout=30,
                          check=False)
     assert ran.returncode == 1
-    assert "no answer from" in ran.stderr
+    assert ran.stderr.startswith("no answer from") and ran.stderr.count("\n") == 1, ran.stderr
+
+
+def test_the_health_check_loads_no_web_stack_and_warns_of_nothing() -> None:
+    # run every 30 s in the container: the standard library and the core only, and no
+    # warning (runpy warns of a module the package imported before running it)
+    probe = ("import runpy, sys; sys.argv = ['health', 'http://127.0.0.1:1/healthz']\n"
+             "try:\n    runpy.run_module('hotdeath.server.health', run_name='__main__')\n"
+             "except SystemExit as e:\n"
+             "    heavy = sorted({m.split('.')[0] for m in sys.modules}\n"
+             "                   & {'fastapi', 'starlette', 'sqlalchemy', 'uvicorn'})\n"
+             "    print(e.code, heavy)\n")
+    ran = subprocess.run([sys.executable, "-W", "error", "-c", probe], capture_output=True,
+                         text=True, timeout=60, check=False)
+    assert ran.stdout.strip() == "1 []", (ran.stdout, ran.stderr)
+    assert ran.stderr.startswith("no answer from") and ran.stderr.count("\n") == 1, ran.stderr
 
 
 def test_the_entrypoint_runs_other_commands_as_given(tmp_path: Path) -> None:

@@ -15,21 +15,9 @@ import sys
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import sqlalchemy as sa
 
 TIMEOUT = 4.0
 """Seconds to wait for the answer (the image's check allows 5)."""
-
-
-def ping_database(engine: sa.Engine) -> None:
-    """Ask the database a trivial query (a read for ``Store.later``: ``/healthz``)."""
-    import sqlalchemy as sa
-
-    with engine.connect() as c:
-        c.execute(sa.text("SELECT 1"))
 
 
 def default_url() -> str:

@@ -707,11 +707,13 @@ function renderStrip() {
   }
   const turn = $("strip-turn");
   const mine = isMyTurn();
+  // a long name is cut short with an ellipsis, never "'s turn"
   let words;
-  if (v.phase === "game_over") words = "Game over";
-  else if (mine) words = "Your turn";
-  else words = `${firstName(v.current_player)}'s turn`;
-  turn.replaceChildren(words, S.clock && S.clock.seat === v.current_player ? clockRing() : "");
+  if (v.phase === "game_over") words = [el("span", { class: "who" }, "Game over")];
+  else if (mine) words = [el("span", { class: "who" }, "Your turn")];
+  else words = [el("span", { class: "who" }, firstName(v.current_player)), el("span", {}, "'s turn")];
+  turn.replaceChildren(...words, S.clock && S.clock.seat === v.current_player ? clockRing() : "");
+  turn.title = words.map((w) => w.textContent).join("");
   turn.classList.toggle("you", mine || legal().length > 0);
 }
 
