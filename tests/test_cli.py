@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -636,6 +638,16 @@ def test_serve_lan_prints_the_address_and_its_qr_code(tmp_path: Path) -> None:
             lines.append(line.rstrip("\n"))
             if line.startswith("hotdeath: database:"):
                 break
+        # and it listens there: a phone in the room gets the lobby
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://{address}:{port}/", timeout=5) as r:
+                    assert r.status == 200 and b"<title>Hot Death" in r.read()
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "nothing listens at the address printed"
+                time.sleep(0.1)
     finally:
         proc.terminate()
         proc.wait(30)
@@ -661,3 +673,19 @@ def test_serve_lan_prints_the_address_and_its_qr_code(tmp_path: Path) -> None:
     quiet = modules[:border] + [row[:border] + row[border + size:]
                                 for row in modules[border:border + size]]
     assert not any(any(row) for row in quiet)  # a light quiet zone around it
+
+
+def test_the_terminal_qr_code_in_colour_holds_the_same_modules() -> None:
+    import segno
+
+    from hotdeath.server.qr import OFF, ON, terminal_matrix, terminal_qr
+
+    url = "http://192.168.1.20:8000/"
+    plain, coloured = terminal_qr(url), terminal_qr(url, colour=True)
+    assert ON not in plain
+    assert all(line.startswith(ON) and line.endswith(OFF) for line in coloured.splitlines())
+    assert terminal_matrix(coloured) == terminal_matrix(plain)
+    matrix = terminal_matrix(plain)
+    size = len(segno.make_qr(url, error="m").matrix)
+    inner = [row[4:4 + size] for row in matrix[4:4 + size]]
+    assert inner == [[bool(m) for m in row] for row in segno.make_qr(url, error="m").matrix]

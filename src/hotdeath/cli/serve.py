@@ -216,9 +216,11 @@ def serve(
         fail("database_error",
               redact(f"cannot open the database {mask_url(url)}: {e}".splitlines()[0]))
     if lan:
+        import sys
+
         from hotdeath.server.lan import lan_banner
 
-        typer.echo(lan_banner(f"http://{told}:{port}/", port))
+        typer.echo(lan_banner(f"http://{told}:{port}/", port, colour=sys.stdout.isatty()))
         typer.echo(f"hotdeath: database: {mask_url(url)}")
     else:
         typer.echo(f"hotdeath: open http://{shown}:{port}/ in your browser "

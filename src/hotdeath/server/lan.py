@@ -70,15 +70,16 @@ def firewall_advice(port: int) -> list[str]:
     ]
 
 
-def lan_banner(url: str, port: int) -> str:
+def lan_banner(url: str, port: int, colour: bool = False) -> str:
     """The lines ``serve --lan`` prints: the address, its QR code and the firewall advice.
 
-    Each line is at most 80 characters long, but the address's.
+    Each line is at most 80 characters long, but the address's; ``colour``: the QR code
+    in white on black whatever the terminal's theme (see :func:`terminal_qr`).
     """
     advice = firewall_advice(port)
     return "\n".join([
         f"hotdeath: open {url} on any phone, tablet or computer in this network, or scan:",
-        terminal_qr(url).rstrip("\n"),
+        terminal_qr(url, colour).rstrip("\n"),
         f"hotdeath: {url}",
         "Open a table there, then its Screen link on the TV; phones join by the code shown.",
         *textwrap.wrap(advice[0], 80),

@@ -20,6 +20,9 @@ ORIGIN: Final = re.compile(
 """An origin: scheme, host (a name, an IPv4 address or a bracketed IPv6 one) and port."""
 DARK: Final = "#1d1d24"
 LIGHT: Final = "#ffffff"
+ON: Final = "\x1b[97;40m"
+"""ANSI: bright white letters (the light modules) on a black ground (the dark ones)."""
+OFF: Final = "\x1b[0m"
 
 
 def check_origin(origin: str) -> str | None:
@@ -51,26 +54,34 @@ def qr_svg(text: str, title: str = "") -> str:
     return buf.getvalue().decode("utf-8")
 
 
-def terminal_qr(text: str) -> str:
+def terminal_qr(text: str, colour: bool = False) -> str:
     """The QR code of ``text`` as lines of block characters for a terminal.
 
     Two rows of modules per line (half blocks), a quiet zone of four modules, dark
-    modules printed as spaces on a light background (what phone cameras read on a dark
-    terminal and on a light one alike).
+    modules printed as spaces and light ones as blocks.  That reads right on a terminal
+    with light letters on a dark ground; ``colour`` (for a terminal, not a file) sets
+    white letters on black for each line, so a light-themed terminal shows the code the
+    right way round too (a phone's camera may not read one inverted).
+
+    >>> terminal_qr("http://h/ABCD", colour=True).splitlines()[0].startswith(ON)
+    True
     """
     buf = io.StringIO()
     make(text).terminal(out=buf, compact=True, border=4)
-    return buf.getvalue()
+    if not colour:
+        return buf.getvalue()
+    return "".join(f"{ON}{line}{OFF}\n" for line in buf.getvalue().splitlines())
 
 
 def terminal_matrix(lines: str) -> list[list[bool]]:
     """The modules (True: dark) that :func:`terminal_qr` lines show, quiet zone included.
 
-    Reads the half-block characters back, for checking what was printed.
+    Reads the half-block characters back (with or without the colours), for checking
+    what was printed.
     """
     cells = {" ": (True, True), "▀": (False, True), "▄": (True, False), "█": (False, False)}
     rows: list[list[bool]] = []
-    for line in lines.splitlines():
+    for line in lines.replace(ON, "").replace(OFF, "").splitlines():
         if not line:
             continue
         top = [cells[ch][0] for ch in line]
