@@ -98,6 +98,8 @@ IN_VIEW = """(selector) => [...document.querySelectorAll(selector)].map((n) => {
   return {inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5
             && r.bottom <= innerHeight + 0.5 && r.width > 0,
           reachable: Boolean(hit && (hit === n || n.contains(hit))),
+          hit: hit && !(hit === n || n.contains(hit))
+            ? `${hit.tagName}#${hit.id}.${hit.className}` : "",
           width: r.width, code: n.dataset.code || n.dataset.seat || ""};
 })"""
 
@@ -106,7 +108,9 @@ def _all_in_view(page: Page, selector: str) -> list[dict[str, Any]]:
     """Every element of ``selector`` lies inside the window and a tap there reaches it."""
     boxes: list[dict[str, Any]] = page.evaluate(IN_VIEW, selector)
     assert boxes, selector
-    assert all(b["inside"] and b["reachable"] for b in boxes), boxes
+    if not all(b["inside"] and b["reachable"] for b in boxes):
+        page.screenshot(path=str(ROOM_SHOTS / "not_in_view.png"))
+        raise AssertionError(f"{selector}: {[b for b in boxes if not b['reachable']] or boxes}")
     return boxes
 
 
@@ -316,6 +320,9 @@ def test_three_phones_join_by_the_screens_code_and_play_a_hand_to_its_scoring(
             cell = p.page.locator("#score-table th", has_text=header).bounding_box()
             assert cell is not None
             assert cell["x"] + cell["width"] <= dialog["x"] + dialog["width"], header
+            fits = p.page.locator("#score-table th", has_text=header).evaluate(
+                "(th) => th.scrollWidth <= th.clientWidth")
+            assert fits, header  # and its heading fits its column
         _no_scrollbars(p.page)
     assert LONG_NAME in phones[0].page.inner_text("#score-table")
     phones[0].page.screenshot(path=str(ROOM_SHOTS / "phone_scoring_long_name_390x844.png"))
