@@ -7,8 +7,9 @@ checked for what the deployment relies on (PostgreSQL, two processes with their 
 public addresses, Caddy with the Caddyfile, a non-root user, the health check, the
 volume); and Caddy with ``deploy/Caddyfile`` is put in front of two real server
 processes on PostgreSQL: WebSockets pass, each table's requests reach the process its id
-hashes to, and a killed process's tables are served by the other.  The image itself was
-built and run with podman (docs/deploy.md says how).
+hashes to, and a killed process's tables are served by the other.  Building the image
+needs a container engine and its base image, which the test environment lacks: it is
+built and run by hand (``docker build``, or podman as docs/deploy.md says).
 """
 
 from __future__ import annotations
