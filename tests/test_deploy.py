@@ -106,8 +106,10 @@ def test_the_entrypoint_serves_the_game_and_the_health_check_tells_live_from_dea
     assert server.db.is_file()  # the database lives where HOTDEATH_DATABASE_URL says
     ran = subprocess.run(health, env=env, capture_output=True, text=True, timeout=30,
                          check=False)
-    assert ran.returncode == 1
-    assert ran.stderr.startswith("no answer from") and ran.stderr.count("\n") == 1, ran.stderr
+    # one line saying why: nothing answers there now (or, on a busy machine, another
+    # program took the port, and it is no hotdeath server)
+    assert ran.returncode == 1 and ran.stderr.count("\n") == 1, ran.stderr
+    assert ran.stderr.startswith(("no answer from", "unhealthy", "not a hotdeath")), ran.stderr
 
 
 def test_the_health_check_loads_no_web_stack_and_warns_of_nothing() -> None:
