@@ -149,7 +149,8 @@ def test_the_table_screen_shows_ten_seats_without_scrollbars_at_1920_and_1280(
     _wait_for(lambda: tv.version() >= 3, "the bots did not play", timeout=60)
     for width, height in ((1920, 1080), (1280, 720)):
         page.set_viewport_size({"width": width, "height": height})
-        _wait_js(page, f"window.innerWidth === {width}")
+        # the piles are sized to the new screen (on its resize event, a frame later)
+        _wait_js(page, f"document.body.dataset.fitted === '{width}x{height}'")
         assert page.locator("#opponents .seat").count() == 10
         assert page.locator("#hand, #actions, #me").count() == 0  # no hand: a spectator
         _all_in_view(page, "#opponents .seat")
@@ -296,8 +297,11 @@ def test_three_phones_join_by_the_screens_code_and_play_a_hand_to_its_scoring(
     fifteen = next(p for p in phones if p.page.locator("#hand .card").count() == 15)
     fifteen.page.screenshot(path=str(ROOM_SHOTS / "phone_fifteen_cards_390x844.png"))
     # on its side
+    upright = fifteen.page.evaluate("document.getElementById('hand').dataset.cols")
     fifteen.page.set_viewport_size({"width": 844, "height": 390})
     _wait_js(fifteen.page, "window.innerWidth === 844")
+    # the hand is laid out again for its new space (a ResizeObserver, a frame later)
+    _wait_js(fifteen.page, f"document.getElementById('hand').dataset.cols !== '{upright}'")
     cards = _all_in_view(fifteen.page, "#hand .card")
     assert len(cards) == 15
     _no_scrollbars(fifteen.page)

@@ -45,6 +45,7 @@ export function fitScreen(players) {
   const room = center.clientHeight - 2.2 * font; // the label under a pile
   const w = Math.max(48, Math.min(room / 1.5, window.innerWidth * 0.15));
   document.body.style.setProperty("--pile-w", `${Math.floor(w)}px`);
+  document.body.dataset.fitted = `${window.innerWidth}x${window.innerHeight}`; // for tests
 }
 
 /** The full-screen button (hidden where the browser cannot). */
