@@ -1,6 +1,7 @@
 """docs/notation.md and the position schema: the examples run, the schema fits the engine.
 
-Every worked example of docs/notation.md is a ``<!-- example: NAME [exit=N] -->`` marker, a
+Every worked example of docs/notation.md and of its longer companion,
+tests/data/notation-examples.md, is a ``<!-- example: NAME [exit=N] -->`` marker, a
 ```json position and one or more ```console blocks whose first line is a ``$ hotdeath``
 command.  Each position must validate against ``data/position.schema.json`` and load, and
 each command, run in a folder holding the position as ``NAME.json``, must exit as marked and
@@ -33,6 +34,8 @@ from hotdeath.variants import all_variants
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "notation.md"
+MORE = ROOT / "tests" / "data" / "notation-examples.md"
+"""The longer worked examples, kept as test data (the page links to them)."""
 ENV: dict[str, str | None] = {
     "COLUMNS": "100",
     "NO_COLOR": "1",
@@ -111,7 +114,8 @@ def load_schema() -> dict[str, Any]:
 
 
 DOC_TEXT = DOC.read_text(encoding="utf-8")
-EXAMPLES = parse_examples(DOC_TEXT)
+MORE_TEXT = MORE.read_text(encoding="utf-8")
+EXAMPLES = parse_examples(DOC_TEXT) + parse_examples(MORE_TEXT)
 SCHEMA = load_schema()
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 
@@ -170,7 +174,7 @@ def test_example_commands_print_the_shown_output(
 
 
 def test_every_json_block_of_the_doc_loads() -> None:
-    blocks = json_blocks(DOC_TEXT)
+    blocks = json_blocks(DOC_TEXT) + json_blocks(MORE_TEXT)
     assert len(blocks) > len(EXAMPLES)
     for data in blocks:
         if data.get("format") == RECORD_FORMAT:

@@ -1766,7 +1766,7 @@ class TestNotation:
     def test_a_defenceless_pot_in_a_position_has_accept_as_its_only_answer(self) -> None:
         # the engine never stops there (a defender without a defence draws at once), but a
         # puzzle or a bug report may write such a pot: it loads as written, and the defender
-        # accepts it (docs/notation.md, "A pot nobody can answer")
+        # accepts it (tests/data/notation-examples.md, "Throwdown: a pot nobody can answer")
         g = pot([["G7", "B1", "R4"], ["G1", "G2"], ["B3", "Y5"]], "R+2", count=4,
                 draw=["Y1", "Y2", "Y3", "Y4"])
         assert g.phase == RESPONSE and g.pot == 4 and g.turn == 0
