@@ -7,7 +7,8 @@ synopsis (``[--option]``, ``FILE...``) is not a command.  What cannot run unatte
 run otherwise, said here: ``serve`` and the quick-start and test commands run in
 tests/test_readme.py; ``play`` runs with its bots in every seat and no delay (``--watch
 --plain --delay 0``), ``--connect`` in tests/test_tui.py; ``python examples/train.py`` (five
-minutes) in its smoke form in tests/test_rl.py.  Blocks that play whole games (``play``,
+minutes) in its smoke form in tests/test_rl.py, the other learning examples
+(``python examples/rl_*.py``) in theirs in tests/test_rl_examples.py.  Blocks that play whole games (``play``,
 ``simulate``, ``tournament``) are ``slow`` (CI runs them).  The README's simulations must
 finish every game.
 """
@@ -37,6 +38,7 @@ SYNOPSIS = re.compile(r"\[-|\.\.\.|\b[A-Z]{3,}\b(?!\w*[:=])")
 """A usage line rather than a command: ``[--option]``, ``FILE...``, a placeholder."""
 
 ELSEWHERE = ("hotdeath serve", "python3 -m venv", "python examples/train.py",
+             "python examples/rl_",
              "hotdeath play --connect", ". .venv/bin/activate")
 """Commands run by other tests (see the module's docstring)."""
 
