@@ -220,3 +220,35 @@ def missing(tool: str, tests: str) -> NoReturn:
     if os.environ.get("CI"):
         pytest.fail(f"{text} (CI must run every test)", pytrace=False)
     pytest.skip(text)
+
+
+# ------------------------------------------------------------------ waiting ceilings
+
+
+def timeout_scale() -> float:
+    """The factor every waiting ceiling of the suite is multiplied by.
+
+    ``HOTDEATH_TEST_TIMEOUT_SCALE`` (default 1; e.g. ``3`` on a slow or crowded machine).
+    A ceiling is only how long a test waits for an event before it calls it lost: a test
+    that passes never waits that long, so a larger scale costs nothing when all is well.
+    """
+    import os
+
+    text = os.environ.get("HOTDEATH_TEST_TIMEOUT_SCALE", "").strip()
+    try:
+        scale = float(text) if text else 1.0
+    except ValueError:
+        raise pytest.UsageError(
+            f"HOTDEATH_TEST_TIMEOUT_SCALE={text!r}: give a number such as 2 or 0.5") from None
+    if not scale > 0:
+        raise pytest.UsageError(f"HOTDEATH_TEST_TIMEOUT_SCALE={text!r}: must be above 0")
+    return scale
+
+
+def ceiling(seconds: float) -> float:
+    """``seconds`` scaled by :func:`timeout_scale`: the ceiling of a wait for an event.
+
+    >>> ceiling(10) == 10 * timeout_scale()
+    True
+    """
+    return seconds * timeout_scale()

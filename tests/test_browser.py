@@ -22,7 +22,7 @@ from typing import Any, Self
 
 import pytest
 
-from tests.support import missing
+from tests.support import ceiling, missing
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -83,7 +83,7 @@ class Server:
     def wait(self) -> Self:
         """Wait until the process answers."""
         assert self.proc is not None
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + ceiling(30)
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
@@ -165,6 +165,7 @@ class Player:
 
     def __init__(self, context: BrowserContext) -> None:
         self.context = context
+        context.set_default_timeout(ceiling(30) * 1000)  # Playwright's 30 s, scaled
         self.page: Page = context.new_page()
         self.frames: list[dict[str, Any]] = []
         self.errors: list[str] = []
@@ -211,7 +212,7 @@ class Player:
         a selector on animation frames, and a page under heavy load went 15 s without one
         while it had long been idle (CI: its data showed ``pending`` 0, no action sent).
         """
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + ceiling(timeout)
         while self.page.evaluate("document.body.dataset.pending === '1'"):
             if time.monotonic() > deadline:
                 self.page.screenshot(path=str(SHOTS / "idle_failed.png"))
@@ -233,7 +234,7 @@ class Player:
         choice = page.locator('[data-dialog="chooser"] [data-choice]')
         if choice.count():
             if shot is not None:
-                page.wait_for_timeout(350)  # let the dialog finish fading in
+                _settled(page)  # the dialog has faded in
                 shot("chooser")
             return _click(choice.first)
         cards = page.locator("#hand .card.legal")
@@ -270,7 +271,7 @@ def visible_point(target: Locator) -> dict[str, float] | None:
     where Playwright clicks by default: a person clicks the part that shows.
     """
     try:
-        point: dict[str, float] | None = target.evaluate(VISIBLE_POINT, timeout=3000)
+        point: dict[str, float] | None = target.evaluate(VISIBLE_POINT, timeout=ceiling(3) * 1000)
     except PlaywrightTimeout:
         return None
     return point
@@ -280,12 +281,33 @@ def _click(target: Locator, position: dict[str, float] | None = None) -> bool:
     """Click (at ``position`` in it), unless the page changed under us: then False."""
     try:
         if position is None:
-            target.click(timeout=3000)
+            target.click(timeout=ceiling(3) * 1000)
         else:
             target.click(timeout=3000, position={"x": position["x"], "y": position["y"]})
     except PlaywrightTimeout:
         return False
     return True
+
+
+def _loaded(page: Page) -> None:
+    """Wait until every image of the page has loaded or failed (events, not a time).
+
+    The evaluation's answer comes after every console message the page sent before it, so
+    a refusal by the Content-Security-Policy is in :attr:`Player.errors` when this returns.
+    """
+    page.evaluate("""() => Promise.all([...document.images].map((i) => i.complete ? null
+        : new Promise((done) => { i.addEventListener('load', done);
+                                  i.addEventListener('error', done); })))""")
+
+
+def _settled(page: Page) -> None:
+    """Wait until the page's finite animations and transitions have finished (events).
+
+    For screenshots: a dialog fading in is caught at its end, however busy the machine.
+    """
+    page.evaluate("""() => Promise.all(document.getAnimations()
+        .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => null)))""")
 
 
 def _wait_js(page: Page, expression: str, timeout: float = 30) -> None:
@@ -294,7 +316,7 @@ def _wait_js(page: Page, expression: str, timeout: float = 30) -> None:
     Polled from here: Playwright's own ``wait_for_function`` evaluates a string inside the
     page, which the pages' Content-Security-Policy (no ``unsafe-eval``) refuses.
     """
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + ceiling(timeout)
     while not page.evaluate(expression):
         if time.monotonic() > deadline:
             raise AssertionError(f"still false after {timeout} s: {expression}")
@@ -355,7 +377,7 @@ def _until_my_turn(p: Player, timeout: float = 20, cards: bool = False) -> None:
     turn too, but it closes when the bots move on. With ``cards`` only a turn with a playable
     card in the hand counts (an attack the seat cannot answer offers only a button).
     """
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + ceiling(timeout)
     while time.monotonic() < deadline:
         p.idle()
         if p.page.locator('[data-dialog="score"]').count():
@@ -392,7 +414,7 @@ def _play_moves(p: Player, moves: int) -> None:
     for _ in range(moves):
         _until_my_turn(p)
         before = p.version()
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + ceiling(15)
         while p.version() <= before:
             assert time.monotonic() < deadline, f"the move was not accepted: {_diagnose(p)}"
             if not p.step():
@@ -420,7 +442,7 @@ def test_a_full_hand_against_three_bots_by_clicking_legal_cards(
     checked = 0
     # a hand's length is the deal's: with every card's flight waited out, a long Hot Death
     # hand took over a minute in CI (about 13 s is usual)
-    deadline = time.monotonic() + 150
+    deadline = time.monotonic() + ceiling(150)
     while not page.locator('[data-dialog="score"], [data-dialog="over"]').count():
         assert time.monotonic() < deadline, f"the hand did not end in 150 s: {_diagnose(ann)}"
         ann.idle()
@@ -438,7 +460,7 @@ def test_a_full_hand_against_three_bots_by_clicking_legal_cards(
             shot("table")
             checked += 1
         if page.locator("#attack:not(.hidden)").count() and "attack" not in shots:
-            page.wait_for_timeout(300)
+            _settled(page)
             shot("attack")
         if not ann.step(prefer_choosers="chooser" not in shots, shot=shot):
             time.sleep(0.05)
@@ -543,7 +565,7 @@ def test_d_server_killed_mid_hand_comes_back_with_the_game(
         srv.kill()
         ann.page.wait_for_selector("#conn.offline")
         srv.start()  # same port, same database
-        ann.page.wait_for_selector("body[data-connected='1']", timeout=20_000)
+        ann.page.wait_for_selector("body[data-connected='1']", timeout=ceiling(20) * 1000)
         ann.page.wait_for_selector(f"body[data-version='{version}']")
         assert ann.hand() == hand
         _play_moves(ann, 1)
@@ -565,8 +587,8 @@ def test_pages_load_under_the_security_policy(browser: Browser, server: Server) 
     _play_moves(ann, 1)
     game_id = ann.states()[-1]["game_id"]
     ann.page.goto(f"{server.base}/replay/{game_id}")
-    ann.page.wait_for_selector("body[data-ready='1'], #steps, .panel", timeout=15_000)
-    ann.page.wait_for_timeout(300)
+    ann.page.wait_for_selector("body[data-ready='1']")  # replay.js's last line: all drawn
+    _loaded(ann.page)  # and every image it asked for came (or was refused)
     assert table
     ann.close()  # no page error and no CSP violation on any of them
 
@@ -635,7 +657,7 @@ def test_a_fanned_hand_shows_its_playable_cards_and_plays_them(
     assert "fanned" in (page.get_attribute("#hand", "class") or "")
     # at the centre of every playable card lies a playable card, never a dim one above it
     # (polled: a state that arrives re-lays the hand out, and a toast may pass over it)
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + ceiling(5)
     while True:
         hits = page.eval_on_selector_all("#hand .card.legal", """cards => cards.map((c) => {
             const r = c.getBoundingClientRect();
@@ -662,7 +684,7 @@ def test_replay_of_a_finished_game(browser: Browser, server: Server) -> None:
     })
     table, host = made["table_id"], made["host_token"]
     server.api(f"/api/tables/{table}/start", {}, token=host)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + ceiling(30)
     while (summary := server.api(f"/api/tables/{table}"))["status"] != "finished":
         assert time.monotonic() < deadline, "the bots did not finish the game"
         time.sleep(0.2)
@@ -689,7 +711,7 @@ def test_replay_of_a_finished_game(browser: Browser, server: Server) -> None:
 
 
 def _wait_for(check: Callable[[], bool], what: str, timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + ceiling(timeout)
     while not check():
         assert time.monotonic() < deadline, what
         time.sleep(0.1)
@@ -722,7 +744,7 @@ def test_game_over_rematch_original_names_and_bot_speed(
     assert page.locator('#hand img[src*="theme=original"]').count() > 0
     assert page.locator('#hand img[src*="theme=family"]').count() == 0
     first_game = page.get_attribute("body", "data-game")
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + ceiling(60)
     while not page.locator('[data-dialog="over"]').count():
         assert time.monotonic() < deadline, "the game did not end"
         ann.idle()

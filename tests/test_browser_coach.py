@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tests.support import CARD_CODES as CODES
+from tests.support import ceiling
 from tests.test_browser import (
     SHOTS,
     Player,
@@ -21,6 +22,7 @@ from tests.test_browser import (
     _create_in_lobby,
     _diagnose,
     _player,
+    _settled,
     _start,
     _until_my_turn,
     _wait_for,
@@ -63,11 +65,11 @@ def test_a_person_asks_for_a_hint_reads_it_and_plays_the_coachs_move(
     before = p.version()
     page.keyboard.press("t")  # the key, as the button says
     try:
-        page.wait_for_selector("#hint-box", timeout=20000)
+        page.wait_for_selector("#hint-box", timeout=ceiling(20) * 1000)
     except Exception as e:  # pragma: no cover - a failure message with the page's state
         raise AssertionError(f"no hint shown: {_diagnose(p)}") from e
     assert p.version() == before  # asking changes nothing at the table
-    page.wait_for_timeout(200)
+    _settled(page)
     page.screenshot(path=str(COACH_SHOTS / "hint.png"), full_page=True)
     rows = page.locator("#hint-box li")
     assert 1 <= rows.count() <= 3
@@ -83,7 +85,7 @@ def test_a_person_asks_for_a_hint_reads_it_and_plays_the_coachs_move(
     # playing the coach's move from the hint
     page.click(f'#hint-box li.best [data-play-hint="{moves[0]}"]')
     _wait_for(lambda: p.version() > before, "the coach's move to be played", timeout=30)
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + ceiling(10)
     while True:
         done = [s for s in p.states() if s["version"] == before + 1]
         if done or time.monotonic() > deadline:
@@ -128,10 +130,10 @@ def test_game_over_tells_the_hints_used_and_the_review_of_the_hand(
     page.wait_for_selector("#hint-btn:not([disabled])")
     page.click("#hint-btn")
     try:
-        page.wait_for_selector("#hint-box", timeout=20000)
+        page.wait_for_selector("#hint-box", timeout=ceiling(20) * 1000)
     except Exception as e:  # pragma: no cover - a failure message with the page's state
         raise AssertionError(f"no hint shown: {_diagnose(ann)}") from e
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + ceiling(90)
     while not page.locator('[data-dialog="over"]').count():
         assert time.monotonic() < deadline, "the game did not end"
         ann.idle()
@@ -142,7 +144,7 @@ def test_game_over_tells_the_hints_used_and_the_review_of_the_hand(
     assert over.locator("#hints-line").inner_text() == "Ann used 1 hint."
     page.click('[data-dialog="over"] #review-btn')
     try:
-        page.wait_for_selector("#review-headline", timeout=60000)
+        page.wait_for_selector("#review-headline", timeout=ceiling(60) * 1000)
     except Exception as e:  # pragma: no cover - a failure message with the page's state
         raise AssertionError(f"no review: {page.inner_text('#review-body')}") from e
     headline = page.inner_text("#review-headline")
@@ -152,7 +154,7 @@ def test_game_over_tells_the_hints_used_and_the_review_of_the_hand(
     text = page.inner_text("#review-body")
     assert not CODES.search(text), CODES.search(text)
     assert page.locator("#review-mistakes").count() == 1
-    page.wait_for_timeout(200)
+    _settled(page)
     page.screenshot(path=str(COACH_SHOTS / "review.png"), full_page=True)
     # the replay tells it too
     page.goto(f"{server.base}/replay/{page.get_attribute('body', 'data-game')}")
@@ -192,7 +194,7 @@ def test_a_hint_whose_move_shows_a_lower_figure_says_why_on_screen(
             before = p.version()
             page.click("#hint-btn")
             try:
-                page.wait_for_selector("#hint-box", timeout=30000)
+                page.wait_for_selector("#hint-box", timeout=ceiling(30) * 1000)
             except Exception as e:  # pragma: no cover - a failure message with the page's state
                 raise AssertionError(f"no hint shown: {_diagnose(p)}") from e
             hint = next(f for f in p.frames[asked:] if f.get("type") == "hint")["hint"]

@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests.support import ceiling
 from tests.test_browser import (  # the fixtures and helpers of the browser tests
     ROOT,
     Player,
     Server,
     _click,
     _player,
+    _settled,
     browser,
     server,
     visible_point,
@@ -103,7 +105,7 @@ def play_to_game_over(p: Player, limit: float = 300, shot: str | None = None) ->
     40 (a median of 260), a quarter of them the person's, each a few clicks.
     """
     page = p.page
-    deadline = time.monotonic() + limit
+    deadline = time.monotonic() + ceiling(limit)
     shot_taken = shot is None
     while not page.locator('[data-dialog="over"]').count():
         if time.monotonic() > deadline:
@@ -111,7 +113,7 @@ def play_to_game_over(p: Player, limit: float = 300, shot: str | None = None) ->
             raise AssertionError(f"the game did not end: legal {p.legal()}, "
                                  f"{page.locator('#actions').inner_text()!r}")
         if not shot_taken and page.locator('[data-dialog="score"] #hand-headline').count():
-            page.wait_for_timeout(350)
+            _settled(page)
             page.locator('[data-dialog="score"]').screenshot(path=str(SHOTS / f"{shot}.png"))
             shot_taken = True
         p.idle()
@@ -177,14 +179,14 @@ def test_every_variant_plays_to_game_over_for_player_and_spectator(
     assert game is not None and game["type"] == "game_result"
     assert msg["results"]["game"]["headline"]
     check_game_over(ann, game, player=True)
-    page.wait_for_timeout(350)
+    _settled(page)
     page.locator('[data-dialog="over"]').screenshot(path=str(SHOTS / f"{variant}_game_over.png"))
     # a spectator sees the same result, without a rematch button
     watcher = _player(browser)
     watcher.page.goto(f"{server.base}/t/{table}?spectate=1")
     watcher.page.wait_for_selector('[data-dialog="over"] #standings')
     check_game_over(watcher, last_state(watcher)["view"]["game_result"], player=False)
-    watcher.page.wait_for_timeout(350)
+    _settled(watcher.page)
     watcher.page.locator('[data-dialog="over"]').screenshot(
         path=str(SHOTS / f"{variant}_game_over_spectator.png"))
     # the replay link opens the finished game's replay

@@ -14,12 +14,14 @@ from typing import Any
 
 import pytest
 
+from tests.support import ceiling
 from tests.test_browser import (
     SHOTS,
     Player,
     Server,
     _create_in_lobby,
     _player,
+    _settled,
     _until_my_turn,
     _wait_for,
     browser,
@@ -154,7 +156,7 @@ def test_card_help_for_a_card_in_hand_on_the_pile_and_the_rules_page(
     server.api(f"/api/tables/{table}/start", {}, token=host)
     page = ann.page
     # when Ann deals she first chooses how many cards (HD-3.2): the deal dialog, then a hand
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + ceiling(30)
     while not page.evaluate("document.querySelectorAll('#hand .card').length > 0"):
         assert time.monotonic() < deadline, "no hand was dealt"
         if not ann.step():
@@ -272,7 +274,7 @@ def test_a_turn_timer_running_out_moves_for_the_absent_seat(
     server.api(f"/api/tables/{table}/start", {}, token=made["host_token"])
     page = ann.page
     page.wait_for_selector("body[data-version]")
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + ceiling(60)
     while page.evaluate("document.body.dataset.turn") != "1":  # play until it is Bob's turn
         assert time.monotonic() < deadline, "it never became Bob's turn"
         if not ann.step():
@@ -350,8 +352,8 @@ def test_a_phone_with_six_seats_keeps_the_hand_in_view_on_your_turn(
     server.api(f"/api/tables/{table}/start", {}, token=host)
     _until_my_turn(phone, timeout=40)
     page = phone.page
-    page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_timeout(300)
+    page.evaluate("window.scrollTo(0, 0)")  # instant: the page scrolls without smoothing
+    _settled(page)  # the hand's cards have flown in
     box = page.locator("#hand").bounding_box()
     card = page.locator("#hand .card").first.bounding_box()
     assert box is not None and card is not None
@@ -370,7 +372,7 @@ def test_reduced_motion_moves_nothing(browser: Browser, server: Server) -> None:
         _sit(p, server, table, token)
         server.api(f"/api/tables/{table}/start", {}, token=host)
         p.page.wait_for_selector("body[data-version]")
-        deadline = time.monotonic() + 40
+        deadline = time.monotonic() + ceiling(40)
         while p.version() < 6:  # a few moves: Ann's (clicked) and the bots'
             assert time.monotonic() < deadline, "the game did not move"
             if not p.step():

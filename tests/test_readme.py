@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import ceiling
+
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -137,7 +139,7 @@ def test_the_quick_start_installs_and_serves(fresh: tuple[Path, dict[str, str]])
     lines: list[str] = []
     try:
         assert proc.stdout is not None
-        deadline = time.monotonic() + 1200
+        deadline = time.monotonic() + ceiling(1200)
         url = None
         while time.monotonic() < deadline:
             line = proc.stdout.readline()

@@ -39,6 +39,7 @@ from hotdeath.server.room import Room
 from hotdeath.server.store import MIGRATIONS, Store
 from hotdeath.view import View
 from hotdeath.words import pending_words
+from tests.support import ceiling
 
 with warnings.catch_warnings():  # starlette warns about its httpx transport on import
     warnings.simplefilter("ignore")
@@ -742,7 +743,7 @@ class BlockerBot:
     def choose(self, view: View, rng: random.Random) -> Any:
         BlockerBot.calls += 1
         BlockerBot.entered.set()
-        assert BlockerBot.release.wait(10)
+        assert BlockerBot.release.wait(ceiling(10))
         if view.seat != view.current_player:
             return None
         return view.legal_actions[0]
@@ -770,7 +771,7 @@ def test_the_server_answers_while_a_bot_thinks(
         with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
             hello(ws, None)
             start(client, t)
-            assert blocker.entered.wait(5)
+            assert blocker.entered.wait(ceiling(5))
             ws.send_json({"type": "ping", "id": "p1"})
             while (got := ws.receive_json())["type"] != "pong":
                 assert got["type"] in ("table", "state")

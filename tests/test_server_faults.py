@@ -22,6 +22,7 @@ from hotdeath.server import writes as writes_module
 from hotdeath.server.connections import Conn
 from hotdeath.server.hub import Hub
 from hotdeath.server.store import Store
+from tests.support import ceiling
 
 with warnings.catch_warnings():  # starlette warns about its httpx transport on import
     warnings.simplefilter("ignore")
@@ -172,14 +173,18 @@ def test_a_failing_table_backs_off_tells_once_and_logs_once(
             await asyncio.sleep(0.01)
         with caplog.at_level(logging.INFO, logger="hotdeath.server"):
             faults.on = True
-            await asyncio.sleep(2.0)
+            deadline = time.monotonic() + ceiling(10)
+            while store.failures == 0:  # the first write refused: the episode has begun
+                assert time.monotonic() < deadline, "no write was tried"
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(2.0)  # the database stays down 2 s: the rate of retries
             failures = store.failures
             faults.on = False
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + ceiling(10)
             while room.writes.failing or room.writes.recovering:
                 assert time.monotonic() < deadline, "the table did not write again"
                 await asyncio.sleep(0.01)
-        await asyncio.sleep(0.05)
+        await asyncio.wrap_future(store.barrier())  # the writes queued meanwhile are done
         await hub.close()
         await asyncio.wrap_future(store.barrier())
         assert room.run is not None

@@ -37,6 +37,7 @@ from hotdeath.server.hub import Hub
 from hotdeath.server.leases import Claim, Leases
 from hotdeath.server.store import Store
 from tests.pgcluster import free_port
+from tests.support import ceiling
 from tests.test_browser import Server, browser  # noqa: F401 (the Chromium fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -153,7 +154,7 @@ class Client:
 
     def play_until(self, version: int, timeout: float = 20) -> None:
         """Read the states (acting on our turns) until the game reaches ``version``."""
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + ceiling(timeout)
         n = 0
         while self.version() < version:
             assert time.monotonic() < deadline, f"stuck at version {self.version()}"
@@ -202,7 +203,7 @@ def test_the_owner_killed_mid_hand_another_process_plays_on_identically(
     killed = time.monotonic()
     back = None
     while back is None:  # the relay closed: reconnect as the page does
-        assert time.monotonic() - killed < LEASE + 10, "nobody took the table over"
+        assert time.monotonic() - killed < ceiling(LEASE + 10), "nobody took the table over"
         try:
             ann.play_until(acknowledged + 1, timeout=0.5)
             back = time.monotonic() - killed
@@ -213,7 +214,7 @@ def test_the_owner_killed_mid_hand_another_process_plays_on_identically(
                 ann.connect()
     # B plays it now, taken over once A's lease ran out (not before)
     assert _owner_url(pg_url, table_id) == b.base
-    assert back < LEASE + 8, back
+    assert back < ceiling(LEASE + 8), back
     ann.play_until(acknowledged + 8)
     ann.close()
     # every acknowledged action is in the record, in its place
@@ -239,7 +240,8 @@ def test_processes_racing_for_tables_never_both_play_one(procs: Any, pg_url: str
         made = _table(c, {0: "basic", 1: "random", 2: "basic", 3: "random"})
         c.api(f"/api/tables/{made['table_id']}/start", {}, token=made["host_token"])
         tables.append(made["table_id"])
-    time.sleep(0.3)
+    for t in tables:  # C's bots have made a few moves: the survivors take over games under way
+        _wait_for_actions(pg_url, t, 3)
     c.kill()
     stop = threading.Event()
 
@@ -253,19 +255,19 @@ def test_processes_racing_for_tables_never_both_play_one(procs: Any, pg_url: str
     askers = [threading.Thread(target=ask, args=(p,)) for p in (a, b, a, b)]
     for th in askers:
         th.start()
-    deadline = time.monotonic() + LEASE + 15
+    deadline = time.monotonic() + ceiling(LEASE + 15)
     owners: dict[str, str | None] = {}
     while time.monotonic() < deadline:  # until the survivors hold every table
         owners = {t: _owner_url(pg_url, t) for t in tables}
         if set(owners.values()) <= {a.base, b.base}:
             break
         time.sleep(0.1)
-    time.sleep(0.5)  # both keep being asked after the takeover
+    assert set(owners.values()) <= {a.base, b.base}, owners
+    for t in tables:  # the bots play on where they were taken over, both survivors asked
+        _wait_for_actions(pg_url, t, before[t] + 3)
     stop.set()
     for th in askers:
         th.join()
-    assert set(owners.values()) <= {a.base, b.base}, owners
-    time.sleep(0.5)  # the bots played on where they were taken over
     a.stop()
     b.stop()
     # two processes applying actions to one table would both write its next action's
@@ -273,6 +275,23 @@ def test_processes_racing_for_tables_never_both_play_one(procs: Any, pg_url: str
     assert not a.errors() and not b.errors(), a.errors() + b.errors()
     for t in tables:  # each game went on (bots play on) exactly as it would have
         assert _check_identical(pg_url, _games_of(pg_url, t)[-1], set()) > before[t]
+
+
+def _wait_for_actions(url: str, table_id: str, count: int) -> None:
+    """Wait until the table's latest game has at least ``count`` actions stored."""
+    deadline = time.monotonic() + ceiling(LEASE + 30)
+    while True:
+        games = _games_of(url, table_id)
+        store = Store(url)
+        try:
+            found = store.load_game(games[-1]) if games else None
+        finally:
+            store.close()
+        stored = len(found[1]) if found is not None else 0
+        if stored >= count:
+            return
+        assert time.monotonic() < deadline, f"{table_id}: {stored} actions stored, not {count}"
+        time.sleep(0.1)
 
 
 def _games_of(url: str, table_id: str) -> list[str]:
@@ -396,7 +415,7 @@ async def test_a_stalled_owner_cannot_write_a_table_taken_over_and_drops_it(
         caplog.clear()
         taken = await b.load(table_id)  # B takes it over: A's lease looks run out
         assert taken is not None and table_id in b.held
-        deadline = time.monotonic() + LEASE + 40
+        deadline = time.monotonic() + ceiling(LEASE + 40)
         while table_id in a.rooms:  # A's next write is refused: A drops the table
             assert time.monotonic() < deadline, "A played on"
             await asyncio.sleep(0.02)
@@ -437,7 +456,7 @@ async def test_the_terminal_client_comes_back_by_itself_when_the_owner_is_killed
     async with app.run_test(size=SIZE) as pilot:
 
         async def play_to(version: int, timeout: float) -> None:
-            deadline = time.monotonic() + timeout
+            deadline = time.monotonic() + ceiling(timeout)
             while session.version < version and not session.over():
                 assert time.monotonic() < deadline, f"stuck at version {session.version}"
                 await pilot.pause(0.02)
@@ -483,7 +502,7 @@ def test_the_page_comes_back_by_itself_when_the_owner_is_killed(
     version = ann.version()
     a.kill()
     ann.page.wait_for_selector("#conn.offline")
-    ann.page.wait_for_selector("body[data-connected='1']", timeout=20_000)
+    ann.page.wait_for_selector("body[data-connected='1']", timeout=ceiling(20) * 1000)
     ann.page.wait_for_selector(f"body[data-version='{version}']")
     assert _owner_url(pg_url, table_id) == b.base, _diagnose(ann)
     _play_moves(ann, 1)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from hotdeath.server.redact import RedactingFormatter, mask_url, redact
 from tests.pgcluster import Cluster, free_port
+from tests.support import ceiling
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,7 +38,7 @@ def _serve(url: str | None, env_url: str | None, port: int) -> subprocess.Popen[
 def _run_briefly(proc: subprocess.Popen[bytes], port: int) -> str:
     """Wait for the server, use it a little (including a refused request), stop it."""
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + ceiling(60)
         while time.monotonic() < deadline and proc.poll() is None:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/variants",

@@ -34,6 +34,7 @@ from hotdeath.server.driver import decision_rngs
 from hotdeath.server.hub import Hub
 from hotdeath.server.room import Room
 from hotdeath.server.store import SaveRefused, Store
+from tests.support import ceiling
 from tests.test_server import full_replay
 
 with warnings.catch_warnings():  # starlette warns about its httpx transport on import
@@ -113,7 +114,7 @@ def test_closing_writes_the_queue_and_a_restart_sees_everything(db_url: str) -> 
         run = room.run
         assert run is not None
         gate = threading.Event()
-        store.writer.submit(lambda: gate.wait(10), "hold the writer")
+        store.writer.submit(lambda: gate.wait(ceiling(10)), "hold the writer")
         rng = random.Random(9)
         for _ in range(40):
             _move(room, rng)
@@ -266,12 +267,12 @@ def test_a_finished_table_leaves_memory_and_its_replay_still_works(db_url: str) 
             "options": {"rounds": 1}}).json()
         table_id = t["table_id"]
         client.post(f"/api/tables/{table_id}/start", headers={"X-Token": t["host_token"]})
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + ceiling(20)
         while (summary := client.get(f"/api/tables/{table_id}").json())["status"] != "finished":
             assert time.monotonic() < deadline, "the bots did not finish"
             time.sleep(0.02)
         first = full_replay(client, summary["game_id"])
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + ceiling(5)
         while table_id in hub.rooms:
             assert time.monotonic() < deadline, "the finished table stayed in memory"
             time.sleep(0.02)

@@ -13,6 +13,7 @@ from hotdeath.rulebook import RULES
 from hotdeath.server import create_app
 from hotdeath.server.rules_pages import card_help
 from hotdeath.words import for_people
+from tests.support import ceiling
 from tests.test_server import (
     FAST,
     Msg,
@@ -222,7 +223,7 @@ def test_a_timer_move_searched_while_the_host_stops_the_timer_is_dropped(db_url:
 
     def slow(*args: object, **kw: object) -> object:
         searching.set()
-        assert release.wait(60)
+        assert release.wait(ceiling(60))
         return choose(*args, **kw)  # type: ignore[arg-type]
 
     with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
@@ -242,12 +243,12 @@ def test_a_timer_move_searched_while_the_host_stops_the_timer_is_dropped(db_url:
                 room.driver.clock = (0, time.monotonic() - 16)  # the time ran out: a search starts
                 room.driver.wake()  # (from this thread the loop may only see it at its own
                 # next wake-up, the clock's deadline 15 s on, so the wait allows for that)
-                assert searching.wait(40)
+                assert searching.wait(ceiling(40))
                 r = client.patch(f"/api/tables/{tid}", json={"turn_timer": None},
                                  headers={"X-Token": table["host_token"]})
                 assert r.status_code == 200, r.text
                 release.set()
-                deadline = time.monotonic() + 10
+                deadline = time.monotonic() + ceiling(10)
                 while room.driver.stale_answers == 0 and time.monotonic() < deadline:
                     time.sleep(0.02)
                 assert room.driver.stale_answers == 1  # the searched move was dropped

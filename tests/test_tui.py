@@ -44,7 +44,7 @@ from hotdeath.tui.session import Session, card_rule_id
 from hotdeath.variants import get_variant
 from hotdeath.view import View
 from hotdeath.words import themed
-from tests.support import missing
+from tests.support import ceiling, missing
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = (120, 40)
@@ -77,7 +77,7 @@ async def settle(pilot: Pilot[None], limit: float = 60.0) -> None:
     """Let the bots finish thinking (without a delay they go on until the person is due)
     and every pending update reach the screen (a busy machine repaints late)."""
     app = pilot.app
-    deadline = time.monotonic() + limit
+    deadline = time.monotonic() + ceiling(limit)
     while (isinstance(app, HotDeathApp) and app.delay == 0 and app.thinking
            and time.monotonic() < deadline):
         await pilot.pause(0.002)
@@ -512,7 +512,7 @@ async def test_bots_with_a_delay_and_a_person_take_turns() -> None:
     app = HotDeathApp(session, delay=0.01, window_seconds=0.05)
     turns = 0
     async with app.run_test(size=SIZE) as pilot:
-        deadline = time.monotonic() + 120  # generous: CI machines can be busy
+        deadline = time.monotonic() + ceiling(120)  # generous: CI machines can be busy
         while time.monotonic() < deadline:
             if turns >= 8:
                 break
@@ -536,11 +536,14 @@ class GatedBot:
         self.gate = gate
         self.asked = threading.Event()
         self.answered = threading.Event()
+        self.threads: list[threading.Thread] = []
+        """The threads that asked this bot (joined to know all they did is done)."""
 
     def choose(self, view: View, rng: random.Random) -> A.Action | None:
         """Wait for the gate, then answer as the wrapped bot does."""
+        self.threads.append(threading.current_thread())
         self.asked.set()
-        assert self.gate.wait(60), "the test never opened the gate"
+        assert self.gate.wait(ceiling(60)), "the test never opened the gate"
         try:
             return self.inner.choose(view, rng)
         finally:
@@ -557,7 +560,7 @@ def gate_bots(session: Session) -> tuple[threading.Event, list[GatedBot]]:
 
 async def wait_until(pilot: Pilot[Any], cond: Callable[[], bool], limit: float = 30.0) -> None:
     """Let the app run until ``cond()`` holds (fails after ``limit`` seconds)."""
-    deadline = time.monotonic() + limit
+    deadline = time.monotonic() + ceiling(limit)
     while not cond():
         assert time.monotonic() < deadline, "timed out"
         await pilot.pause(0.01)
@@ -676,12 +679,14 @@ def test_quitting_while_a_bot_thinks_does_not_wait_for_it() -> None:
         await pilot.press("ctrl+q")
 
     app.run(headless=True, size=SIZE, auto_pilot=quit_when_thinking)
-    assert quit_at and time.monotonic() - quit_at[0] < 10  # the gate is still closed
+    assert quit_at and time.monotonic() - quit_at[0] < ceiling(10)  # the gate is still closed
     assert not session.state.history
     asked = [b for b in gated if b.asked.is_set()]
     gate.set()  # the bot answers to an app that has gone: nothing happens, nothing fails
-    assert asked and all(b.answered.wait(10) for b in asked)
-    time.sleep(0.05)
+    assert asked and all(b.answered.wait(ceiling(10)) for b in asked)
+    for thread in [t for b in asked for t in b.threads]:  # all it did after answering
+        thread.join(ceiling(10))
+        assert not thread.is_alive()
     assert not session.state.history
 
 
@@ -851,7 +856,7 @@ def test_hotdeath_play_in_tmux_to_the_end_of_a_hand(tmp_path: Path) -> None:
     try:
         screen = acted_on = ""
         acted_at = 0.0
-        deadline = time.monotonic() + 120  # generous: CI machines can be busy
+        deadline = time.monotonic() + ceiling(120)  # generous: CI machines can be busy
         seen_hand = False
         while time.monotonic() < deadline:
             time.sleep(0.25)
@@ -928,7 +933,7 @@ def server(tmp_path: Path) -> Iterator[str]:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + ceiling(30)
         while True:
             assert proc.poll() is None, (tmp_path / "server.log").read_text()
             try:
@@ -956,7 +961,7 @@ async def test_connect_takes_a_seat_at_a_server_table(
     api(server, f"/api/tables/{table_id}/start", {}, token=created["host_token"])
     app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
     async with app.run_test(size=SIZE) as pilot:
-        deadline = time.monotonic() + 120  # generous: CI machines can be busy
+        deadline = time.monotonic() + ceiling(120)  # generous: CI machines can be busy
         while time.monotonic() < deadline:
             await pilot.pause(0.02)
             if isinstance(app.screen, ScoreScreen):

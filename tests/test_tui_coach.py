@@ -13,6 +13,7 @@ from hotdeath.actions import Action
 from hotdeath.events import Event
 from hotdeath.tui.app import ChoiceScreen, HelpScreen, HotDeathApp, ScoreScreen
 from hotdeath.tui.remote import RemoteSession, api
+from tests.support import ceiling
 from tests.test_tui import (
     SIZE,
     app_at,
@@ -28,7 +29,7 @@ __all__ = ["server"]  # the hotdeath serve fixture of the terminal tests, used b
 
 async def _hint(app: HotDeathApp, pilot: Pilot[None]) -> ChoiceScreen:
     await pilot.press("t")
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + ceiling(30)
     while not isinstance(app.screen, ChoiceScreen):
         assert time.monotonic() < deadline, "the coach never answered"
         await pilot.pause(0.02)
@@ -95,7 +96,7 @@ async def test_the_score_screen_offers_the_coachs_review_of_the_hand(
         assert "v: the coach's review of your moves" in screen_text(app)
         hand = score.result.hand_no
         await pilot.press("v")
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + ceiling(60)
         while not isinstance(app.screen, HelpScreen):
             assert time.monotonic() < deadline, "the review never came"
             await pilot.pause(0.02)
@@ -130,7 +131,7 @@ async def test_the_hint_key_asks_the_servers_coach_at_a_server_table(
     api(server, f"/api/tables/{table_id}/start", {}, token=created["host_token"])
     app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
     async with app.run_test(size=SIZE) as pilot:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + ceiling(60)
         while not app.check_action("hint", ()) or len(session.legal()) < 2:
             assert time.monotonic() < deadline, "no turn with a choice came"
             await pilot.pause(0.02)
