@@ -14,6 +14,15 @@ while the rest of the machine was nearly idle.
     python benchmarks/simulate.py                       # 600 games x 5 pairs
     python benchmarks/simulate.py --games 2000 --repeat 3 --variant standard --players 2
     python benchmarks/simulate.py --quick               # a smoke run
+
+With ``--baseline DIR`` it compares two engines instead of two worker counts: the same
+one-worker simulation on this code and on the one in ``DIR`` (a checkout, its ``src``, or a
+``build/mypyc`` folder), each in a subprocess of its own, ``--repeat`` interleaved
+repetitions, the medians of the simulations' CPU time and their ratio (above 1: this code
+is faster).  The compiled core against the pure one:
+
+    python scripts/build_mypyc.py
+    PYTHONPATH=build/mypyc python benchmarks/simulate.py --baseline src --games 300
 """
 
 from __future__ import annotations
@@ -23,12 +32,27 @@ import contextlib
 import json
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
+import hotdeath
 from hotdeath.simulate import SimConfig, read_results, run_simulation
+
+CHILD = """
+import json, sys, time
+import hotdeath
+from hotdeath.simulate import SimConfig, run_simulation
+req = json.loads(sys.argv[1])
+config = SimConfig.make(req["variant"], req["players"], req["bots"], req["seed"])
+c0 = time.process_time()
+run_simulation(config, req["games"], req["path"], workers=1)
+print(json.dumps({"cpu": time.process_time() - c0, "core": hotdeath.core()}))
+"""
+"""A one-worker simulation in a subprocess: its CPU seconds and the core it ran on."""
 
 
 def machine_busy() -> tuple[float, float] | None:
@@ -125,6 +149,56 @@ def timed_run(
     return seconds, cpu, others, busiest
 
 
+def _src_of(path: str) -> str:
+    """The folder holding the ``hotdeath`` package: ``path`` itself or its ``src``."""
+    for cand in (os.path.join(path, "src"), path):
+        if os.path.isfile(os.path.join(cand, "hotdeath", "__init__.py")):
+            return os.path.abspath(cand)
+    raise SystemExit(f"--baseline: no hotdeath package in {path!r} or its src folder")
+
+
+def child_run(src: str, config: SimConfig, games: int, path: Path) -> dict[str, object]:
+    """One whole one-worker simulation on the engine in ``src``, in a fresh subprocess."""
+    req = {"variant": config.variant, "players": config.players, "bots": list(config.bots),
+           "seed": config.seed, "games": games, "path": str(path)}
+    out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(req)], check=True,
+                         env=dict(os.environ, PYTHONPATH=src), capture_output=True, text=True)
+    answer: dict[str, object] = json.loads(out.stdout.strip().splitlines()[-1])
+    assert len(read_results(path).games) == games
+    return answer
+
+
+def compare_with_baseline(config: SimConfig, games: int, repeat: int, baseline: str) -> None:
+    """This engine against the one in ``baseline``: interleaved one-worker simulations."""
+    ours = os.path.dirname(os.path.dirname(os.path.abspath(hotdeath.__file__)))
+    base = _src_of(baseline)
+    cpu: dict[str, list[float]] = {"ours": [], "base": []}
+    cores: dict[str, object] = {}
+    print(f"this engine ({ours}) against {base}: {games} games a run, {repeat} "
+          f"interleaved repetitions, CPU time of the simulation, medians")
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(repeat):
+            order = ("ours", "base") if r % 2 == 0 else ("base", "ours")
+            for who in order:
+                got = child_run(ours if who == "ours" else base, config, games,
+                                Path(tmp) / f"{who}{r}.jsonl")
+                cpu[who].append(float(got["cpu"]))  # type: ignore[arg-type]
+                cores[who] = got["core"]
+            print(f"rep {r + 1}/{repeat}: ours {cpu['ours'][-1]:.2f} CPU s, baseline "
+                  f"{cpu['base'][-1]:.2f} CPU s, ratio {cpu['base'][-1] / cpu['ours'][-1]:.2f}x "
+                  f"(load average {os.getloadavg()[0]:.1f})", flush=True)
+    med = {k: statistics.median(v) for k, v in cpu.items()}
+    per_rep = [b / o for b, o in zip(cpu["base"], cpu["ours"], strict=True)]
+    print(json.dumps({
+        "benchmark": "simulate_baseline", "variant": config.variant, "players": config.players,
+        "games": games, "repeat": repeat, "core": cores.get("ours"),
+        "baseline_core": cores.get("base"), "cpu_s_ours": round(med["ours"], 3),
+        "cpu_s_baseline": round(med["base"], 3),
+        "speed_ratio": round(med["base"] / med["ours"], 3),
+        "speed_ratio_range": [round(min(per_rep), 3), round(max(per_rep), 3)],
+    }))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", default="hotdeath")
@@ -142,9 +216,15 @@ def main() -> None:
     parser.add_argument("--skip-busy", action="store_true",
                         help="with --quiet-below: skip a pair that found no quiet moment "
                              "instead of running it anyway")
+    parser.add_argument("--baseline", metavar="DIR", default=None,
+                        help="compare this engine with the one in DIR (one worker each, "
+                             "interleaved) instead of 1 worker with 2")
     args = parser.parse_args()
     games, repeat = (20, 1) if args.quick else (args.games, args.repeat)
     config = SimConfig.make(args.variant, args.players, args.bot or ["basic"], args.seed)
+    if args.baseline:
+        compare_with_baseline(config, games, repeat, args.baseline)
+        return
     print(f"{config.variant}, {config.players} players, bots {'/'.join(config.bots)}, "
           f"{games} games per run, {repeat} pairs, {os.cpu_count()} CPUs")
     ratios: list[float] = []
