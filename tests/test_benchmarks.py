@@ -58,3 +58,15 @@ def test_mistake_scan_quick_run_covers_every_variant() -> None:
     for r in last["rows"]:
         caught, episodes = r["rates"]["uno_caught"]
         assert 0 <= caught <= episodes
+
+
+def test_simulate_benchmark_compares_two_engines() -> None:
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "simulate.py"), "--quick",
+         "--variant", "standard", "--players", "2", "--baseline", str(ROOT)],  # against itself
+        capture_output=True, text=True, check=True, timeout=300,
+    ).stdout
+    last = json.loads(out.strip().splitlines()[-1])
+    assert last["benchmark"] == "simulate_baseline" and last["games"] == 20
+    assert last["cpu_s_ours"] > 0 and last["cpu_s_baseline"] > 0 and last["speed_ratio"] > 0
+    assert last["core"] == last["baseline_core"]
