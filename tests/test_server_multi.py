@@ -302,6 +302,42 @@ def _games_of(url: str, table_id: str) -> list[str]:
         store.close()
 
 
+def test_writes_queued_behind_a_lost_lease_are_refused_as_moved_not_failed(
+    pg_url: str,
+) -> None:
+    """A table taken over while its writes were queued: each of them is a move away.
+
+    The first refused write raises :class:`LeaseLost`; the ones queued behind it must too
+    (the table is dropped here, no error), not ``SaveRefused``, a failed write that the
+    table logs as an error and backs off from (seen under load: a survivor whose heartbeat
+    lapsed while it played a taken-over table logged "could not be saved").
+    """
+    from hotdeath.server.store import LeaseLost
+
+    store = Store(pg_url)
+    try:
+        mine, other = (Leases(store.engine, f"http://{n}", LEASE) for n in ("mine", "other"))
+        mine.register()
+        other.register()
+        store.server_id = mine.server_id
+        store.create_table(
+            {"id": "moved", "name": "t", "variant": "hotdeath", "preset": "standard",
+             "options": {}, "players": 2, "theme": "family", "bot_delay": 0.0,
+             "takeover_timeout": None, "takeover_bot": "basic", "host_token_hash": "x",
+             "status": "playing", "game_id": None},
+            [{"seat": 0}, {"seat": 1}]).result()
+        with store.engine.begin() as c:  # the other process took it over meanwhile
+            c.execute(sa.text("UPDATE leases SET server_id = :s WHERE table_id = 'moved'"),
+                      {"s": other.server_id})
+        queued = [store.record_action("moved", "g", i, 0, "draw") for i in (1, 2, 3)]
+        for fut in queued:
+            with pytest.raises(LeaseLost):
+                fut.result()
+        assert store.fenced == 3 and store.failures == 0
+    finally:
+        store.close()
+
+
 def test_claims_race_one_winner_per_table_and_takeover_only_after_the_lease(
     pg_url: str,
 ) -> None:

@@ -376,6 +376,10 @@ class Store:
                              else threaded)
         self._broken: set[str] = set()
         """Tables whose writes are refused since one failed (only the writer thread)."""
+        self._taken: set[str] = set()
+        """Of :attr:`_broken`, the tables refused because another process holds them: the
+        writes queued after the refusal are refused for that reason too (a move away, not
+        a failure; only the writer thread)."""
         self._failing: set[str] = set()
         """Tables whose last write failed: their next failures are not logged again."""
         self.failures = 0
@@ -410,6 +414,12 @@ class Store:
 
         def run() -> None:
             if chain and table_id in self._broken:
+                if table_id in self._taken:
+                    self.fenced += 1
+                    log.debug("database: %s not written: another server process holds "
+                              "table %s now", what, table_id)
+                    raise LeaseLost(f"table {table_id} is held by another server process "
+                                    "now")
                 log.debug("database: %s not written: an earlier write failed", what)
                 raise SaveRefused(f"an earlier write of table {table_id} failed")
             try:
@@ -426,6 +436,7 @@ class Store:
             except LeaseLost:
                 if chain:
                     self._broken.add(table_id)
+                    self._taken.add(table_id)
                 self.fenced += 1
                 log.info("database: %s not written: another server process holds table "
                          "%s now", what, table_id)
@@ -568,6 +579,7 @@ class Store:
 
         def read() -> RoomRows | None:
             self._broken.discard(table_id)
+            self._taken.discard(table_id)
             try:
                 return load()
             except Exception as e:
