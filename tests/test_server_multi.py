@@ -491,10 +491,16 @@ async def test_the_terminal_client_comes_back_by_itself_when_the_owner_is_killed
     app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
     async with app.run_test(size=SIZE) as pilot:
 
+        def stuck() -> str:
+            return (f"stuck at version {session.version}: waiting {session.waiting}, my turn "
+                    f"{session.my_turn()}, screen {type(app.screen).__name__}, message "
+                    f"{app.message.plain!r}, outbox {session.outbox}, connected "
+                    f"{app._ws is not None}; B's log: {b.log.read_text()[-1500:]}")
+
         async def play_to(version: int, timeout: float) -> None:
             deadline = time.monotonic() + ceiling(timeout)
             while session.version < version and not session.over():
-                assert time.monotonic() < deadline, f"stuck at version {session.version}"
+                assert time.monotonic() < deadline, stuck()
                 await pilot.pause(0.02)
                 if isinstance(app.screen, ScoreScreen | ChoiceScreen):
                     await pilot.press("enter")
