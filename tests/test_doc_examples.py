@@ -8,9 +8,9 @@ run otherwise, said here: ``serve`` and the quick-start and test commands run in
 tests/test_readme.py; ``play`` runs with its bots in every seat and no delay (``--watch
 --plain --delay 0``), ``--connect`` in tests/test_tui.py; ``python examples/train.py`` (five
 minutes) in its smoke form in tests/test_rl.py, the other learning examples
-(``python examples/rl_*.py``) in theirs in tests/test_rl_examples.py.  Blocks that play whole games (``play``,
-``simulate``, ``tournament``) are ``slow`` (CI runs them).  The README's simulations must
-finish every game.
+(``python examples/rl_*.py``) in theirs in tests/test_rl_examples.py.  Blocks that play
+whole games (``play``, ``simulate``, ``tournament``) are ``slow`` (CI runs them).  The
+README's simulations must finish every game.
 """
 
 from __future__ import annotations
