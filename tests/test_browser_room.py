@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.support import ceiling
 from tests.test_browser import (
     SHOTS,
     Player,
@@ -212,7 +213,7 @@ first playable card, else draw, pass, accept…): the page's own handlers, one r
 
 def _play_to_scoring(phones: list[Player], tv: Player, limit: float = 420) -> None:
     """Every phone plays what it may (a careful player) until each shows the hand's score."""
-    deadline = time.monotonic() + limit
+    deadline = time.monotonic() + ceiling(limit)
     buttons: list[float] = []
     while not all(p.page.locator("[data-dialog='score']").count() for p in phones):
         if time.monotonic() > deadline:
@@ -269,7 +270,7 @@ def test_three_phones_join_by_the_screens_code_and_play_a_hand_to_its_scoring(
     page.click("#start-btn")
     page.wait_for_selector("#game:not(.hidden)")
     # the dealer's phone asks how many cards: fifteen
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + ceiling(60)
     while not any(p.page.locator("#hand .card").count() >= 15 for p in phones):
         assert time.monotonic() < deadline, "no fifteen-card hand was dealt"
         for p in phones:
@@ -371,7 +372,7 @@ def test_a_throwdown_selection_that_is_no_throw_shows_the_engines_reason(
     page.wait_for_selector("body[data-connected='1']")
     server.api(f"/api/tables/{table}/start", {}, token=made["host_token"])
     page.wait_for_selector("body[data-version]")
-    deadline = time.monotonic() + 240
+    deadline = time.monotonic() + ceiling(240)
     while not page.locator("#throw-why").count():
         assert time.monotonic() < deadline, "no selection without a throw came up"
         ann.idle()

@@ -21,6 +21,7 @@ from hotdeath.notation import from_position, record, replay, to_position
 from hotdeath.rulebook import get_rule
 from hotdeath.state import GameState
 from hotdeath.variants import all_variants
+from tests.support import ceiling
 
 # No colours, a fixed width: the output is plain text whatever the terminal says.
 ENV: dict[str, str | None] = {
@@ -639,7 +640,7 @@ def test_serve_lan_prints_the_address_and_its_qr_code(tmp_path: Path) -> None:
             if line.startswith("hotdeath: database:"):
                 break
         # and it listens there: a phone in the room gets the lobby
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + ceiling(60)
         while True:
             try:
                 with urllib.request.urlopen(f"http://{address}:{port}/", timeout=5) as r:

@@ -33,6 +33,7 @@ import yaml
 from hotdeath.server.health import check
 from tests import support
 from tests.pgcluster import free_port
+from tests.support import ceiling
 from tests.test_browser import Server
 from tests.test_server_multi import Proc
 
@@ -52,7 +53,7 @@ def _get(url: str, timeout: float = 5) -> tuple[int, Any]:
 
 def _until(what: str, probe: Any) -> Any:
     """Call ``probe`` until it returns something true; fail after :data:`DEADLINE`."""
-    deadline = time.monotonic() + DEADLINE
+    deadline = time.monotonic() + ceiling(DEADLINE)
     while True:
         try:
             got = probe()
