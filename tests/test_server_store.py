@@ -81,7 +81,13 @@ def _outbox(conn: Conn) -> list[dict[str, Any]]:
     return out
 
 
-def test_many_quick_moves_are_written_and_told_in_order(db_url: str) -> None:
+def test_many_quick_moves_are_written_and_told_in_order(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a table's writes under way are bounded (IN_FLIGHT, tests/test_server_pressure.py):
+    # raised here, so that 150 writes of one table are queued at once
+    monkeypatch.setattr(writes_module, "IN_FLIGHT", 200)
+
     async def main() -> None:
         store, hub, room, watcher, run = _started(db_url)
         rng = random.Random(5)

@@ -15,7 +15,6 @@ from hotdeath.errors import TextError
 from hotdeath.server.messages import dumps
 from hotdeath.server.protocol import ProtocolError
 from hotdeath.server.store import CHAT_KEPT
-from hotdeath.server.writes import on_loop
 from hotdeath.text import KINDS, clean_text
 
 if TYPE_CHECKING:
@@ -84,6 +83,9 @@ class TableChat:
     def say(self, conn: Conn, kind: str, text: str) -> None:
         """Store and send one chat line (or reaction) of a connection (never of a bot)."""
         room = self.room
+        if room.writes.busy():
+            raise ProtocolError("busy", "this table's changes are still being saved: try "
+                                "again in a moment")
         if conn.seat is not None:
             name = room.seats[conn.seat].name or f"Seat {conn.seat + 1}"
         else:
@@ -97,12 +99,12 @@ class TableChat:
         message = dumps({"type": "chat", "line": line})
 
         def sent() -> None:
-            if saving.exception() is not None:  # not stored: nobody sees it
-                with contextlib.suppress(ValueError):
-                    self.lines.remove(line)
-                return
             for c in list(room.conns):
                 if c.greeted:
                     c.send(message)
 
-        on_loop(saving, sent)
+        def unsent() -> None:  # not stored: nobody sees it
+            with contextlib.suppress(ValueError):
+                self.lines.remove(line)
+
+        room.writes.when_saved(saving, sent, unsent, episode=False)

@@ -94,7 +94,9 @@ class Hints:
             index = len(run.state.history) + 1 if run.version == version else -1
             if index > 0 and [seat, index] not in run.hints:
                 run.hints.append([seat, index])
-                room.store.record_hints(room.table_id, run.game_id, list(run.hints))
+                room.writes.when_saved(
+                    room.store.record_hints(room.table_id, run.game_id, list(run.hints)),
+                    _nothing, episode=False)
             conn.send_json({
                 "type": "hint", "id": msg_id, "version": version,
                 "fresh": run.version == version and room.run is run,
@@ -191,6 +193,10 @@ class Reviews:
         self._pool.shutdown(wait=False, cancel_futures=True)
         for proc in workers:
             proc.terminate()
+
+
+def _nothing() -> None:
+    """What the table does once the hints are stored: nothing more."""
 
 
 def review_json(rec: Mapping[str, Any], hand: int, seat: int, names: list[str], theme: str,

@@ -16,7 +16,8 @@ from hotdeath.server.messages import dumps
 from hotdeath.server.protocol import RATE_BURST, RATE_PER_SECOND, TokenBucket
 
 OUTBOX_LIMIT = 2000
-"""Messages queued for one connection before it is dropped as too slow."""
+"""Messages queued for one connection before it is dropped as too slow (closed with 1013,
+try again later: the client reconnects and gets the table as it is then)."""
 
 
 class Conn:
@@ -38,8 +39,8 @@ class Conn:
         """Queue ``text``; a connection that falls too far behind is closed."""
         if self.closed:
             return
-        if self.outbox.qsize() >= OUTBOX_LIMIT:
-            self.close()
+        if self.outbox.qsize() >= OUTBOX_LIMIT:  # what it has not read is out of date
+            self.close(code=1013, discard=True)
             return
         self.outbox.put_nowait(text)
 
@@ -47,13 +48,16 @@ class Conn:
         """Queue a JSON message."""
         self.send(dumps(obj))
 
-    def close(self, code: int | None = None) -> None:
+    def close(self, code: int | None = None, discard: bool = False) -> None:
         """Stop sending (the sender task ends at the ``None`` mark).
 
-        ``code``: close the socket too, with this close code (1012: served elsewhere now).
+        ``code``: close the socket too, with this close code (1012: served elsewhere now,
+        1013: fell behind); ``discard``: drop what is queued and not yet sent.
         """
         if not self.closed:
             self.closed = True
             self.close_code = code
+            while discard and not self.outbox.empty():
+                self.outbox.get_nowait()
             self.outbox.put_nowait(None)
 

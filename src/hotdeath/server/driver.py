@@ -10,7 +10,10 @@ its answer is applied only if the game has not moved on in between (otherwise it
 asked again).  The driver also makes the turn timer's move for a person whose time ran
 out, holds the next hand during the breather after a hand, and lets the table's takeover
 bot play for a person gone longer than the takeover time.  It changes the game only
-through :meth:`Room.apply <hotdeath.server.room.Room.apply>`, as a person does.
+through :meth:`Room.apply <hotdeath.server.room.Room.apply>`, as a person does, and only
+once the table's last write is done (:meth:`Writes.caught_up
+<hotdeath.server.writes.Writes.caught_up>`): bots never run ahead of the database, however
+short their delay (issue 23, N1).
 """
 
 from __future__ import annotations
@@ -122,6 +125,10 @@ class Driver:
             run = room.run
             if run is None or run.state.is_terminal():
                 return
+            tail = room.writes.tail
+            if tail is not None and not tail.done():  # back-pressure: the bots move
+                await room.writes.caught_up()  # once the table's last write is done
+                continue
             self._wake.clear()
             pause = self._breather_wait()
             if pause is not None:  # between hands: nobody moves, bots included

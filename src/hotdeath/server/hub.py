@@ -41,8 +41,8 @@ from hotdeath.server.seating import (
     opts_value,
     token_hash,
 )
-from hotdeath.server.store import Store
-from hotdeath.server.writes import next_backoff, on_loop
+from hotdeath.server.store import Store, Withdrawn
+from hotdeath.server.writes import next_backoff
 from hotdeath.variants import get_variant
 
 log = logging.getLogger("hotdeath.server")
@@ -171,18 +171,19 @@ class Hub:
         self.rooms[table_id] = room
         room.writes.last_write = fut
 
-        def done() -> None:
-            if fut.exception() is None:
-                self.create_backoff = 0.0
-                if self.leases is not None:  # its lease was stored with it
-                    self.held.add(table_id)
-                return
-            if self.rooms.get(table_id) is room:  # never stored: it never existed
-                del self.rooms[table_id]
-            self.create_backoff = next_backoff(self.create_backoff)
-            self.create_retry_at = time.monotonic() + self.create_backoff
+        def stored() -> None:
+            self.create_backoff = 0.0
+            if self.leases is not None:  # its lease was stored with it
+                self.held.add(table_id)
 
-        on_loop(fut, done)
+        def not_stored() -> None:  # it never existed
+            if self.rooms.get(table_id) is room:
+                del self.rooms[table_id]
+            if not isinstance(fut.exception(), Withdrawn):  # the database failed
+                self.create_backoff = next_backoff(self.create_backoff)
+                self.create_retry_at = time.monotonic() + self.create_backoff
+
+        room.writes.when_saved(fut, stored, not_stored, episode=False)
         return room, host
 
     async def free_code(self) -> str:

@@ -17,7 +17,6 @@ every room in memory.
 
 from __future__ import annotations
 
-import math
 import secrets
 import time
 from collections.abc import Mapping
@@ -236,13 +235,8 @@ class Room:
 
     # ------------------------------------------------------------------ games
 
-    def _not_saved(self, message: str) -> None:
-        wait = self.writes.paused_for()
-        if wait > 0:
-            raise ProtocolError("not_saved", f"{message} {math.ceil(wait)} s")
-
     def _new_game(self) -> None:
-        self._not_saved("this table's changes cannot be saved at the moment; try again in")
+        self.writes.check()
         # a later game is dealt as the variant's rules say (Throwdown: the last winner)
         last = self.run
         dealer = last.state.next_game_dealer() if last is not None else None
@@ -274,7 +268,7 @@ class Room:
         run = self.run
         if run is None:
             raise ProtocolError("not_started", "no game is running at this table")
-        self._not_saved("a move could not be saved: the table waits and tries again in")
+        self.writes.check()
         move = run.apply(seat, action, auto)
         saving = self.store.record_action(
             self.table_id, run.game_id, move.version, seat, move.text, move.deals, move.result
@@ -374,7 +368,7 @@ class Room:
 
     def _connected(self, info: SeatInfo, on: bool) -> None:
         self.used = time.monotonic()
-        self.store.update_seat(self.table_id, info.seat, connected=on)
+        self.writes.connected(info.seat, on)
         if on and self.run is not None:
             self.run.taken.pop(info.seat, None)
         self.broadcast_table()
@@ -410,5 +404,7 @@ class Room:
             action = Action.parse(msg["action"])
             self.apply(seat, action)
         except HotDeathError as e:
+            raise ProtocolError(e.code, e.message, msg_id) from None
+        except ProtocolError as e:  # not saved, busy: refused with the message's id
             raise ProtocolError(e.code, e.message, msg_id) from None
         run.remember(seat, msg_id)

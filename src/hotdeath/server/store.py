@@ -5,24 +5,23 @@ is created and upgraded by the Alembic migrations in ``hotdeath/server/migration
 :class:`Store` opens.  Every accepted action is written by :meth:`Store.record_action` in
 one transaction together with what it changed (a new deal commitment, the game's end).
 
-Every statement goes through the store's :class:`Writer`, in order: for a database
-server it runs in one thread of the store, never on the event loop (a write is queued and
-its :class:`~concurrent.futures.Future` returned at once); for SQLite, by default, in the
-caller's thread (see :class:`Store`).  Either way the jobs run in order, so the actions
-of a game are written in the order they were applied, and a read (also queued) sees
-every write queued before it.  A failed write fails its future with :class:`WriteFailed`
-and is logged once per episode (not again until a write of that table works); the later
-actions of that table are then refused (not written out of order) until
-:meth:`Store.load_room` reloads the table.  :meth:`Store.close` runs what
-is queued before it stops.
+Every statement goes through the store's :class:`~hotdeath.server.writer.Writer`, in
+order per table: for a database server it runs in one thread of the store, never on the
+event loop (a write is queued and its :class:`~concurrent.futures.Future` returned at
+once; the tables are served in turn and each round's writes share one transaction); for
+SQLite, by default, in the caller's thread (see :class:`Store`).  Either way a table's
+jobs run in order, so the actions of a game are written in the order they were applied,
+and a read of a table (also queued) sees every write of it queued before.  A failed write
+fails its future with :class:`WriteFailed` and is logged once per episode (not again until
+a write of that table works); the later actions of that table are then refused (not
+written out of order) until :meth:`Store.load_room` reloads the table.
+:meth:`Store.close` runs what is queued before it stops.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
-import queue
-import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -31,6 +30,22 @@ from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
+
+from hotdeath.server.writer import (
+    Commits,
+    LeaseLost,
+    Quiet,
+    SaveRefused,
+    Withdrawn,
+    Write,
+    WriteFailed,
+    Writer,
+    reason,
+)
+
+__all__ = ["CHAT_KEPT", "DealRow", "GameRows", "LeaseLost", "Quiet", "RoomRows",
+           "SaveRefused", "Store", "Withdrawn", "WriteFailed", "Writer", "make_engine",
+           "migrate", "read_game_since"]
 
 log = logging.getLogger("hotdeath.server")
 T = TypeVar("T")
@@ -209,104 +224,6 @@ def migrate(engine: Engine) -> None:
         command.upgrade(cfg, "head")
 
 
-class Quiet(Exception):
-    """A failed job the store has already logged (the writer does not log it again)."""
-
-
-class SaveRefused(Quiet):
-    """A write not made because an earlier write of the same table failed."""
-
-
-class WriteFailed(Quiet):
-    """A write the database refused (the cause is chained); logged once per episode."""
-
-
-class LeaseLost(WriteFailed):
-    """A write of a table another server process holds now: made by neither.
-
-    With several processes on one database every write of a table checks, in its own
-    transaction, that the ``leases`` row still names this process (docs/architecture.md,
-    "Several server processes"); a process whose lease was taken over while it stalled
-    learns it here, before it acknowledges anything.
-    """
-
-
-class Writer:
-    """Runs database jobs one at a time, in the order they were submitted.
-
-    Threaded (the default): one thread of its own runs them, and :meth:`submit` returns at
-    once.  Inline (``threaded=False``): :meth:`submit` runs the job in the caller's thread
-    and returns its finished future, the same interface with no hand-over between threads.
-    """
-
-    def __init__(self, name: str = "hotdeath-db", threaded: bool = True) -> None:
-        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any], str] | None] = (
-            queue.SimpleQueue()
-        )
-        self.threaded = threaded
-        self._lock = threading.RLock()  # inline: a job may queue another (same thread)
-        self._closed = False
-        self._thread: threading.Thread | None = None
-        if threaded:
-            self._thread = threading.Thread(target=self._work, name=name, daemon=True)
-            self._thread.start()
-
-    def submit(self, job: Callable[[], T], what: str) -> Future[T]:
-        """Queue ``job`` (``what`` names it in the log); its future holds the outcome.
-
-        The future cannot be cancelled (it is marked running at once): a task awaiting
-        it that is cancelled (a client went away) must not cancel a queued write, nor
-        leave the writer a cancelled future to set (which would stop its thread).
-        """
-        fut: Future[T] = Future()
-        fut.set_running_or_notify_cancel()
-        with self._lock:
-            if self._closed:
-                fut.set_exception(RuntimeError(f"the store is closed ({what})"))
-            elif self._thread is None:
-                self._run(job, fut, what)
-            else:
-                self._jobs.put((job, fut, what))
-        return fut
-
-    @staticmethod
-    def _run(job: Callable[[], Any], fut: Future[Any], what: str) -> None:
-        try:
-            result = job()
-        except Quiet as e:
-            fut.set_exception(e)
-        except Exception as e:
-            log.exception("database: %s failed", what)
-            fut.set_exception(e)
-        else:
-            fut.set_result(result)
-
-    def _work(self) -> None:
-        while True:
-            item = self._jobs.get()
-            if item is None:
-                return
-            self._run(*item)
-
-    def close(self) -> None:
-        """Run every job queued so far, then stop the thread (later jobs are refused)."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            if self._thread is None:
-                return
-            self._jobs.put(None)
-        self._thread.join()
-
-
-def _reason(e: BaseException) -> str:
-    """One line for a database error (SQLAlchemy's text without the statement)."""
-    orig = getattr(e, "orig", None)
-    text = str(orig if orig is not None else e).strip().splitlines()
-    return (text[0] if text else type(e).__name__)[:300]
-
-
 GameRows = tuple[dict[str, Any], list[tuple[int, str]], dict[int, DealRow]]
 """A game row, its actions ``(seat, text)`` in order and its deal commitments by hand."""
 
@@ -372,101 +289,62 @@ class Store:
         self.url = url
         self.engine = make_engine(url)
         migrate(self.engine)
-        self.writer = Writer(threaded=not url.startswith("sqlite") if threaded is None
+        self.commits = Commits(self.engine, leases_t)
+        """Makes the writes (the writer's thread): the lease fence, the failure episodes."""
+        self.writer = Writer(self.commits.run,
+                             threaded=not url.startswith("sqlite") if threaded is None
                              else threaded)
-        self._broken: set[str] = set()
-        """Tables whose writes are refused since one failed (only the writer thread)."""
-        self._taken: set[str] = set()
-        """Of :attr:`_broken`, the tables refused because another process holds them: the
-        writes queued after the refusal are refused for that reason too (a move away, not
-        a failure; only the writer thread)."""
-        self._failing: set[str] = set()
-        """Tables whose last write failed: their next failures are not logged again."""
-        self.failures = 0
+
+    @property
+    def server_id(self) -> str | None:
+        """The id of this process when it shares the database (its new tables' leases)."""
+        return self.commits.server_id
+
+    @server_id.setter
+    def server_id(self, value: str | None) -> None:
+        self.commits.server_id = value
+
+    @property
+    def failures(self) -> int:
         """Writes the database refused (a count, for tests and the log)."""
-        self.server_id: str | None = None
-        """This process's id when it shares the database (a new table's lease is its)."""
-        self.fenced = 0
+        return self.commits.failures
+
+    @property
+    def fenced(self) -> int:
         """Writes refused because another process holds the table now (a count)."""
+        return self.commits.fenced
 
     def close(self) -> None:
         """Write everything queued, then release the connections."""
         self.writer.close()
         self.engine.dispose()
 
-    def later(self, read: Callable[..., T], *args: Any) -> Future[T]:
-        """Queue ``read(*args)`` (one of the ``_read_*`` queries) behind the queued writes."""
-        return self.writer.submit(lambda: read(*args), getattr(read, "__name__", "read"))
+    def later(self, read: Callable[..., T], *args: Any, lane: str = "") -> Future[T]:
+        """Queue ``read(*args)`` (one of the ``_read_*`` queries) in ``lane``.
+
+        It runs behind the queued writes of that table (``""``: of no table).
+        """
+        return self.writer.submit(lambda: read(*args), getattr(read, "__name__", "read"),
+                                  lane)
 
     def flush(self) -> None:
         """Wait until every write queued so far is done (whether it worked or not)."""
         self.barrier().result()
 
+    def withdraw(self, fut: Future[Any]) -> bool:
+        """Withdraw a write not yet committing (:meth:`Writer.withdraw`); True if so."""
+        return self.writer.withdraw(fut)
+
     def _write(self, table_id: str, what: str, job: Callable[[sa.Connection], None],
                chain: bool = False, fenced: bool = True) -> Future[None]:
-        """Queue ``job`` in one transaction; ``chain``: part of the table's game record.
+        """Queue ``job`` in ``table_id``'s lane; ``chain``: part of the table's game record.
 
-        ``fenced`` (with several processes): the transaction first locks the table's lease
-        row (``FOR SHARE``: no claim or adoption takes it meanwhile) and raises
-        :class:`LeaseLost` unless it names this process.
+        It runs in a transaction, with the other writes of its round (:mod:`~hotdeath.
+        server.writer`).  ``fenced`` (with several processes): the transaction first locks
+        the table's lease row (``FOR SHARE``: no claim or adoption takes it meanwhile),
+        and the write raises :class:`LeaseLost` unless the row names this process.
         """
-        server_id = self.server_id if fenced else None
-
-        def run() -> None:
-            if chain and table_id in self._broken:
-                if table_id in self._taken:
-                    self.fenced += 1
-                    log.debug("database: %s not written: another server process holds "
-                              "table %s now", what, table_id)
-                    raise LeaseLost(f"table {table_id} is held by another server process "
-                                    "now")
-                log.debug("database: %s not written: an earlier write failed", what)
-                raise SaveRefused(f"an earlier write of table {table_id} failed")
-            try:
-                with self.engine.begin() as c:
-                    if server_id is not None:
-                        holder = c.execute(
-                            sa.select(leases_t.c.server_id)
-                            .where(leases_t.c.table_id == table_id).with_for_update(read=True)
-                        ).scalar()
-                        if holder != server_id:
-                            raise LeaseLost(f"table {table_id} is held by another server "
-                                            "process now")
-                    job(c)
-            except LeaseLost:
-                if chain:
-                    self._broken.add(table_id)
-                    self._taken.add(table_id)
-                self.fenced += 1
-                log.info("database: %s not written: another server process holds table "
-                         "%s now", what, table_id)
-                raise
-            except Exception as e:
-                if chain:
-                    self._broken.add(table_id)
-                self.failures += 1
-                self._log_failure(table_id, what, e)
-                raise WriteFailed(f"the database refused to {what}: {_reason(e)}") from e
-            if self._failing:
-                self._failing.discard(table_id)
-
-        return self.writer.submit(run, f"{what} (table {table_id})")
-
-    def _log_failure(self, table_id: str, what: str, e: Exception) -> None:
-        """Log a failed write once per episode (until a write of that table works again).
-
-        The first failure while every table writes fine is logged with its traceback; the
-        first of another table meanwhile in one line; the later ones of a failing table
-        only at debug level (no retry storm in the log).
-        """
-        if table_id in self._failing:
-            log.debug("database: %s failed again: %s", what, _reason(e))
-        elif self._failing:
-            self._failing.add(table_id)
-            log.error("database: %s failed: %s", what, _reason(e))
-        else:
-            self._failing.add(table_id)
-            log.error("database: %s failed", what, exc_info=e)
+        return self.writer.submit_write(Write(table_id, what, job, chain, fenced))
 
     # ---------------------------------------------------------------- tables and seats
 
@@ -518,7 +396,7 @@ class Store:
 
     def load_table(self, table_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         """A table row and its seat rows (by seat), or None."""
-        return self.later(self._read_table, table_id).result()
+        return self.later(self._read_table, table_id, lane=table_id).result()
 
     def _read_table(self, table_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         with self.engine.connect() as c:
@@ -543,7 +421,7 @@ class Store:
 
     def table_games(self, table_id: str) -> list[str]:
         """The ids of a table's games, oldest first."""
-        return self.later(self._read_games, table_id).result()
+        return self.later(self._read_games, table_id, lane=table_id).result()
 
     def _read_games(self, table_id: str) -> list[str]:
         with self.engine.connect() as c:
@@ -578,14 +456,14 @@ class Store:
         """
 
         def read() -> RoomRows | None:
-            self._broken.discard(table_id)
-            self._taken.discard(table_id)
+            self.commits.broken.discard(table_id)
+            self.commits.taken.discard(table_id)
             try:
                 return load()
             except Exception as e:
-                self._log_failure(table_id, f"load table {table_id}", e)
+                self.commits.log_failure(table_id, f"load table {table_id}", e)
                 raise WriteFailed(f"the database could not load table {table_id}: "
-                                  f"{_reason(e)}") from e
+                                  f"{reason(e)}") from e
 
         def load() -> RoomRows | None:
             found = self._read_table(table_id)
@@ -596,7 +474,7 @@ class Store:
             return RoomRows(row, seats, self._read_games(table_id), game,
                             self._read_chat(table_id))
 
-        return self.writer.submit(read, f"load table {table_id}")
+        return self.writer.submit(read, f"load table {table_id}", table_id)
 
     # ---------------------------------------------------------------- chat, lobby
 
@@ -746,8 +624,8 @@ class Store:
         return self.later(self._read_game, game_id)
 
     def barrier(self) -> Future[None]:
-        """A future done when every write queued so far is done."""
-        return self.writer.submit(lambda: None, "barrier")
+        """A future done when every job queued so far (writes and reads) is done."""
+        return self.writer.barrier()
 
     def _read_game(self, game_id: str) -> GameRows | None:
         return read_game_since(self.engine, game_id, 0)

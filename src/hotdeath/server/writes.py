@@ -14,6 +14,7 @@ told once, the table refuses changes while it backs off (1 s doubling to 60 s:
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import math
@@ -22,8 +23,8 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
-from hotdeath.server.protocol import ApiError
-from hotdeath.server.store import LeaseLost, RoomRows
+from hotdeath.server.protocol import ApiError, ProtocolError
+from hotdeath.server.store import LeaseLost, RoomRows, Withdrawn
 
 if TYPE_CHECKING:
     from hotdeath.server.authority import GameRun
@@ -36,6 +37,10 @@ BACKOFF_FIRST = 1.0
 """Seconds a table whose write failed waits before it tries to write again."""
 BACKOFF_MAX = 60.0
 """The longest wait: each failure in a row doubles the wait up to this."""
+IN_FLIGHT = 32
+"""The most writes of one table queued or being made at once: a person's change beyond it
+is refused (``busy``), the table's bots wait for its last write before they move, and its
+seats' connected flags wait for their last write (issue 23, N1)."""
 
 
 def next_backoff(wait: float) -> float:
@@ -85,18 +90,29 @@ class Writes:
         """When (monotonic) the table may try to write again."""
         self.last_write: Future[None] | None = None
         """The write of the last change made through a method (the REST API awaits it)."""
+        self.tail: Future[None] | None = None
+        """The newest write of the table (the bots wait for it before they move)."""
+        self._under_way: collections.deque[Future[None]] = collections.deque()
+        """The table's writes not known to be done, oldest first (one lane: in order)."""
+        self._flags: dict[int, tuple[bool, bool]] = {}
+        """Per seat with a connected flag being written: (written, wanted next)."""
         self._recovery: asyncio.Task[None] | None = None
 
     def when_saved(
         self, fut: Future[None], ok: Callable[[], None],
-        failed: Callable[[], None] | None = None,
+        failed: Callable[[], None] | None = None, episode: bool = True,
     ) -> None:
-        """Call ``ok`` on the event loop once ``fut`` has committed, ``failed`` if it failed.
+        """Call ``ok`` on the event loop once ``fut`` has committed, ``failed`` if not.
 
-        A write that failed also starts (or continues) the table's backoff episode; one
+        Every write of the table passes here: it counts as in flight until it is done.
+        A write that failed also starts (or continues) the table's backoff episode (with
+        ``episode``; not for a write withdrawn because its client stopped waiting); one
         refused because another process holds the table now (:class:`LeaseLost`) drops the
         table here instead, and its clients reconnect to that process.
         """
+        self.tail = fut
+        if not fut.done():
+            self._under_way.append(fut)
 
         def done() -> None:
             e = fut.exception()
@@ -106,11 +122,66 @@ class Writes:
             elif isinstance(e, LeaseLost):
                 self._moved()
             else:
-                self.failed()
+                if episode and not isinstance(e, Withdrawn):
+                    self.failed()
                 if failed is not None:
                     failed()
 
         on_loop(fut, done)
+
+    @property
+    def in_flight(self) -> int:
+        """The table's writes queued or being made (at most about :data:`IN_FLIGHT`)."""
+        under_way = self._under_way
+        while under_way and under_way[0].done():
+            under_way.popleft()
+        return len(under_way)
+
+    def busy(self) -> bool:
+        """Whether the table has :data:`IN_FLIGHT` writes queued or being made."""
+        return self.in_flight >= IN_FLIGHT
+
+    def check(self, msg_id: str | None = None) -> None:
+        """Raise ``not_saved`` while the table backs off, ``busy`` at the bound of writes.
+
+        For a change from the WebSocket (an action, a chat line, a rematch): the error
+        carries the message's id.
+        """
+        wait = self.paused_for()
+        if wait > 0:
+            raise ProtocolError("not_saved", "a change could not be saved: the table "
+                                f"waits and tries again in {math.ceil(wait)} s", msg_id)
+        if self.busy():
+            raise ProtocolError("busy", "this table's changes are still being saved: try "
+                                "again in a moment", msg_id)
+
+    async def caught_up(self) -> None:
+        """Wait until the table's newest write is done (whether it worked or not)."""
+        tail = self.tail
+        if tail is not None and not tail.done():
+            with contextlib.suppress(Exception):
+                await asyncio.wrap_future(tail)
+
+    def connected(self, seat: int, on: bool) -> None:
+        """Write a seat's connected flag: one write in flight per seat, the last one wins.
+
+        A person who connects and disconnects faster than the database answers makes
+        one write at a time, the newest value once the last one is done.
+        """
+        pending = self._flags.get(seat)
+        if pending is not None:
+            self._flags[seat] = (pending[0], on)
+            return
+        self._flags[seat] = (on, on)
+        room = self.room
+
+        def next_flag() -> None:
+            written, wanted = self._flags.pop(seat, (on, on))
+            if wanted != written and room.hub.rooms.get(room.table_id) is room:
+                self.connected(seat, wanted)
+
+        fut = room.store.update_seat(room.table_id, seat, connected=on)
+        self.when_saved(fut, next_flag, next_flag, episode=False)
 
     def after_save(
         self, saving: Future[None], run: GameRun, version: int, out: list[tuple[Conn, str]]
@@ -149,11 +220,18 @@ class Writes:
         return max(self.retry_at - time.monotonic(), 0.0) if self.failing else 0.0
 
     def writable(self) -> None:
-        """Raise ``not_saved`` (503) while the table backs off after failed writes."""
+        """Raise 503 ``not_saved`` while the table backs off, ``busy`` at its write bound.
+
+        ``not_saved`` after failed writes; ``busy`` while the table has :data:`IN_FLIGHT`
+        writes under way.
+        """
         wait = self.paused_for()
         if wait > 0:
             raise ApiError(503, "not_saved", "this table's changes cannot be saved at the "
                            f"moment; try again in {math.ceil(wait)} s")
+        if self.busy():
+            raise ApiError(503, "busy", "this table's changes are still being saved; try "
+                           "again in a moment")
 
     def failed(self) -> None:
         """A write failed: start the episode (log and tell once) or double the wait."""

@@ -8,6 +8,7 @@ application's state), so the routers are plain module-level ``APIRouter`` object
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -63,21 +64,50 @@ def error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"code": code, "message": message}, status_code=status)
 
 
-async def committed(room: Room) -> None:
+WRITE_WAIT = 10.0
+"""The longest a REST change waits for its write (seconds).  Still queued then (or still
+being made, not yet committing), it is withdrawn: not made, and answered 503
+``not_saved``; so is a change whose client went away before its write was made."""
+
+
+async def committed(room: Room, request: Request | None = None) -> None:
     """Wait until the room's last change has committed; ``not_saved`` (503) if not.
 
     A change that failed is undone in memory (the room's own callback, which runs
-    first), so what the server holds is what the database holds.
+    first), so what the server holds is what the database holds.  The answer comes
+    within :data:`WRITE_WAIT`: a write not committing by then, or whose client
+    (``request``) disconnected meanwhile, is withdrawn and never made, so nobody holds a
+    seat (or anything else) whose answer never reached them.
     """
     fut, room.writes.last_write = room.writes.last_write, None
     if fut is None:
         return
+    waiting = asyncio.wrap_future(fut)
+    if not fut.done():
+        gone = asyncio.ensure_future(disconnected(request)) if request is not None else None
+        try:
+            await asyncio.wait({waiting} if gone is None else {waiting, gone},
+                               timeout=WRITE_WAIT, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if gone is not None:
+                gone.cancel()
+        if not fut.done() and room.store.withdraw(fut):
+            with contextlib.suppress(Exception):
+                await waiting
+            raise ApiError(503, "not_saved", "the change could not be saved in time, so it "
+                           "was not made; try again")
     try:
-        await asyncio.wrap_future(fut)
+        await waiting
     except Exception:
         await room.writes.settled()
         raise ApiError(503, "not_saved", "the change could not be saved, so it was "
                        "not made; try again later") from None
+
+
+async def disconnected(request: Request) -> None:
+    """Return once the client of ``request`` has disconnected (its body read or not)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 @contextmanager

@@ -55,7 +55,8 @@ async def replay_steps(
         raise ApiError(404, "unknown_game", f"there is no game {game_id!r}")
     row, actions, deals = head
     store = svc.store
-    found = await asyncio.wrap_future(store.later(store.read_table_now, row["table_id"]))
+    found = await asyncio.wrap_future(
+        store.later(store.read_table_now, row["table_id"], lane=row["table_id"]))
     if found is None:
         raise ApiError(404, "unknown_game", f"there is no game {game_id!r}")
     table, seat_rows = found
@@ -124,7 +125,8 @@ async def review_of(svc: Svc, game_id: str, hand: int, seat: int | None,
         raise ApiError(404, "unknown_game", f"there is no game {game_id!r}")
     row, actions, _deals = loaded
     store = svc.store
-    found = await asyncio.wrap_future(store.later(store.read_table_now, row["table_id"]))
+    found = await asyncio.wrap_future(
+        store.later(store.read_table_now, row["table_id"], lane=row["table_id"]))
     if found is None:
         raise ApiError(404, "unknown_game", f"there is no game {game_id!r}")
     table, seat_rows = found

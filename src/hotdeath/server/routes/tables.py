@@ -118,7 +118,7 @@ async def create_table(svc: Svc, req: CreateTable, request: Request) -> dict[str
         req.bot_delay, req.takeover_timeout, req.takeover_bot, req.name,
         req.turn_timer, req.public, req.breather, req.hints, code,
     )
-    await committed(room)
+    await committed(room, request)
     return {"table_id": room.table_id, "host_token": host, "table": room.summary(),
             **links(room)}
 
@@ -131,7 +131,7 @@ async def get_table(svc: Svc, table_id: str) -> dict[str, Any]:
 
 @router.patch("/api/tables/{table_id}", tags=["tables"])
 async def change_table(
-    svc: Svc, table_id: str, req: TableSettings, x_token: Token = None
+    svc: Svc, table_id: str, req: TableSettings, request: Request, x_token: Token = None
 ) -> dict[str, Any]:
     """Host: change the table's settings (the bots' delay), at any time."""
     room = await svc.hub.room(table_id)
@@ -141,24 +141,24 @@ async def change_table(
         check_turn_timer(req.turn_timer)  # a bad value changes nothing, not even the delay
     if "bot_delay" in given and req.bot_delay is not None:
         room.seating.set_bot_delay(req.bot_delay)
-        await committed(room)  # each write is answered for before the next one
+        await committed(room, request)  # each write is answered for before the next one
     room.seating.set_settings(
         turn_timer=req.turn_timer if "turn_timer" in given else ...,
         public=req.public if "public" in given and req.public is not None else ...,
         hints=req.hints if "hints" in given else ...,
     )
-    await committed(room)
+    await committed(room, request)
     return room.summary()
 
 
 @router.delete("/api/tables/{table_id}/seats/{seat}", tags=["tables"])
-async def remove_player(svc: Svc, table_id: str, seat: int,
+async def remove_player(svc: Svc, table_id: str, seat: int, request: Request,
                         x_token: Token = None) -> dict[str, Any]:
     """Host: remove a person from the table; a bot takes the seat (also mid-game)."""
     room = await svc.hub.room(table_id)
     room.require_host(x_token)
     room.seating.remove_player(seat)
-    await committed(room)
+    await committed(room, request)
     return room.summary()
 
 
@@ -170,51 +170,53 @@ async def open_tables(svc: Svc) -> dict[str, Any]:
 
 
 @router.post("/api/tables/{table_id}/join", tags=["tables"])
-async def join(svc: Svc, table_id: str, req: JoinTable) -> dict[str, Any]:
+async def join(svc: Svc, table_id: str, req: JoinTable, request: Request) -> dict[str, Any]:
     """Take a seat: the answer's token is the only way back into it."""
     room = await svc.hub.room(table_id)
     seat, token = room.seating.join(req.name, req.seat)
-    await committed(room)
+    await committed(room, request)
     return {"seat": seat, "token": token, "table": room.summary()}
 
 
 @router.post("/api/tables/{table_id}/bots", tags=["tables"])
-async def add_bot(svc: Svc, table_id: str, req: SetBot, x_token: Token = None
-                  ) -> dict[str, Any]:
+async def add_bot(svc: Svc, table_id: str, req: SetBot, request: Request,
+                  x_token: Token = None) -> dict[str, Any]:
     """Host: put a bot in an open seat (or change a bot)."""
     room = await svc.hub.room(table_id)
     room.require_host(x_token)
     room.seating.set_bot(req.seat, req.bot)
-    await committed(room)
+    await committed(room, request)
     return room.summary()
 
 
 @router.delete("/api/tables/{table_id}/bots/{seat}", tags=["tables"])
-async def remove_bot(svc: Svc, table_id: str, seat: int, x_token: Token = None
-                     ) -> dict[str, Any]:
+async def remove_bot(svc: Svc, table_id: str, seat: int, request: Request,
+                     x_token: Token = None) -> dict[str, Any]:
     """Host: make a bot's seat open again."""
     room = await svc.hub.room(table_id)
     room.require_host(x_token)
     room.seating.set_bot(seat, None)
-    await committed(room)
+    await committed(room, request)
     return room.summary()
 
 
 @router.post("/api/tables/{table_id}/start", tags=["tables"])
-async def start(svc: Svc, table_id: str, x_token: Token = None) -> dict[str, Any]:
+async def start(svc: Svc, table_id: str, request: Request, x_token: Token = None
+                ) -> dict[str, Any]:
     """Host: start the game (every seat needs a person or a bot)."""
     room = await svc.hub.room(table_id)
     room.require_host(x_token)
     room.start()
-    await committed(room)
+    await committed(room, request)
     return room.summary()
 
 
 @router.post("/api/tables/{table_id}/rematch", tags=["tables"])
-async def rematch(svc: Svc, table_id: str, x_token: Token = None) -> dict[str, Any]:
+async def rematch(svc: Svc, table_id: str, request: Request, x_token: Token = None
+                  ) -> dict[str, Any]:
     """Host: a new game at the table once the game is over."""
     room = await svc.hub.room(table_id)
     room.require_host(x_token)
     room.rematch()
-    await committed(room)
+    await committed(room, request)
     return room.summary()
