@@ -15,12 +15,14 @@ import asyncio
 import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +66,22 @@ class Proc(Server):
     def environment(self) -> dict[str, str] | None:
         return {**os.environ, "HOTDEATH_DATABASE_URL": self.url}
 
+    def pause(self) -> None:
+        """Stall the process (SIGSTOP): its sockets stay open, and nothing answers."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """Let a stalled process go on (SIGCONT)."""
+        assert self.proc is not None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.resume()  # a stalled process would not stop
+        super().stop()
+
     def errors(self) -> list[str]:
         """Logged errors (a failed write, a traceback): none may appear.
 
@@ -95,6 +113,24 @@ def _owner_url(url: str, table_id: str) -> str | None:
             return c.execute(sa.text(
                 "SELECT s.url FROM leases l JOIN servers s ON s.id = l.server_id "
                 "WHERE l.table_id = :t"), {"t": table_id}).scalar()
+    finally:
+        engine.dispose()
+
+
+def _renewed_after(url: str, p: Proc, other: Proc) -> None:
+    """Wait until ``p`` renewed its heartbeat after ``other`` started (it knows it then)."""
+    engine = sa.create_engine(url)
+    deadline = time.monotonic() + 30
+    try:
+        while True:
+            with engine.connect() as c:
+                if c.execute(sa.text(
+                        "SELECT p.heartbeat_at > o.started_at FROM servers p, servers o "
+                        "WHERE p.url = :p AND o.url = :o"),
+                        {"p": p.base, "o": other.base}).scalar():
+                    return
+            assert time.monotonic() < deadline, f"{p.base} does not renew"
+            time.sleep(0.1)
     finally:
         engine.dispose()
 
@@ -390,7 +426,7 @@ def test_claims_race_one_winner_per_table_and_takeover_only_after_the_lease(
         lost = [t for t in ids if first[t] == 0]
         taken = [x for side in sides[1:] for x in side.adopt(50)]
         assert sorted(taken) == sorted(lost)
-        assert set(sides[0].heartbeat()) == set()  # back: it holds nothing now
+        assert sides[0].heartbeat().held == set()  # back: it holds nothing now
     finally:
         store.close()
 
@@ -442,20 +478,20 @@ async def test_a_stalled_owner_cannot_write_a_table_taken_over_and_drops_it(
         game_id = room.run.game_id
         while room.run.version < 5:
             await asyncio.sleep(0.02)
-        assert a._keeper is not None
-        a._keeper.cancel()  # A stops renewing, and plays on
-        assert a.leases is not None
+        assert a.keeper is not None and a.keeper._task is not None
+        a.keeper._task.cancel()  # A stops renewing, and plays on
+        a.keeper.valid_until = float("inf")  # and believes its leases are fresh
         with stores[0].engine.begin() as c:
             c.execute(sa.text("UPDATE servers SET heartbeat_at = '1970-01-01' WHERE id = :i"),
-                      {"i": a.leases.server_id})
+                      {"i": a.keeper.leases.server_id})
         caplog.clear()
         taken = await b.load(table_id)  # B takes it over: A's lease looks run out
-        assert taken is not None and table_id in b.held
+        assert taken is not None and b.keeper is not None and table_id in b.keeper.held
         deadline = time.monotonic() + ceiling(LEASE + 40)
         while table_id in a.rooms:  # A's next write is refused: A drops the table
             assert time.monotonic() < deadline, "A played on"
             await asyncio.sleep(0.02)
-        assert stores[0].fenced >= 1 and table_id not in a.held
+        assert stores[0].fenced >= 1 and table_id not in a.keeper.held
         version = taken.run.version if taken.run is not None else 0
         while taken.run is not None and taken.run.version < version + 5:
             assert time.monotonic() < deadline, "B does not play on"
@@ -477,10 +513,9 @@ async def test_the_terminal_client_comes_back_by_itself_when_the_owner_is_killed
     procs: Any, pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``hotdeath play --connect`` at B's address: A killed, the game goes on in it."""
-    from hotdeath import actions as A
-    from hotdeath.tui.app import ChoiceScreen, HotDeathApp, ScoreScreen
+    from hotdeath.tui.app import HotDeathApp
     from hotdeath.tui.remote import RemoteSession
-    from tests.test_tui import SIZE, check_hand_marks
+    from tests.test_tui import SIZE
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     a, b = procs("a", "b")
@@ -490,35 +525,163 @@ async def test_the_terminal_client_comes_back_by_itself_when_the_owner_is_killed
     a.api(f"/api/tables/{table_id}/start", {}, token=made["host_token"])
     app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
     async with app.run_test(size=SIZE) as pilot:
-
         def stuck() -> str:
-            return (f"stuck at version {session.version}: waiting {session.waiting}, my turn "
-                    f"{session.my_turn()}, screen {type(app.screen).__name__}, message "
-                    f"{app.message.plain!r}, outbox {session.outbox}, connected "
-                    f"{app._ws is not None}; B's log: {b.log.read_text()[-1500:]}")
+            return (f"waiting {session.waiting}, my turn {session.my_turn()}, screen "
+                    f"{type(app.screen).__name__}, message {app.message.plain!r}, outbox "
+                    f"{session.outbox}, connected {app._ws is not None}; B's log: "
+                    f"{b.log.read_text()[-1500:]}")
 
-        async def play_to(version: int, timeout: float) -> None:
-            deadline = time.monotonic() + ceiling(timeout)
-            while session.version < version and not session.over():
-                assert time.monotonic() < deadline, stuck()
-                await pilot.pause(0.02)
-                if isinstance(app.screen, ScoreScreen | ChoiceScreen):
-                    await pilot.press("enter")
-                elif session.my_turn() and not session.waiting:
-                    first = check_hand_marks(app)
-                    kinds = {x.kind for x in session.legal()}
-                    if first >= 0:
-                        await pilot.press("home", *["down"] * first, "enter")
-                    else:
-                        await pilot.press("d" if A.DRAW in kinds else "o", "enter")
-
-        await play_to(4, 30)
+        await _play_remote(app, pilot, session, 4, 30, stuck)
         acknowledged = session.version
         a.kill()
-        await play_to(acknowledged + 4, LEASE + 25)
+        await _play_remote(app, pilot, session, acknowledged + 4, LEASE + 25, stuck)
         assert session.version >= acknowledged + 4 or session.over()
     assert _owner_url(pg_url, table_id) == b.base
     _check_identical(pg_url, str(session.game_id), {0})
+
+
+async def _play_remote(app: Any, pilot: Any, session: Any, version: int,
+                       timeout: float, why: Callable[[], str] = str) -> None:
+    """Play the terminal client's seat with its keys until the game reaches ``version``.
+
+    ``why``: what to say beside the version when it is stuck (``timeout`` scaled by
+    :func:`~tests.support.ceiling`).
+    """
+    from hotdeath import actions as A
+    from hotdeath.tui.app import ChoiceScreen, ScoreScreen
+    from tests.test_tui import check_hand_marks
+
+    deadline = time.monotonic() + ceiling(timeout)
+    while session.version < version and not session.over():
+        assert time.monotonic() < deadline, f"stuck at version {session.version}: {why()}"
+        await pilot.pause(0.02)
+        if isinstance(app.screen, ScoreScreen | ChoiceScreen):
+            await pilot.press("enter")
+        elif session.my_turn() and not session.waiting:
+            first = check_hand_marks(app)
+            kinds = {x.kind for x in session.legal()}
+            if first >= 0:
+                await pilot.press("home", *["down"] * first, "enter")
+            else:
+                await pilot.press("d" if A.DRAW in kinds else "o", "enter")
+
+
+STALL_ANSWERED = 10.0
+"""Seconds within which the clients of a stalled owner are answered by the new owner."""
+
+
+@pytest.mark.asyncio
+async def test_a_stalled_owner_s_terminal_client_is_answered_by_the_new_owner(
+    procs: Any, pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``hotdeath play --connect`` at A's own address; A stalls (SIGSTOP) mid-game.
+
+    Its sockets stay open and say nothing: the client notices the silence (A sent a
+    heartbeat every 2 s before), turns to B (the table's ``welcome`` named both
+    processes), and B, which took the table over once A's lease ran out, answers it
+    within 10 s of the stall; the game goes on there.
+    """
+    from hotdeath.tui.app import HotDeathApp
+    from hotdeath.tui.remote import RemoteSession
+    from tests.test_tui import SIZE
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    a, b = procs("a", "b")
+    _renewed_after(pg_url, a, b)  # A knows B: its welcome names both
+    made = _table(a, {1: "basic", 2: "basic", 3: "basic"})
+    table_id = made["table_id"]
+    session = RemoteSession.connect(f"{a.base}/t/{table_id}", "Ann")
+    heard: list[tuple[float, str, str]] = []  # when, from which address, what
+    handle = session.handle
+
+    def recording(msg: dict[str, Any]) -> None:
+        heard.append((time.monotonic(), session.base, str(msg.get("type"))))
+        handle(msg)
+
+    monkeypatch.setattr(session, "handle", recording)
+    a.api(f"/api/tables/{table_id}/start", {}, token=made["host_token"])
+    app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await _play_remote(app, pilot, session, 4, 30)
+        assert sorted(session.servers) == sorted([a.base, b.base])
+        deadline = time.monotonic() + 30
+        while not any(kind == "heartbeat" for _t, _base, kind in heard):  # Ann's turn: the
+            assert time.monotonic() < deadline, "no heartbeat"  # table waits, A beats
+            await pilot.pause(0.05)
+        a.pause()
+        stalled = time.monotonic()
+        try:
+            answer = None
+            while answer is None:
+                assert time.monotonic() - stalled < 60, f"nobody answers: {heard[-5:]}"
+                await pilot.pause(0.05)
+                answer = next((t for t, base, kind in heard
+                               if t > stalled and base == b.base and kind == "state"), None)
+            assert answer - stalled < STALL_ANSWERED, answer - stalled
+            assert _owner_url(pg_url, table_id) == b.base
+            acknowledged = session.version
+            await _play_remote(app, pilot, session, acknowledged + 3, 30)
+        finally:
+            a.resume()
+    _check_identical(pg_url, str(session.game_id), {0})
+    assert not b.errors()
+
+
+def test_a_resumed_owner_closes_a_lost_table_s_sockets_before_sending_anything(
+    procs: Any, pg_url: str
+) -> None:
+    """A stalls past its lease; B adopts the table; A resumes (SIGCONT).
+
+    A's client of that table, which kept its socket all along, gets nothing from A after
+    the resume (no heartbeat, no state: A's memory of the table is out of date) but the
+    close (1012) within seconds; a new connection through A's address reaches B.
+    """
+    from websockets.exceptions import ConnectionClosed
+
+    a, b = procs("a", "b")
+    made = _table(a, {1: "basic", 2: "basic", 3: "basic"})
+    table_id = made["table_id"]
+    joined = a.api(f"/api/tables/{table_id}/join", {"name": "Ann", "seat": 0})
+    a.api(f"/api/tables/{table_id}/start", {}, token=made["host_token"])
+    ann = Client(a.base, table_id, joined["token"])
+    ann.connect()
+    deadline = time.monotonic() + 30
+    while True:  # until the game waits for Ann (nobody plays her seat)
+        assert time.monotonic() < deadline, "Ann's turn never came"
+        msg = json.loads(ann.ws.recv(timeout=10))
+        if msg["type"] == "state" and msg["view"]["current_player"] == 0 and (
+                msg["view"]["legal_actions"]):
+            break
+    a.pause()
+    try:
+        before = []
+        deadline = time.monotonic() + LEASE + 30
+        while _owner_url(pg_url, table_id) != b.base:  # B adopts it: A's lease ran out
+            assert time.monotonic() < deadline, "B did not take the table over"
+            with contextlib.suppress(TimeoutError):
+                before.append(ann.ws.recv(timeout=0.2))
+    finally:
+        a.resume()
+    after: list[str] = []
+    code = None
+    deadline = time.monotonic() + 15
+    while code is None:
+        assert time.monotonic() < deadline, f"A kept the socket open: {after}"
+        try:
+            after.append(ann.ws.recv(timeout=1))
+        except TimeoutError:
+            continue
+        except ConnectionClosed as e:
+            code = e.rcvd.code if e.rcvd is not None else None
+            break
+    assert after == [] and code == 1012, (after, code)
+    again = Client(a.base, table_id, joined["token"])  # through A: relayed to B
+    again.connect()
+    again.play_until(0, timeout=30)
+    assert again.states[-1]["game_id"] == msg["game_id"]
+    again.close()
+    ann.close()
+    assert not b.errors()
 
 
 def test_the_page_comes_back_by_itself_when_the_owner_is_killed(
@@ -549,4 +712,42 @@ def test_the_page_comes_back_by_itself_when_the_owner_is_killed(
     assert _owner_url(pg_url, table_id) == b.base, _diagnose(ann)
     _play_moves(ann, 1)
     assert ann.version() > version
+    ann.close()
+
+
+def test_the_page_comes_back_by_itself_when_the_owner_stalls(
+    procs: Any, pg_url: str, browser: Any  # noqa: F811 (the fixture imported above)
+) -> None:
+    """Chromium at B, relayed to the owner A; A stalls (SIGSTOP) while the game waits.
+
+    B's relay hears nothing from A (no pong, no heartbeat) and closes the page's socket;
+    the page reconnects to B, which took the table over once A's lease ran out: the page
+    is answered by the new owner within 10 s of the stall and plays on.
+    """
+    from tests.test_browser import _diagnose, _play_moves, _player, _until_my_turn
+
+    a, b = procs("a", "b")
+    made = _table(a, {1: "basic", 2: "basic", 3: "basic"})
+    table_id = made["table_id"]
+    joined = a.api(f"/api/tables/{table_id}/join", {"name": "Ann", "seat": 0})
+    a.api(f"/api/tables/{table_id}/start", {}, token=made["host_token"])
+    ann = _player(browser)
+    ann.page.goto(f"{b.base}/t/{table_id}?token={joined['token']}")
+    ann.page.wait_for_selector("body[data-connected='1']")
+    _play_moves(ann, 1)
+    _until_my_turn(ann)  # the game waits for Ann: the version stays put
+    version = ann.version()
+    a.pause()
+    stalled = time.monotonic()
+    try:
+        ann.page.wait_for_selector("#conn.offline", timeout=30_000)
+        ann.page.wait_for_selector("body[data-connected='1']", timeout=30_000)
+        ann.page.wait_for_selector(f"body[data-version='{version}']")
+        back = time.monotonic() - stalled
+        assert back < STALL_ANSWERED, (back, _diagnose(ann))
+        assert _owner_url(pg_url, table_id) == b.base, _diagnose(ann)
+        _play_moves(ann, 1)
+        assert ann.version() > version
+    finally:
+        a.resume()
     ann.close()

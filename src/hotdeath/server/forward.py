@@ -7,7 +7,8 @@ this process holds the table's lease or takes it now (:meth:`Hub.owner
 that process's public address: HTTP through httpx, a WebSocket relayed message by
 message.  A forwarded request carries ``X-Hotdeath-Forwarded`` and is never forwarded
 again (the process it reaches serves it or answers 503 ``elsewhere``).  When the owner
-goes away the relay closes the client's socket with 1012 (service restart); the page
+goes away, or stalls (a relay pings it every :data:`RELAY_PING` seconds and gives up on a
+late pong), the relay closes the client's socket with 1012 (service restart); the page
 and the terminal client reconnect as after any drop and reach whoever plays it then.
 """
 
@@ -40,6 +41,12 @@ OWN_HEADERS = frozenset({
     "referrer-policy", "cross-origin-opener-policy", "content-encoding", "server", "date",
 })
 """Headers of the owner's answer this process sets itself (its guard adds them again)."""
+RELAY_OPEN = 3.0
+"""Seconds a relay waits for the owner to accept its WebSocket (a stalled process accepts
+the connection in its kernel but never answers)."""
+RELAY_PING = 2.0
+"""A relay pings the owner this often and gives up when a pong is this late: a stalled
+owner is noticed within two of these, and the relay closes its client's socket (1012)."""
 UNREACHABLE = {"code": "elsewhere", "message": "the server process that plays this table "
                "does not answer at the moment; try again in a few seconds"}
 
@@ -89,8 +96,8 @@ class Forwarder:
             seen = [v for k, v in out if k.lower() == "x-forwarded-for"]
             out = [(k, v) for k, v in out if k.lower() != "x-forwarded-for"]
             out.append(("x-forwarded-for", ", ".join([*seen, client[0]])))
-        leases = self.hub.leases
-        out.append((FORWARDED, leases.server_id if leases is not None else "?"))
+        keeper = self.hub.keeper
+        out.append((FORWARDED, keeper.leases.server_id if keeper is not None else "?"))
         return out
 
     @staticmethod
@@ -143,7 +150,8 @@ class Forwarder:
             return
         url = "ws" + self._target(base, scope)[len("http"):]
         try:
-            upstream = await connect(url, compression=None, open_timeout=5,
+            upstream = await connect(url, compression=None, open_timeout=RELAY_OPEN,
+                                     ping_interval=RELAY_PING, ping_timeout=RELAY_PING,
                                      additional_headers=self._headers(scope),
                                      max_size=2 ** 24)  # uvicorn's own limit
         except (OSError, TimeoutError, WebSocketException) as e:
@@ -205,8 +213,9 @@ class Forwarding:
         if table_id is None or forwarded:
             await self.app(scope, receive, send)
             return
+        keeper = self.forwarder.hub.keeper
         try:
-            owner = await self.forwarder.hub.owner(table_id)
+            owner = await keeper.owner(table_id) if keeper is not None else None
         except Exception:  # the route answers (503 elsewhere, or the database's error)
             owner = None
         if owner is None:

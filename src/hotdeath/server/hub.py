@@ -2,11 +2,12 @@
 
 The hub loads a table from the database on demand (:meth:`Hub.load`), unloads a table
 nobody is connected to once it has been idle for a while (the sweeper), restores the
-running games at start-up, and with PostgreSQL keeps this process's leases (the
-heartbeat, adopting the tables of a stopped process, dropping a table another process
-took: docs/architecture.md, "Several server processes").  The worker threads of the
-thinking bots and of the coach, and the coach's reviews, are the hub's, shared by every
-table.
+running games at start-up, and drops a table another process took over.  Beside it:
+with PostgreSQL, the :class:`~hotdeath.server.keeper.LeaseKeeper` of this process's leases
+(docs/architecture.md, "Several server processes"), and the :class:`~hotdeath.server.
+connections.Pulse` that sends every quiet connection its heartbeat.  The worker threads of
+the thinking bots and of the coach, and the coach's reviews, are the hub's, shared by
+every table.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ from hotdeath.coach import HINT_SECONDS
 from hotdeath.errors import HotDeathError
 from hotdeath.server.coaching import REVIEW_SECONDS, Reviews
 from hotdeath.server.codes import LENGTHS, random_codes, read_codes_taken
-from hotdeath.server.leases import Claim, Leases
+from hotdeath.server.connections import Pulse
+from hotdeath.server.keeper import LeaseKeeper
+from hotdeath.server.leases import Leases
 from hotdeath.server.protocol import RATE_BURST, RATE_PER_SECOND, ApiError
 from hotdeath.server.room import Room
 from hotdeath.server.seating import (
@@ -50,10 +53,6 @@ log = logging.getLogger("hotdeath.server")
 THINKERS = 2
 """Worker threads for thinking bots, shared by every table.  Bots are pure Python, so more
 threads add no speed under the GIL, only delay for the event loop (docs/performance.md)."""
-ADOPT_BATCH = 50
-"""Tables of a stopped process one process takes over per round of its heartbeat."""
-LEASE_TRIES = 40
-"""Tries (50 ms apart) to take a table another process is taking at the same moment."""
 IDLE_UNLOAD = 900.0
 """Default seconds a table nobody is connected to stays in memory after its last event."""
 FINISHED_UNLOAD = 120.0
@@ -75,11 +74,8 @@ class Hub:
         leases: Leases | None = None,
     ) -> None:
         self.store = store
-        self.leases = leases
-        """Shared with other processes (PostgreSQL): the tables' leases; None: alone."""
-        self.held: set[str] = set()
-        """The tables whose lease this process holds (with :attr:`leases`)."""
-        self._keeper: asyncio.Task[None] | None = None
+        self.keeper = LeaseKeeper(self, leases) if leases is not None else None
+        """Shared with other processes (PostgreSQL): this process's leases; None: alone."""
         self.seat_rate = seat_rate
         """Each seat's token bucket (burst, per second), shared by its connections."""
         self.bot_delay = bot_delay
@@ -99,6 +95,8 @@ class Hub:
         """How many times a table was unloaded."""
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
+        self.pulse = Pulse(self.rooms)
+        """The heartbeat of every connection (started with the sweeper)."""
         self.create_backoff = 0.0
         """The wait after a table could not be created (doubles per failure, capped)."""
         self.create_retry_at = 0.0
@@ -173,8 +171,8 @@ class Hub:
 
         def stored() -> None:
             self.create_backoff = 0.0
-            if self.leases is not None:  # its lease was stored with it
-                self.held.add(table_id)
+            if self.keeper is not None:  # its lease was stored with it
+                self.keeper.held.add(table_id)
 
         def not_stored() -> None:  # it never existed
             if self.rooms.get(table_id) is room:
@@ -224,8 +222,8 @@ class Hub:
         room = self.rooms.get(table_id)
         if room is not None or len(table_id) > 32:
             return room
-        if (self.leases is not None and table_id not in self.held
-                and await self.owner(table_id) is not None):
+        if (self.keeper is not None and table_id not in self.keeper.held
+                and await self.keeper.owner(table_id) is not None):
             raise ApiError(503, "elsewhere", "another server process plays this table at "
                            "the moment; try again in a few seconds")
         async with self._loading:
@@ -242,29 +240,6 @@ class Hub:
             log.info("table %s loaded from the database", table_id)
             return room
 
-    async def owner(self, table_id: str) -> str | None:
-        """Where ``table_id`` is played: None here (or nowhere), else the owner's address.
-
-        Without leases always None.  With them the table is taken here unless a live
-        other process holds it (docs/architecture.md, "Several server processes").
-        """
-        if self.leases is None or len(table_id) > 32 or table_id in self.held:
-            return None
-        for _ in range(LEASE_TRIES):
-            got = await asyncio.to_thread(self.leases.claim, table_id)
-            if got is Claim.BUSY:
-                await asyncio.sleep(0.05)
-                continue
-            if got is Claim.HERE:
-                self.held.add(table_id)
-                return None
-            if got is Claim.NO_TABLE:
-                return None
-            assert isinstance(got, str)
-            return got
-        raise ApiError(503, "elsewhere", "another server process is taking this table at "
-                       "the moment; try again in a few seconds")
-
     async def room(self, table_id: str) -> Room:
         """Like :meth:`load`, but ``unknown_table`` (404) if there is no such table."""
         room = await self.load(table_id)
@@ -276,17 +251,12 @@ class Hub:
         """Load every table with a running game and start its bots; returns how many.
 
         With leases: register this process and load only the running tables nobody
-        (alive) holds, and start the task that keeps the leases.  Also starts the task
-        that unloads idle tables.
+        (alive) holds, and start the task that keeps the leases (:meth:`LeaseKeeper.start
+        <hotdeath.server.keeper.LeaseKeeper.start>`).  Also starts the tasks that unload
+        idle tables and send the heartbeats.
         """
-        if self.leases is not None:
-            self.leases.register()
-            self.store.server_id = self.leases.server_id
-            ids = []
-            while batch := self.leases.adopt(ADOPT_BATCH, unleased=True):
-                ids += batch
-                self.held.update(batch)
-            self._keeper = asyncio.get_running_loop().create_task(self._keep_leases())
+        if self.keeper is not None:
+            ids = self.keeper.start()
         else:
             self.store.reset_connected()
             ids = self.store.playing_tables()
@@ -299,84 +269,25 @@ class Hub:
 
     def start_sweeper(self) -> None:
         """Start the task that unloads idle tables (if unloading is on)."""
+        self.pulse.start()
         limits = [t for t in (self.idle_unload, self.finished_unload) if t is not None]
         if limits and (self._sweeper is None or self._sweeper.done()):
             every = max(0.02, min(30.0, min(limits) / 4))
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep(every))
-
-    async def _keep_leases(self) -> None:
-        """Renew the heartbeat, drop the tables taken over, adopt those of dead processes.
-
-        A process that could not renew for a whole lease time drops every table (another
-        process may have taken them over meanwhile).
-        """
-        leases = self.leases
-        assert leases is not None
-        last_ok = time.monotonic()
-        failing = False
-        while True:
-            await asyncio.sleep(leases.seconds / 3)
-            known = set(self.held)
-            try:
-                held = await asyncio.to_thread(leases.heartbeat)
-            except Exception as e:
-                if not failing:
-                    log.error("the leases could not be renewed: %s", type(e).__name__)
-                failing = True
-                if time.monotonic() - last_ok > leases.seconds:
-                    for table_id in list(self.rooms):
-                        await self.drop(table_id)
-                    self.held.clear()
-                continue
-            if failing:
-                log.info("the leases are renewed again")
-            failing, last_ok = False, time.monotonic()
-            for table_id in known - held:
-                await self.drop(table_id)
-            self.held -= known - held
-            try:
-                adopted = await asyncio.to_thread(leases.adopt, ADOPT_BATCH)
-                for table_id in adopted:
-                    self.held.add(table_id)
-                    room = self.rooms.get(table_id) or await self.load(table_id)
-                    if room is not None and room.run is not None and (
-                            not room.run.state.is_terminal()):
-                        room.driver.start()
-                if adopted:
-                    log.info("took over %d table(s) of a stopped server process", len(adopted))
-            except Exception:  # the next round tries again
-                log.exception("adopting the tables of a stopped server process failed")
-
-    async def still_held(self, table_id: str) -> bool:
-        """Ask the database whether this process holds ``table_id``; drop it if not.
-
-        True also when the database cannot say (the heartbeat decides then).
-        """
-        if self.leases is None:
-            return True
-        self.held.discard(table_id)
-        try:
-            where = await self.owner(table_id)
-        except Exception:  # the database fails: keep it, the heartbeat decides
-            self.held.add(table_id)
-            return True
-        if where is None:
-            return True
-        await self.drop(table_id)
-        return False
 
     async def drop(self, table_id: str) -> None:
         """Forget a table another process has taken over: its bots stop, its sockets close.
 
         The clients reconnect (close code 1012) and reach the process that plays it now.
         """
-        self.held.discard(table_id)
+        if self.keeper is not None:
+            self.keeper.held.discard(table_id)
         room = self.rooms.pop(table_id, None)
         if room is None:
             return
         await room.driver.stop()
-        for c in list(room.conns):
-            c.close(code=1012)
+        for c in list(room.conns):  # what they were not sent yet may be out of date
+            c.close(code=1012, discard=True)
         log.info("table %s is played by another server process now", table_id)
 
     async def _sweep(self, every: float) -> None:
@@ -401,10 +312,8 @@ class Hub:
                     room.driver.start()  # someone came back meanwhile
                 continue
             del self.rooms[table_id]
-            if self.leases is not None and table_id in self.held:
-                self.held.discard(table_id)
-                with contextlib.suppress(Exception):  # a lease kept runs out by itself
-                    await asyncio.to_thread(self.leases.release, table_id)
+            if self.keeper is not None:
+                await self.keeper.release(table_id)
             self.unloaded += 1
             gone.append(table_id)
             log.info("table %s unloaded (idle %.0f s)", table_id, now - room.used)
@@ -416,21 +325,17 @@ class Hub:
         With leases: once the queued writes are made, this process resigns (its running
         tables are free for the other processes at once).
         """
-        for task in (self._sweeper, self._keeper):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        await self.pulse.stop()
         for room in list(self.rooms.values()):
             await room.driver.stop()
             for c in list(room.conns):
-                c.close(code=1012 if self.leases is not None else None)
+                c.close(code=1012 if self.keeper is not None else None)
         self.thinkers.shutdown(wait=False, cancel_futures=True)
         self.coach.shutdown(wait=False, cancel_futures=True)
         self.reviews.close()
-        if self.leases is not None and self.store.server_id is not None:
-            await asyncio.to_thread(self.store.flush)
-            try:
-                await asyncio.to_thread(self.leases.resign)
-            except Exception as e:  # the leases run out by themselves
-                log.error("could not hand the tables over: %s", type(e).__name__)
+        if self.keeper is not None:
+            await self.keeper.close()

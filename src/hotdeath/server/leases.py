@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 from enum import Enum
+from typing import NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -39,6 +40,14 @@ class Claim(Enum):
     """There is no such table."""
     BUSY = "busy"
     """Another process is taking the table at this moment: ask again shortly."""
+
+
+class Renewal(NamedTuple):
+    """What a heartbeat learns: the tables this process holds, the live processes."""
+
+    held: set[str]
+    peers: list[str]
+    """The public addresses of the live processes (this one's included), sorted."""
 
 
 class Leases:
@@ -70,7 +79,7 @@ class Leases:
                 id=self.server_id, url=self.url, started_at=sa.func.now(),
                 heartbeat_at=sa.func.now()))
 
-    def heartbeat(self) -> set[str]:
+    def heartbeat(self) -> Renewal:
         """Renew this process's heartbeat; returns the tables it holds now."""
         with self.engine.begin() as c:
             renewed = c.execute(servers_t.update().where(servers_t.c.id == self.server_id)
@@ -79,8 +88,11 @@ class Leases:
                 c.execute(servers_t.insert().values(
                     id=self.server_id, url=self.url, started_at=sa.func.now(),
                     heartbeat_at=sa.func.now()))
-            return set(c.execute(sa.select(leases_t.c.table_id)
+            held = set(c.execute(sa.select(leases_t.c.table_id)
                                  .where(leases_t.c.server_id == self.server_id)).scalars())
+            peers = c.execute(sa.select(servers_t.c.url).distinct().where(self._alive())
+                              .order_by(servers_t.c.url)).scalars()
+            return Renewal(held, [str(u) for u in peers])
 
     def claim(self, table_id: str) -> Claim | str:
         """Take ``table_id`` unless a live other process holds it (then: its address)."""

@@ -346,6 +346,7 @@ class Room:
             "table": self.summary(),
             "chat": self.chat.lines, "reactions": dict(REACTIONS),
             "watcher": conn.watcher if seat is None else None,
+            "servers": self.hub.keeper.peers if self.hub.keeper is not None else [],
         })
         if self.run is not None:
             conn.send_json(self.state_message(seat, with_log=True))

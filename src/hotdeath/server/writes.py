@@ -287,7 +287,8 @@ class Writes:
         """
         room = self.room
         await room.driver.stop()
-        if room.hub.leases is not None and not await room.hub.still_held(room.table_id):
+        if room.hub.keeper is not None and not await room.hub.keeper.still_held(
+                room.table_id):
             self.recovering = False
             return
         while True:

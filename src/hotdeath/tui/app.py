@@ -40,7 +40,7 @@ from hotdeath.coach import review as coach_review
 from hotdeath.errors import HotDeathError
 from hotdeath.notation import record
 from hotdeath.pending import Pending
-from hotdeath.tui.remote import RemoteSession
+from hotdeath.tui.remote import OPEN_TIMEOUT, SILENCE, RemoteSession
 from hotdeath.tui.session import CARD_ACTIONS, ScoreSheet, Session, colour_word, face_order
 from hotdeath.view import View
 from hotdeath.words import pending_words
@@ -459,17 +459,24 @@ class HotDeathApp(App[None]):
         retry = 0
         while True:
             try:
-                async with connect(session.ws_url, compression=None) as ws:
+                async with connect(session.ws_url, compression=None, close_timeout=1,
+                                   open_timeout=OPEN_TIMEOUT) as ws:
                     self._ws = ws
                     await ws.send(json.dumps(session.hello()))
-                    async for raw in ws:
+                    while True:  # the server says something every few seconds
+                        try:
+                            raw = await asyncio.wait_for(ws.recv(), SILENCE)
+                        except TimeoutError:  # a silent server: no closing handshake
+                            ws.transport.abort()
+                            raise
                         retry = 0
                         session.handle(json.loads(raw))
                         self._from_server(session)
                         await self._send_outbox()
-                    closed: Exception = ws.close_exc
-            except (OSError, WebSocketException) as e:
-                closed = e
+            except (OSError, WebSocketException, TimeoutError) as e:
+                closed: Exception = e
+                if not isinstance(e, ConnectionClosed):  # silent, or never opened:
+                    session.next_server()  # another process, if the table named some
             finally:
                 # quitting cancels this task, maybe inside the closing handshake: make sure
                 # the socket is closed, not left for the garbage collector

@@ -6,6 +6,13 @@ protocol the browser uses.  :class:`RemoteSession` gives the screen the same sur
 local :class:`~hotdeath.tui.session.Session`, built from the server's messages: views and
 events come back into :class:`~hotdeath.view.View` and :class:`~hotdeath.events.Event`
 values, so the table, the log and the scoring screen read exactly as in a local game.
+
+The server says something at least every 2.5 s (a ``heartbeat`` when nothing else
+happens); a connection silent for :data:`SILENCE` seconds, or not open within
+:data:`OPEN_TIMEOUT`, belongs to a server that stalled or is gone, and the screen
+connects again: to the same address, or, when that address is one of the server
+processes the table's ``welcome`` named (several processes reached directly, without a
+proxy), to the next of them (:meth:`RemoteSession.next_server`).
 """
 
 from __future__ import annotations
@@ -30,6 +37,11 @@ from hotdeath.state import GameState
 from hotdeath.text import clean_text, shown
 from hotdeath.tui.session import Session
 from hotdeath.view import SeatView, View
+
+SILENCE = 6.0
+"""Seconds without a message after which the connection counts as lost."""
+OPEN_TIMEOUT = 5.0
+"""Seconds a new connection may take to open."""
 
 
 class ConnectError(HotDeathError):
@@ -186,6 +198,8 @@ class RemoteSession(Session):
         self.generation = 0
         """Counts the games seen at this table (a rematch starts a new one)."""
         self.outbox: list[dict[str, Any]] = []
+        self.servers: list[str] = []
+        """The table's server processes as the last ``welcome`` named them."""
         self.waiting = False
         """An action was sent and its answer has not come back yet."""
         self.error = ""
@@ -202,6 +216,17 @@ class RemoteSession(Session):
                 body["seat"] = seat
             token = str(api(base, f"/api/tables/{table_id}/join", body)["token"])
         return cls(base, table_id, token, theme)
+
+    def next_server(self) -> None:
+        """After a lost connection: try the next server process the table named.
+
+        Only when this session reached one of them directly (its address is in the
+        list): behind a proxy the list holds addresses meant for the processes alone,
+        and the proxy itself finds a live one.
+        """
+        if self.base in self.servers and len(self.servers) > 1:
+            self.base = self.servers[(self.servers.index(self.base) + 1)
+                                     % len(self.servers)]
 
     @property
     def ws_url(self) -> str:
@@ -327,6 +352,7 @@ class RemoteSession(Session):
             seat = msg.get("seat")
             self.human = int(seat) if isinstance(seat, int) else None
             self._names_from(msg.get("table", {}).get("seats", []))
+            self.servers = [str(u).rstrip("/") for u in msg.get("servers") or []]
         elif kind == "table":
             self._names_from(msg.get("table", {}).get("seats", []))
             if "hints" in msg.get("table", {}):

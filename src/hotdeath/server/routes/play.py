@@ -59,10 +59,15 @@ async def connection(svc: Svc, ws: WebSocket, table_id: str) -> None:
         await ws.close(code=4404)
         return
     conn = Conn(*svc.rate_limit)
+    keeper = svc.hub.keeper
 
     async def sender() -> None:
         while True:
             text = await conn.outbox.get()
+            if keeper is not None and not keeper.fresh():  # stalled past the lease time:
+                await keeper.confirm()  # the tables lost meanwhile are dropped first
+                if conn.closed and text is not None:
+                    continue  # its table was lost: what it was to be sent is out of date
             if text is None:
                 if conn.close_code is not None:  # served elsewhere now: the client
                     await ws.close(code=conn.close_code)  # reconnects and finds it

@@ -38,6 +38,7 @@ const S = {
   seedCommitment: null,
   reveals: {},
   ws: null,
+  heard: 0,
   retry: 0,
   closing: false,
   pending: null,
@@ -99,32 +100,57 @@ function setConn(text, online) {
   c.classList.toggle("offline", !online);
 }
 
+// The server sends something at least every 2.5 s (a `heartbeat` when nothing else:
+// docs/protocol.md): a socket silent for SILENCE_MS belongs to a server that stalled or is
+// gone, and one that does not open within OPEN_MS reached such a server. Either is dropped
+// at once (no closing handshake to wait for) and the page connects again.
+const SILENCE_MS = 6000;
+const OPEN_MS = 5000;
+
 function connect() {
   const proto = window.location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${window.location.host}/ws/${encodeURIComponent(tableId)}`);
   S.ws = ws;
+  S.heard = Date.now();
   setConn(S.retry ? "reconnecting…" : "connecting…", false);
   ws.addEventListener("open", () => {
     S.retry = 0;
+    S.heard = Date.now();
     ws.send(JSON.stringify({ type: "hello", token: S.spectate ? null : S.token }));
   });
   ws.addEventListener("message", (e) => {
+    S.heard = Date.now();
     let msg;
     try { msg = JSON.parse(e.data); } catch { return; }
     onMessage(msg);
   });
-  ws.addEventListener("close", () => {
-    if (S.ws !== ws) return;
-    S.pending = null;
-    document.body.dataset.pending = "0";
-    setConn("offline — reconnecting…", false);
-    document.body.dataset.connected = "0";
-    if (S.closing) return;
-    S.retry += 1;
-    const delay = Math.min(5000, 300 * 2 ** Math.min(S.retry, 5));
-    setTimeout(connect, delay);
-  });
+  ws.addEventListener("close", () => lost(ws));
 }
+
+/** The socket `ws` closed or fell silent: show it, and connect again after a wait. */
+function lost(ws) {
+  if (S.ws !== ws) return;
+  S.ws = null;
+  S.pending = null;
+  document.body.dataset.pending = "0";
+  setConn("offline — reconnecting…", false);
+  document.body.dataset.connected = "0";
+  if (S.closing) return;
+  S.retry += 1;
+  const delay = Math.min(5000, 300 * 2 ** Math.min(S.retry, 5));
+  setTimeout(connect, delay);
+}
+
+setInterval(() => {
+  const ws = S.ws;
+  if (!ws) return;
+  const quiet = Date.now() - S.heard;
+  const silent = ws.readyState === WebSocket.OPEN && quiet > SILENCE_MS;
+  if (silent || (ws.readyState === WebSocket.CONNECTING && quiet > OPEN_MS)) {
+    lost(ws);
+    try { ws.close(); } catch { /* already closing */ }
+  }
+}, 1000);
 
 function send(obj) {
   if (!S.ws || S.ws.readyState !== WebSocket.OPEN) {
