@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import CodeType, FunctionType
@@ -133,6 +134,21 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'server.sqlite3'}"
     url: str = request.getfixturevalue("pg_url")
     return url
+
+
+@pytest.fixture(autouse=True)
+def _quiet_heartbeat(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The servers run in a test's own process send no ``heartbeat`` unless it asks.
+
+    A heartbeat goes to a connection that was sent nothing for 2 s: on a busy machine it
+    would slip, now and then, between the messages a test reads in order.  Tests of the
+    heartbeat are marked ``heartbeat``; servers run as processes of their own (the browser,
+    the terminal client, several processes) keep it, as in production.
+    """
+    connections = sys.modules.get("hotdeath.server.connections")
+    if connections is not None and request.node.get_closest_marker("heartbeat") is None:
+        monkeypatch.setattr(connections, "HEARTBEAT", float("inf"))
+
 
 # ------------------------------------------------------------------ slow tests
 

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import warnings
 
+import pytest
+
 from hotdeath.server import create_app
 from hotdeath.server.connections import HEARTBEAT, HEARTBEAT_TEXT, Conn, Pulse
+
+pytestmark = pytest.mark.heartbeat  # the in-process servers beat here (tests/conftest.py)
 
 with warnings.catch_warnings():  # starlette warns about its httpx transport on import
     warnings.simplefilter("ignore")
