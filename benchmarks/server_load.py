@@ -75,6 +75,8 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     games_over: int = 0
+    heartbeats: int = 0
+    """``heartbeat`` messages the clients got (a quiet connection's, every 2 s)."""
 
 
 def cpu_seconds(pid: int) -> float:
@@ -170,6 +172,8 @@ async def client(
                 stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
                 sent_at = None
                 continue
+            if kind == "heartbeat":
+                stats.heartbeats += 1
             if kind != "state":
                 continue
             if sent_at is not None:
@@ -313,6 +317,7 @@ async def run_one(
         "p50_ms": round(q(0.50), 2), "p99_ms": round(q(0.99), 2),
         "mean_ms": round(1000 * statistics.fmean(lat), 2) if lat else None,
         "errors": stats.errors, "games_over": stats.games_over, "setup_s": round(setup, 1),
+        "heartbeats_per_action": round(stats.heartbeats / len(lat), 2) if lat else None,
         "idle_lag_p99_ms": lag, "run_lag_p99_ms": run_lag,
         "server_cpu_ms_per_action": round(1000 * server_cpu / len(lat), 2) if lat else None,
         "client_cpu_ms_per_action": round(1000 * client_cpu / len(lat), 2) if lat else None,
@@ -446,8 +451,9 @@ def print_table(results: list[dict[str, Any]]) -> None:
     """Every run, one row each (Markdown)."""
     print("| code | servers | tables | clients | actions | actions/s | "
           "server CPU ms/action | p50 ms | p99 ms | client CPU ms/action | idle lag p99 ms "
-          "| lag p99 ms in the run | DB CPU ms/action | commits/action | errors |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+          "| lag p99 ms in the run | DB CPU ms/action | commits/action | heartbeats/action "
+          "| errors |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in results:
         servers = f"{r['servers']}{' via other' if r['via_other'] else ''}" if r[
             "servers"] else "1 (SQLite)"
@@ -456,7 +462,7 @@ def print_table(results: list[dict[str, Any]]) -> None:
               f"{r['server_cpu_ms_per_action']} | {r['p50_ms']} | {r['p99_ms']} | "
               f"{r['client_cpu_ms_per_action']} | {r['idle_lag_p99_ms']} | "
               f"{r['run_lag_p99_ms']} | {r.get('db_cpu_ms_per_action', '-')} | "
-              f"{r.get('commits_per_action', '-')} | "
+              f"{r.get('commits_per_action', '-')} | {r.get('heartbeats_per_action', '-')} | "
               f"{r['errors'] or '-'} |")
 
 
