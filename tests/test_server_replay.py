@@ -107,7 +107,7 @@ def test_pages_are_built_outside_the_servers_process(client: TestClient) -> None
     """The server's event loop only passes pages on: they are built in worker processes.
 
     A page build is pure Python; in a thread of the server's process it would hold the
-    GIL the loop needs to answer other tables (docs/performance.md §9).
+    GIL the loop needs to answer other tables (the run log in benchmarks/results/, §9).
     """
     hub = _hub(client)
     games = [stored_game(hub, 300, seed=seed)[1] for seed in (21, 22, 23)]

@@ -15,7 +15,8 @@ request (a 79,070-step game: 174 MB in 10.9 s, serialised on the event loop).  N
   itself and holds its checkpoints), so the server's event loop only passes the finished
   text on: a page build is pure Python, and in a thread of the server's process it would
   hold the GIL the loop needs (another table's ping p99 with four readers of a
-  50,000-step game: 78–344 ms in threads, 11 ms in processes; the run log in benchmarks/results/, §9).
+  50,000-step game: 78–344 ms in threads, 11 ms in processes; the run log in
+  benchmarks/results/, §9).
   The server's own ``__main__`` must be guarded (``if __name__ == "__main__"``): a worker
   is started with ``spawn``, which imports it;
 * one client address may have :data:`PER_ADDRESS` requests under way (more:

@@ -284,7 +284,8 @@ class Store:
         ``threaded``: statements run in a thread of the store (True) or in the caller's
         thread (False); None (the default) chooses a thread for a database server and the
         caller's thread for SQLite, whose commits take a fraction of a millisecond and
-        cost more in hand-overs between threads than they take (the run log in benchmarks/results/, §8).
+        cost more in hand-overs between threads than they take (the run log in
+        benchmarks/results/, §8).
         """
         self.url = url
         self.engine = make_engine(url)
