@@ -6,7 +6,7 @@ Run from the repository root::
     nice -n 10 .venv/bin/python benchmarks/neural_strength.py --variant hotdeath --players 4 \
         --hands 2000 --opponent heuristic:strong
     .venv/bin/python benchmarks/neural_strength.py --variant standard --players 2 --hands 200 \
-        --model runs/std2/model.npz --quick
+        --model runs/std2/model.npz --play 1.0:0 --play 0:0.1
 
 Hand *i* is the first hand of the game seeded ``game_seed(--seed, i)`` (the simulation's
 seeds), with the candidate in seat ``i % players`` and ``--opponent`` in every other seat;
@@ -25,6 +25,10 @@ Measures per hand, for the seat under test:
 
 Also the candidate's decision time (median, 90th percentile, mean, over its decisions
 with more than one legal action).  Output: one JSON object (``--out`` writes it too).
+
+``--play PRIOR:MARGIN`` (repeatable) rates the neural candidate with other play rules
+(the model's imitation weight and margin, :func:`hotdeath.bots.neural.pick_slot`) on the
+same deals, the control played once: one result object per rule, in a JSON list.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -46,7 +50,7 @@ import hotdeath
 from hotdeath.actions import Action
 from hotdeath.bots import Bot, make_bot
 from hotdeath.bots.arena import next_bot_move, seat_rngs
-from hotdeath.bots.neural import NeuralBot
+from hotdeath.bots.neural import NeuralBot, shipped_model
 from hotdeath.simulate import game_seed
 from hotdeath.variants import get_variant
 from hotdeath.view import View
@@ -124,14 +128,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--opponent", default="heuristic:strong")
     ap.add_argument("--control", default="heuristic:strong")
     ap.add_argument("--max-moves", type=int, default=5000)
+    ap.add_argument("--play", action="append", metavar="PRIOR:MARGIN",
+                    help="rate the neural candidate with this play rule (repeatable)")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
     v = get_variant(args.variant)
     lowest = v.goal(v.resolve_options(None, None)).lowest_wins
-    cand = Side()
+    base: Bot = NeuralBot(args.model) if args.model else make_bot(args.candidate)
+    rules: list[tuple[float, float] | None] = [None]
+    if args.play:
+        if not isinstance(base, NeuralBot):
+            ap.error("--play needs a neural candidate")
+        try:
+            rules = [(float(a), float(b)) for a, _, b in (r.partition(":") for r in args.play)]
+        except ValueError:
+            ap.error("--play takes PRIOR:MARGIN, such as 1.0:0.05")
+    cands: list[tuple[Side, Bot]] = []
+    for rule in rules:
+        side = Side()
+        bot = base
+        if rule is not None and isinstance(base, NeuralBot):
+            model = base.model or shipped_model(args.variant, args.players)
+            bot = NeuralBot(replace(model, meta=dict(model.meta, prior=rule[0],
+                                                     margin=rule[1])))
+        cands.append((side, Timed(bot, side.times)))
     ctrl = Side()
-    cand_bot: Bot = NeuralBot(args.model) if args.model else make_bot(args.candidate)
-    timed = Timed(cand_bot, cand.times)
     opp = make_bot(args.opponent)
     control = make_bot(args.control)
     n = args.players
@@ -140,34 +161,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     for i in range(args.hands):
         seed = game_seed(args.seed, i)
         seat = i % n
-        for side, bot in ((cand, timed), (ctrl, control)):
+        for side, bot in [*cands, (ctrl, control)]:
             bots: list[Bot] = [opp] * n
             bots[seat] = bot
             p, w = measure(args.variant, n, seed, seat, bots, lowest, args.max_moves)
             side.points.append(p)
             side.won.append(w)
-    diffs = [a - b for a, b in zip(cand.points, ctrl.points, strict=True)]
-    wins = [a - b for a, b in zip(cand.won, ctrl.won, strict=True)]
-    times = sorted(cand.times)
-    res = {
-        "variant": args.variant, "players": n, "hands": args.hands, "seed": args.seed,
-        "candidate": args.model or args.candidate, "opponent": args.opponent,
-        "control": args.control,
-        "points_candidate": interval(cand.points), "points_control": interval(ctrl.points),
-        "points_difference": interval(diffs),
-        "won_candidate": statistics.fmean(cand.won), "won_control": statistics.fmean(ctrl.won),
-        "won_difference": interval(wins),
-        "decision_ms": {
-            "median": round(1e3 * statistics.median(times), 3) if times else None,
-            "p90": round(1e3 * times[int(0.9 * (len(times) - 1))], 3) if times else None,
-            "mean": round(1e3 * statistics.fmean(times), 3) if times else None,
-            "decisions": len(times)},
-        "wall_s": round(time.perf_counter() - t0, 1),
-        "cpu_s": round(time.process_time() - c0, 1),
-        "core": hotdeath.core(), "python": platform.python_version(),
-        "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-    }
-    text = json.dumps(res)
+    out = []
+    for rule, (cand, _) in zip(rules, cands, strict=True):
+        diffs = [a - b for a, b in zip(cand.points, ctrl.points, strict=True)]
+        wins = [a - b for a, b in zip(cand.won, ctrl.won, strict=True)]
+        times = sorted(cand.times)
+        out.append({
+            "variant": args.variant, "players": n, "hands": args.hands, "seed": args.seed,
+            "candidate": args.model or args.candidate, "opponent": args.opponent,
+            "control": args.control,
+            "play": None if rule is None else {"prior": rule[0], "margin": rule[1]},
+            "points_candidate": interval(cand.points), "points_control": interval(ctrl.points),
+            "points_difference": interval(diffs),
+            "won_candidate": statistics.fmean(cand.won),
+            "won_control": statistics.fmean(ctrl.won),
+            "won_difference": interval(wins),
+            "decision_ms": {
+                "median": round(1e3 * statistics.median(times), 3) if times else None,
+                "p90": round(1e3 * times[int(0.9 * (len(times) - 1))], 3) if times else None,
+                "mean": round(1e3 * statistics.fmean(times), 3) if times else None,
+                "decisions": len(times)},
+            "wall_s": round(time.perf_counter() - t0, 1),
+            "cpu_s": round(time.process_time() - c0, 1),
+            "core": hotdeath.core(), "python": platform.python_version(),
+            "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        })
+    text = json.dumps(out[0] if not args.play else out)
     print(text)
     if args.out:
         args.out.write_text(text + "\n", encoding="utf-8")

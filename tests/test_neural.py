@@ -156,7 +156,7 @@ def _tiny(**changes: object) -> object:
 def test_a_tiny_training_run_resumes_exactly_and_its_model_plays(tmp_path: Path) -> None:
     from hotdeath.rl.train import TrainConfig, iter_log, train
 
-    cfg = _tiny()
+    cfg = _tiny(replay=2)  # the second iteration also learns from the first's decisions
     assert isinstance(cfg, TrainConfig)
     whole = train(cfg, 2, tmp_path / "whole")
     train(cfg, 1, tmp_path / "cut")
@@ -164,6 +164,7 @@ def test_a_tiny_training_run_resumes_exactly_and_its_model_plays(tmp_path: Path)
     for a, b in zip(whole.weights + whole.biases, resumed.weights + resumed.biases,
                     strict=True):
         assert np.array_equal(a, b)
+    assert (tmp_path / "cut" / "data" / "iter-0001.npz").exists()  # read back on resuming
     lines = list(iter_log(tmp_path / "cut"))
     assert [line["iteration"] for line in lines] == [1, 2]
     # (an untrained network can play a hand past max_hand_moves, which counts no decision:
@@ -206,31 +207,70 @@ def test_the_train_command(tmp_path: Path) -> None:
     from hotdeath.cli import app
 
     out = tmp_path / "run"
-    r = CliRunner().invoke(app, ["train", "--variant", "standard", "--players", "2",
-                                 "--tables", "1", "--hands", "1", "--hidden", "8",
-                                 "--warm", "1", "--branch", "0.5",
-                                 "--iterations", "1", "--out", str(out)])
+    base = ["train", "--variant", "standard", "--players", "2", "--tables", "1", "--hands",
+            "1", "--hidden", "8", "--set", "warm=1", "--set", "branch=0.5", "--iterations",
+            "1", "--out", str(out)]
+    r = CliRunner().invoke(app, base)
     assert r.exit_code == 0, r.output
     assert json.loads(r.output.splitlines()[0])["iteration"] == 1
-    assert Model.load(out / "model.npz").hidden == (8,)
-    assert Model.load(out / "model.npz").prior == 0.05
-    # --play-prior sets only the weight the bot plays with: the run goes on unchanged
-    r = CliRunner().invoke(app, ["train", "--variant", "standard", "--players", "2",
-                                 "--tables", "1", "--hands", "1", "--hidden", "8",
-                                 "--warm", "1", "--branch", "0.5", "--iterations", "1",
-                                 "--play-prior", "0.3", "--out", str(out)])
+    model = Model.load(out / "model.npz")
+    assert model.hidden == (8,)
+    assert (model.prior, model.margin) == (0.05, 0.0)
+    config = model.meta["training"]["config"]
+    assert (config["warm"], config["branch"], config["tables"]) == (1, 0.5, 1)
+    # --play-prior and --play-margin set only how the bot plays: the run goes on unchanged
+    r = CliRunner().invoke(app, [*base, "--play-prior", "0.3", "--play-margin", "0.1"])
     assert r.exit_code == 0, r.output
-    assert Model.load(out / "model.npz").prior == 0.3
+    assert (Model.load(out / "model.npz").prior, Model.load(out / "model.npz").margin) == \
+        (0.3, 0.1)
     # the same command resumes (nothing left to do); another setting is refused
-    r = CliRunner().invoke(app, ["train", "--variant", "standard", "--players", "2",
-                                 "--tables", "1", "--hands", "1", "--hidden", "8",
-                                 "--warm", "1", "--branch", "0.5", "--iterations", "1",
-                                 "--centered", "--out", str(out)])
+    r = CliRunner().invoke(app, [*base, "--set", "centered=true"])
     assert r.exit_code == 2
     assert "[resume_mismatch]" in r.output and "centered" in r.output
     r = CliRunner().invoke(app, ["train", "--hidden", "a,b", "--out", str(out)])
     assert r.exit_code == 2
     assert "[bad_option]" in r.output
+    for bad, code in (("colour=red", "unknown_setting"), ("warm", "unknown_setting"),
+                      ("seed=3", "unknown_setting"), ("warm=two", "bad_option"),
+                      ("branch=2", "bad_option"), ("centered=maybe", "bad_option")):
+        r = CliRunner().invoke(app, ["train", "--set", bad, "--out", str(tmp_path / "x")])
+        assert r.exit_code == 2, bad
+        assert f"[{code}]" in r.output, (bad, r.output)
+    assert not (tmp_path / "x").exists()  # a refused command writes nothing
+
+
+def test_training_settings_are_read_as_their_types() -> None:
+    from hotdeath.rl.train import TrainConfig, TrainingError, settable, with_settings
+
+    cfg = with_settings(TrainConfig(), ["rollout-moves=250", "centered=yes", "lr=1e-3",
+                                        "hidden=64,32", "sparring_bots=heuristic:strong",
+                                        "warm=3", "warm=4"])
+    assert (cfg.rollout_moves, cfg.centered, cfg.lr, cfg.hidden) == (250, True, 1e-3, (64, 32))
+    assert (cfg.sparring_bots, cfg.warm) == (("heuristic:strong",), 4)  # the last one wins
+    assert with_settings(cfg, ["centered=0"]).centered is False
+    assert "variant" not in settable() and "margin" in settable()
+    with pytest.raises(TrainingError) as e:
+        with_settings(cfg, ["players=3"])  # has its own flag
+    assert e.value.code == "unknown_setting" and "known: batch" in e.value.message
+    with pytest.raises(TrainingError) as e:
+        with_settings(cfg, ["epochs=2.5"])
+    assert e.value.code == "bad_option" and "epochs" in e.value.message
+
+
+def test_the_play_rule_keeps_the_favourite_unless_a_value_clearly_beats_it() -> None:
+    from hotdeath.bots.neural import pick_slot
+
+    # four slots: values, then imitation logits; slot 3 is not legal
+    out = np.array([0.10, 0.30, 0.00, 9.0, 2.0, 0.0, 1.0, 9.0], np.float32)
+    legal = [0, 1, 2]
+    assert pick_slot(out, legal, 0.0, 0.0) == 1  # values alone
+    assert pick_slot(out, legal, 1.0, 0.0) == 0  # 2.1 beats 0.3 and 1.0
+    assert pick_slot(out, legal, 0.05, 0.0) == 1  # 0.3 beats 0.2
+    # the favourite (slot 0, logit 2) leads slot 1 in score by 0.1 at prior 0.05 ...
+    assert pick_slot(out, legal, 0.05, 0.05) == 1  # 0.30 − 0.20 > 0.05: slot 1
+    assert pick_slot(out, legal, 0.05, 0.15) == 0  # not by more than 0.15: the favourite
+    tied = np.array([0.5, 0.5, 0.0, 0.0], np.float32)
+    assert pick_slot(tied, [0, 1], 0.0, 0.0) == 0  # ties go to the lower slot
 
 
 @pytest.mark.filterwarnings("ignore")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -108,6 +109,15 @@ class Model:
         """The weight of the imitation logit in the score (the header's ``prior``)."""
         return float(self.meta.get("prior", 0.0))
 
+    @property
+    def margin(self) -> float:
+        """How far a slot's score must lead the imitation's favourite to be played instead.
+
+        The header's ``margin``, in the values' units (hundreds of points); 0: the best
+        score is played (:func:`pick_slot`).
+        """
+        return float(self.meta.get("margin", 0.0))
+
     def outputs(self, obs: Any) -> Any:
         """Both heads for one observation (1-D) or a batch (2-D) of raw counts.
 
@@ -127,6 +137,13 @@ class Model:
         out = self.outputs(obs)
         k = out.shape[-1] // 2
         return out[..., :k] + self.prior * out[..., k:]
+
+    def pick(self, out: Any, slots: Any) -> int:
+        """The slot the bot plays among the legal ``slots``, from the heads ``out``.
+
+        See :func:`pick_slot`.
+        """
+        return pick_slot(out, slots, self.prior, self.margin)
 
     def save(self, path: str | Path) -> None:
         """Write the model as a compressed ``.npz`` file with its JSON header."""
@@ -166,6 +183,34 @@ class Model:
                 "bad_model", f"{str(p)!r} was made for another action or observation layout "
                 f"of {variant} at {players} players: retrain it with this version")
         return cls(variant, players, weights, biases, head)
+
+
+def pick_slot(out: Any, slots: Sequence[int], prior: float, margin: float) -> int:
+    """The play rule: the legal slot of best score unless it hardly leads the favourite.
+
+    ``out`` is one decision's network output (the values of the slots, then their
+    imitation logits).  The score of a slot is ``value + prior·logit``; the *favourite* is
+    the legal slot of highest logit (the network's imitation of ``heuristic:expert``).
+    The slot of best score is played when its score leads the favourite's by more than
+    ``margin``, else the favourite: a value that is only a little better may be noise
+    (the maximum of noisy estimates is biased upwards), so the learned values overrule
+    the imitation only where they are clearly better.  Ties go to the lower slot.
+    """
+    k = len(out) // 2
+    best = fav = slots[0]
+    sb = float(out[best]) + prior * float(out[k + best])
+    lf = float(out[k + fav])
+    for s in slots[1:]:
+        lg = float(out[k + s])
+        sc = float(out[s]) + prior * lg
+        if sc > sb:
+            best, sb = s, sc
+        if lg > lf:
+            fav, lf = s, lg
+    if best == fav or margin <= 0:
+        return best
+    sf = float(out[fav]) + prior * lf
+    return best if sb - sf > margin else fav
 
 
 @cache
@@ -388,10 +433,8 @@ class NeuralBot:
             return None
         if len(slots) == 1:
             return next(iter(slots.values()))
-        q = model.values(obs)
-        best = max(slots, key=lambda s: (float(q[s]), -s))
-        return slots[best]
+        return slots[model.pick(model.outputs(obs), sorted(slots))]
 
 
-__all__ = ["Encoder", "Model", "NeuralBot", "fits", "layout_digest", "shipped_model",
-           "shipped_models"]
+__all__ = ["Encoder", "Model", "NeuralBot", "fits", "layout_digest", "pick_slot",
+           "shipped_model", "shipped_models"]

@@ -37,47 +37,27 @@ def train_command(
     iterations: Annotated[int, typer.Option("--iterations", min=0,
                                             help="Train up to this many iterations.")] = 100,
     tables: Annotated[int | None, typer.Option("--tables", min=1,
-                                               help="Games per iteration (default 32).")]
+                                               help="Games per iteration (default 16).")]
     = None,
     hands: Annotated[int | None, typer.Option("--hands", min=0,
                                               help="Hands per game at most (0: whole games; "
                                                    "default 0).")] = None,
-    targets: Annotated[str | None, typer.Option("--targets", metavar="KIND",
-                                                help="branch (every legal slot valued by "
-                                                     "playing the hand on; default) or "
-                                                     "played (plain deep Monte Carlo).")]
-    = None,
-    branch: Annotated[float | None, typer.Option("--branch", min=0.0, max=1.0,
-                                                 help="Share of the learner's decisions "
-                                                      "that are branched (default 1).")]
-    = None,
-    play_prior: Annotated[float | None, typer.Option("--play-prior", min=0.0,
-                                                     help="The imitation weight the bot "
-                                                          "plays with (default: the "
-                                                          "training's, 0.05).")] = None,
-    rollout: Annotated[str | None, typer.Option("--rollout", metavar="WHO",
-                                                help="Who plays the network's seats in a "
-                                                     "branch: self (default) or expert.")]
-    = None,
-    centered: Annotated[bool | None, typer.Option("--centered/--plain",
-                                                  help="Fit a decision's values as their "
-                                                       "mean and differences (default "
-                                                       "plain).")] = None,
-    rollout_moves: Annotated[int | None, typer.Option("--rollout-moves", min=10,
-                                                      help="A branch longer than this "
-                                                           "is dropped (default 600).")]
-    = None,
-    batch: Annotated[int | None, typer.Option("--batch", min=1,
-                                              help="Minibatch size (default 512).")] = None,
-    epochs: Annotated[int | None, typer.Option("--epochs", min=1,
-                                               help="Passes over each iteration's decisions "
-                                                    "(default 2).")] = None,
     hidden: Annotated[str | None, typer.Option("--hidden", metavar="N,N",
                                                help="Hidden layer widths (default 256,256).")]
     = None,
-    warm: Annotated[int | None, typer.Option("--warm", min=0,
-                                             help="Iterations that learn the expert's "
-                                                  "value first (default 10).")] = None,
+    settings: Annotated[list[str] | None, typer.Option("--set", metavar="NAME=VALUE",
+                                                       help="Any other training setting "
+                                                            "(repeatable; docs/rl.md lists "
+                                                            "them), e.g. --set warm=5 --set "
+                                                            "rollout=expert.")] = None,
+    play_prior: Annotated[float | None, typer.Option("--play-prior", min=0.0,
+                                                     help="The imitation weight the bot "
+                                                          "plays with (default: the "
+                                                          "training's prior).")] = None,
+    play_margin: Annotated[float | None, typer.Option("--play-margin", min=0.0,
+                                                      help="The margin the bot plays with "
+                                                           "(default: the training's "
+                                                           "margin).")] = None,
     out: Annotated[Path, typer.Option("--out", help="The run's folder (checkpoint, log, "
                                                     "models; a rerun resumes).")]
     = Path("runs/neural"),
@@ -100,10 +80,8 @@ def train_command(
     """
     need_extra("training", "train", ("numpy", "jax", "optax", "pettingzoo", "gymnasium"))
     run = _Run(variant, players, preset, seed, hidden, out, quiet, iterations, workers,
-               backend.value, address, play_prior)
-    _train(run, tables=tables, warm=warm, hands=hands, targets=targets, branch=branch,
-           batch=batch, epochs=epochs, centered=centered, rollout=rollout,
-           rollout_moves=rollout_moves)
+               backend.value, address, play_prior, play_margin, tuple(settings or ()))
+    _train(run, tables=tables, hands=hands)
 
 
 class _Run(NamedTuple):
@@ -121,13 +99,16 @@ class _Run(NamedTuple):
     backend: str
     address: str | None
     play_prior: float | None
+    play_margin: float | None
+    settings: tuple[str, ...]
+    """``NAME=VALUE`` of ``--set``, in order."""
 
 
 def _train(run: _Run, **overrides: Any) -> None:
     """Build the configuration from ``run`` and ``overrides`` and run the training."""
     hidden, out, quiet = run.hidden, run.out, run.quiet
     from hotdeath.errors import HotDeathError
-    from hotdeath.rl.train import IterationLog, TrainConfig, train, with_overrides
+    from hotdeath.rl.train import IterationLog, TrainConfig, train, with_overrides, with_settings
     from hotdeath.variants import get_variant
 
     try:
@@ -139,6 +120,7 @@ def _train(run: _Run, **overrides: Any) -> None:
         cfg = with_overrides(TrainConfig(variant=name, players=run.players,
                                          preset=run.preset or "", seed=run.seed),
                              hidden=widths, **overrides)
+        cfg = with_settings(cfg, run.settings)
         cfg.check()
     except HotDeathError as e:
         fail(e.code, e.message)
@@ -149,7 +131,7 @@ def _train(run: _Run, **overrides: Any) -> None:
 
     try:
         train(cfg, run.iterations, out, run.workers, run.backend, run.address,
-              progress=show, play_prior=run.play_prior)
+              progress=show, play_prior=run.play_prior, play_margin=run.play_margin)
     except HotDeathError as e:
         fail(e.code, e.message)
     except KeyboardInterrupt:

@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -46,7 +46,7 @@ import numpy.typing as npt
 from hotdeath import __version__
 from hotdeath.bots import Bot, make_bot
 from hotdeath.bots.arena import seat_rng, worth_offering
-from hotdeath.bots.neural import Model
+from hotdeath.bots.neural import Model, pick_slot
 from hotdeath.errors import HotDeathError
 from hotdeath.rl.aec import raw_env
 from hotdeath.variants import DEFAULT_VARIANT, get_variant
@@ -107,8 +107,18 @@ class TrainConfig:
     prior: float = 0.05
     """Weight of the imitation head in the score the learner plays by: ``Q + prior·logit``
     (``logit``: the network's imitation of ``heuristic:expert``); 0: values alone."""
+    margin: float = 0.0
+    """The learner plays the slot of best score only if it leads the imitation's favourite
+    by more than this (:func:`hotdeath.bots.neural.pick_slot`); 0: the best score."""
     imitation: float = 0.1
     """Weight of the imitation loss (cross-entropy on the expert's slot) in the total."""
+    huber: float = 1.0
+    """The Huber loss's threshold, in the values' units: errors beyond it count linearly
+    (a large one fits the mean of heavy-tailed returns; a small one leans to the median)."""
+    replay: int = 1
+    """The learner's minibatches are drawn from the decisions of the last ``replay``
+    iterations (1: the iteration's own); each iteration takes ``epochs`` passes' worth of
+    its own decisions in minibatches."""
     centered: bool = False
     """Fit the branch values of a decision as their mean and their differences from it
     (the luck the slots share, the same cards and dice, drops out of the differences);
@@ -146,6 +156,8 @@ class TrainConfig:
             ("targets", self.targets in TARGETS), ("branch", 0 < self.branch <= 1),
             ("rollout", self.rollout in ROLLOUTS),
             ("prior", self.prior >= 0), ("imitation", self.imitation >= 0),
+            ("margin", self.margin >= 0), ("huber", self.huber > 0),
+            ("replay", self.replay >= 1),
             ("lr", 0 < self.lr < 1), ("batch", self.batch >= 1), ("epochs", self.epochs >= 1),
             ("epsilon", 0 <= self.epsilon <= 1), ("warm", self.warm >= 0),
             ("sparring", 0 <= self.sparring <= 1), ("past", 0 <= self.past <= 1),
@@ -252,6 +264,25 @@ class Batch:
     def decisions(self) -> int:
         """The learner decisions in the batch."""
         return len(self.obs)
+
+    _ARRAYS: ClassVar[tuple[str, ...]] = ("obs", "targets", "mask", "legal", "expert")
+
+    def save(self, path: Path) -> None:
+        """Write the decisions (not the counters) as a compressed ``.npz`` file."""
+        tmp = path.with_suffix(".tmp.npz")
+        with tmp.open("wb") as f:
+            np.savez_compressed(f, **{k: getattr(self, k) for k in self._ARRAYS})
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: Path) -> Batch:
+        """The decisions :meth:`save` wrote (``bad_checkpoint`` if the file is not one)."""
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                return cls(*(z[k] for k in cls._ARRAYS))
+        except (OSError, KeyError, ValueError) as e:
+            raise TrainingError("bad_checkpoint", f"{str(path)!r} is not a run's data: "
+                                f"{e}") from None
 
     @classmethod
     def join(cls, parts: Sequence[Batch]) -> Batch:
@@ -532,8 +563,8 @@ class _Actor:
             sc._encode(s)
             net = t.nets[s]
             params = self.params if net < 0 else self.past[net]
-            q = scores(forward(params, squash(sc._obs[None, :]))[0], self.cfg.prior)
-            sc.step(slots[int(np.argmax(q[slots]))])
+            out = forward(params, squash(sc._obs[None, :]))[0]
+            sc.step(pick_slot(out, sorted(slots), cfg.prior, cfg.margin))
         return None
 
     def play(self, indices: Sequence[int]) -> Batch:
@@ -565,7 +596,7 @@ class _Actor:
             values: dict[int, F32] = {}
             for net, rows in groups.items():
                 params = self.params if net < 0 else self.past[net]
-                out = scores(forward(params, x[rows]), self.cfg.prior)
+                out = forward(params, x[rows])
                 for j, i in enumerate(rows):
                     values[i] = out[j]
             for i, (t, s) in enumerate(waiting):
@@ -574,8 +605,8 @@ class _Actor:
                 if learner and t.rng.random() < eps:
                     slot = t.rng.choice(slots)
                 else:
-                    v = values[i]
-                    slot = slots[int(np.argmax(v[slots]))]
+                    slot = pick_slot(values[i], sorted(slots), self.cfg.prior,
+                                     self.cfg.margin)
                 if learner:
                     expert = self._expert_slot(t.env, s, t.rngs[s])
                     t.pending.append((s, x[i].astype(np.float16), slot,
@@ -627,6 +658,7 @@ class Learner:
         k = sizes[-1] // 2
         weight = cfg.imitation
         centered = cfg.centered
+        delta = cfg.huber
 
         def loss(params: Any, x: Any, t: Any, m: Any, legal: Any, expert: Any) -> Any:
             h = x
@@ -640,13 +672,13 @@ class Learner:
                 count = jnp.maximum(m.sum(axis=1, keepdims=True), 1.0)
                 qm = (q * m).sum(axis=1, keepdims=True) / count
                 tm = (t * m).sum(axis=1, keepdims=True) / count
-                err = optax.huber_loss(q - qm, t - tm, delta=1.0) * m
-                level = optax.huber_loss(qm[:, 0], tm[:, 0], delta=1.0)
+                err = optax.huber_loss(q - qm, t - tm, delta=delta) * m
+                level = optax.huber_loss(qm[:, 0], tm[:, 0], delta=delta)
                 rows = jnp.maximum((m.sum(axis=1) > 0).sum(), 1.0)
                 value_loss = (err.sum() / jnp.maximum(m.sum(), 1.0)
                               + (level * (m.sum(axis=1) > 0)).sum() / rows)
             else:
-                err = optax.huber_loss(q, t, delta=1.0) * m
+                err = optax.huber_loss(q, t, delta=delta) * m
                 value_loss = err.sum() / jnp.maximum(m.sum(), 1.0)
             logp = jax.nn.log_softmax(jnp.where(legal > 0, logits, -1e9), axis=1)
             ce = -jnp.take_along_axis(logp, expert[:, None], axis=1).mean()
@@ -663,27 +695,53 @@ class Learner:
         """The parameters as float32 numpy arrays (what the actors and the bot use)."""
         return [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in self.params]
 
-    def fit(self, batch: Batch, rng: np.random.Generator) -> float:
-        """``epochs`` passes of minibatch Adam over ``batch``; the mean loss."""
+    def fit(self, batch: Batch, rng: np.random.Generator,
+            older: Sequence[Batch] = ()) -> float:
+        """Minibatch Adam on ``batch`` (and the ``older`` iterations' decisions); the mean loss.
+
+        Without ``older``: ``epochs`` passes over ``batch``.  With them: as many minibatches
+        (``epochs`` passes' worth of ``batch``), each drawn at random from all the decisions.
+        """
         n = batch.decisions
         bs = self.cfg.batch
         if n == 0:
             return 0.0
-        jnp = self.jnp
         losses = []
-        for _ in range(self.cfg.epochs):
-            order = rng.permutation(n)
-            for lo in range(0, n - bs + 1 if n >= bs else 1, bs):
-                ix = order[lo:lo + bs]
-                x = jnp.asarray(batch.obs[ix], jnp.float32)
-                t = jnp.asarray(batch.targets[ix])
-                m = jnp.asarray(batch.mask[ix], jnp.float32)
-                legal = jnp.asarray(batch.legal[ix], jnp.float32)
-                expert = jnp.asarray(batch.expert[ix].astype(np.int32))
-                self.params, self.state, value = self._step(self.params, self.state, x, t, m,
-                                                            legal, expert)
-                losses.append(value)
+        if not older:
+            for _ in range(self.cfg.epochs):
+                order = rng.permutation(n)
+                for lo in range(0, n - bs + 1 if n >= bs else 1, bs):
+                    losses.append(self._fit_rows([(batch, order[lo:lo + bs])]))
+        else:
+            parts = [*older, batch]
+            ends = np.cumsum([p.decisions for p in parts])
+            total = int(ends[-1])
+            steps = max(1, -(-self.cfg.epochs * n // bs))
+            for _ in range(steps):
+                ix = np.sort(rng.integers(0, total, min(bs, total)))
+                which = np.searchsorted(ends, ix, side="right")
+                rows = []
+                for k in np.unique(which):
+                    sel = ix[which == k] - (ends[k - 1] if k else 0)
+                    rows.append((parts[int(k)], sel))
+                losses.append(self._fit_rows(rows))
         return float(np.mean([float(v) for v in losses]))
+
+    def _fit_rows(self, rows: Sequence[tuple[Batch, npt.NDArray[np.int64]]]) -> Any:
+        """One Adam step on the given rows of the given batches; the loss (a JAX scalar)."""
+        jnp = self.jnp
+
+        def cat(name: str) -> Any:
+            return np.concatenate([getattr(b, name)[ix] for b, ix in rows])
+
+        x = jnp.asarray(cat("obs"), jnp.float32)
+        t = jnp.asarray(cat("targets"), jnp.float32)
+        m = jnp.asarray(cat("mask"), jnp.float32)
+        legal = jnp.asarray(cat("legal"), jnp.float32)
+        expert = jnp.asarray(cat("expert").astype(np.int32))
+        self.params, self.state, value = self._step(self.params, self.state, x, t, m, legal,
+                                                    expert)
+        return value
 
     def leaves(self) -> list[npt.NDArray[Any]]:
         """The optimiser's state as a flat list of arrays (for the checkpoint)."""
@@ -757,6 +815,11 @@ def _load_checkpoint(path: Path) -> tuple[dict[str, Any], Params, list[npt.NDArr
     return head, params, leaves, pool
 
 
+def _data_path(folder: Path, iteration: int) -> Path:
+    """Where a run with ``replay`` > 1 keeps an iteration's decisions."""
+    return folder / "data" / f"iter-{iteration:04d}.npz"
+
+
 def _batches(cfg: TrainConfig, params: Params, pool: list[Params], iteration: int,
              workers: int, backend: str, address: str | None) -> Batch:
     """Play one iteration's tables on ``workers`` (this process, a pool or Ray)."""
@@ -818,7 +881,7 @@ def train(cfg: TrainConfig, iterations: int, out: str | Path, workers: int = 1,
           backend: str = "process", address: str | None = None,
           save_every: int = 10,
           progress: Callable[[IterationLog], None] | None = None,
-          play_prior: float | None = None) -> Model:
+          play_prior: float | None = None, play_margin: float | None = None) -> Model:
     """Run (or resume) ``cfg`` to ``iterations`` iterations in the folder ``out``.
 
     The folder holds ``checkpoint.npz`` (written after every iteration; a run started again
@@ -826,12 +889,16 @@ def train(cfg: TrainConfig, iterations: int, out: str | Path, workers: int = 1,
     ``resume_mismatch``), ``log.jsonl`` (one :class:`IterationLog` a line),
     ``models/iter-NNNN.npz`` every ``save_every`` iterations and ``model.npz``, the latest
     network as a :class:`~hotdeath.bots.neural.Model` (the bot's file format).
-    ``play_prior`` sets the imitation weight the model files give the bot (default: the
-    run's ``prior``); it does not change the training.
+    ``play_prior`` and ``play_margin`` set the imitation weight and the margin the model
+    files give the bot (default: the run's ``prior`` and ``margin``); they do not change
+    the training.
     """
     cfg.check()
     if play_prior is not None and not (isinstance(play_prior, float | int) and play_prior >= 0):
         raise TrainingError("bad_option", f"play_prior must be >= 0, not {play_prior!r}")
+    if play_margin is not None and not (isinstance(play_margin, float | int)
+                                        and play_margin >= 0):
+        raise TrainingError("bad_option", f"play_margin must be >= 0, not {play_margin!r}")
     if not isinstance(iterations, int) or iterations < 0:
         raise TrainingError("bad_option", f"iterations must be >= 0, not {iterations!r}")
     if backend not in BACKENDS:
@@ -861,6 +928,8 @@ def train(cfg: TrainConfig, iterations: int, out: str | Path, workers: int = 1,
         learner.restore(params, leaves)
         start = int(head["iteration"])
         totals = {k: float(v) for k, v in head["totals"].items()}
+    recent = [Batch.load(_data_path(folder, k))
+              for k in range(max(1, start - cfg.replay + 2), start + 1)]
     try:
         for it in range(start, iterations):
             w0 = time.perf_counter()
@@ -868,8 +937,12 @@ def train(cfg: TrainConfig, iterations: int, out: str | Path, workers: int = 1,
             batch = _batches(cfg, params, pool, it, workers, backend, address)
             c0 = _cpu()
             rng = np.random.default_rng([cfg.seed, it, 11])
-            loss = learner.fit(batch, rng)
+            loss = learner.fit(batch, rng, recent)
             lcpu = _cpu() - c0
+            if cfg.replay > 1:
+                (folder / "data").mkdir(exist_ok=True)
+                batch.save(_data_path(folder, it + 1))
+                recent = [*recent, batch][-(cfg.replay - 1):]
             params = learner.numpy_params()
             if cfg.pool and (it + 1) % cfg.snapshot_every == 0:
                 pool = [*pool, params][-cfg.pool:]
@@ -879,7 +952,7 @@ def train(cfg: TrainConfig, iterations: int, out: str | Path, workers: int = 1,
             totals["wall"] += wall
             totals["decisions"] += batch.decisions
             _save_checkpoint(ckpt, cfg, it + 1, params, learner.leaves(), pool, totals)
-            model = to_model(cfg, params, it + 1, totals, play_prior)
+            model = to_model(cfg, params, it + 1, totals, play_prior, play_margin)
             model.save(folder / "model.npz")
             if (it + 1) % save_every == 0 or it + 1 == iterations:
                 model.save(folder / "models" / f"iter-{it + 1:04d}.npz")
@@ -898,17 +971,21 @@ def train(cfg: TrainConfig, iterations: int, out: str | Path, workers: int = 1,
         shutdown()
     if ckpt.exists():
         head, params, _, _ = _load_checkpoint(ckpt)
-        model = to_model(cfg, params, int(head["iteration"]), head["totals"], play_prior)
+        model = to_model(cfg, params, int(head["iteration"]), head["totals"], play_prior,
+                         play_margin)
         model.save(folder / "model.npz")
         return model
-    return to_model(cfg, learner.numpy_params(), 0, totals, play_prior)
+    return to_model(cfg, learner.numpy_params(), 0, totals, play_prior, play_margin)
 
 
 def to_model(cfg: TrainConfig, params: Params, iteration: int,
-             totals: dict[str, float], play_prior: float | None = None) -> Model:
+             totals: dict[str, float], play_prior: float | None = None,
+             play_margin: float | None = None) -> Model:
     """The bot's model of a run's parameters, with the run's settings in its header."""
     prior = cfg.prior if play_prior is None else float(play_prior)
-    meta = {"prior": prior, "training": {"config": cfg.to_json(), "iterations": iteration,
+    margin = cfg.margin if play_margin is None else float(play_margin)
+    meta = {"prior": prior, "margin": margin,
+            "training": {"config": cfg.to_json(), "iterations": iteration,
                          "cpu_seconds": round(float(totals.get("cpu", 0.0)), 1),
                          "steps": int(totals.get("steps", 0)),
                          "decisions": int(totals.get("decisions", 0)),
@@ -931,6 +1008,63 @@ def with_overrides(cfg: TrainConfig, **changes: Any) -> TrainConfig:
     return replace(cfg, **{k: v for k, v in changes.items() if v is not None})
 
 
-__all__ = ["Batch", "IterationLog", "Learner", "TrainConfig", "TrainingError", "forward",
-           "init_params", "iter_log", "play_iteration", "squash", "to_model", "train",
-           "with_overrides"]
+OWN_FLAGS: Final = ("variant", "players", "preset", "seed")
+"""Settings of :class:`TrainConfig` that ``hotdeath train`` sets with flags of their own."""
+
+
+def settable() -> dict[str, Any]:
+    """The settings ``NAME=VALUE`` may change: name -> default (``--set`` of the command)."""
+    base = TrainConfig()
+    return {f.name: getattr(base, f.name) for f in fields(TrainConfig)
+            if f.name not in OWN_FLAGS}
+
+
+def with_settings(cfg: TrainConfig, pairs: Sequence[str]) -> TrainConfig:
+    """``cfg`` with the settings ``NAME=VALUE`` of ``pairs`` (later ones win).
+
+    Names are :class:`TrainConfig`'s fields (``-`` may stand for ``_``); a value is read
+    as the type of the field's default: a number, ``true``/``false`` (also ``1``/``0``,
+    ``yes``/``no``), a word, or comma-separated items (``hidden=256,256``).  An unknown
+    name raises ``TrainingError`` ``unknown_setting`` (naming the known ones), a value
+    that is not of its type ``bad_option``; ranges are :meth:`TrainConfig.check`'s.
+    """
+    known = settable()
+    changes: dict[str, Any] = {}
+    for pair in pairs:
+        name, eq, text = pair.partition("=")
+        name = name.strip().replace("-", "_")
+        if not eq or name not in known:
+            what = (f"{pair!r} (not NAME=VALUE)" if not eq
+                    else f"{name!r} (it has its own flag, --{name})" if name in OWN_FLAGS
+                    else repr(name))
+            raise TrainingError("unknown_setting", f"unknown training setting {what}; "
+                                f"known: {', '.join(sorted(known))}")
+        changes[name] = _setting_value(name, text.strip(), known[name])
+    return replace(cfg, **changes)
+
+
+def _setting_value(name: str, text: str, default: Any) -> Any:
+    """``text`` read as a value of the type of ``default`` (``bad_option`` if it is not)."""
+    try:
+        if isinstance(default, bool):
+            words = {"true": True, "1": True, "yes": True,
+                     "false": False, "0": False, "no": False}
+            return words[text.lower()]
+        if isinstance(default, tuple):
+            item = type(default[0]) if default else str
+            return tuple(item(x.strip()) for x in text.split(",") if x.strip())
+        if isinstance(default, int | float | str):
+            return type(default)(text)
+    except (KeyError, ValueError):
+        pass
+    sample = default[0] if isinstance(default, tuple) and default else default
+    kind = {bool: "true or false", int: "a whole number", float: "a number"}.get(
+        type(sample), "a word")
+    if isinstance(default, tuple):
+        kind = f"a list such as {','.join(map(str, default))} (items: {kind})"
+    raise TrainingError("bad_option", f"setting {name} takes {kind}, not {text!r}")
+
+
+__all__ = ["OWN_FLAGS", "Batch", "IterationLog", "Learner", "TrainConfig", "TrainingError",
+           "forward", "init_params", "iter_log", "play_iteration", "settable", "squash",
+           "to_model", "train", "with_overrides", "with_settings"]
