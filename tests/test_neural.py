@@ -181,6 +181,24 @@ def test_a_tiny_training_run_resumes_exactly_and_its_model_plays(tmp_path: Path)
     assert bot.choose(g.view(seat), random.Random(0)) in g.legal_actions(seat)
 
 
+def test_unbranched_decisions_may_teach_the_imitation_head_alone() -> None:
+    from hotdeath.rl.train import TrainConfig, init_params, play_iteration
+
+    cfg = _tiny(branch=0.3, tables=2)
+    assert isinstance(cfg, TrainConfig)
+    params = init_params([427, 16, 160], 0)
+    dropped = play_iteration(cfg, params, [], 0, [0, 1])
+    kept = play_iteration(cfg.__class__(**{**cfg.__dict__, "unbranched": True}), params, [],
+                          0, [0, 1])
+    valued = kept.mask.sum(axis=1) > 0
+    # the same games: the branched decisions are the same, the others come on top
+    assert kept.steps == dropped.steps and int(valued.sum()) == dropped.decisions > 0
+    assert kept.decisions > dropped.decisions
+    assert np.array_equal(kept.targets[valued], dropped.targets)
+    assert not kept.targets[~valued].any()  # no value: only the expert's slot is taught
+    assert all(kept.legal[i, kept.expert[i]] for i in range(kept.decisions))
+
+
 def test_training_refuses_other_settings_in_the_same_folder(tmp_path: Path) -> None:
     from hotdeath.rl.train import TrainConfig, TrainingError, train
 

@@ -100,6 +100,10 @@ class TrainConfig:
     ``played``: only the slot played, by the hand's result (plain deep Monte Carlo)."""
     branch: float = 1.0
     """With ``targets="branch"``: the share of learner decisions that are branched."""
+    unbranched: bool = False
+    """With ``targets="branch"`` and ``branch`` < 1: the decisions that are not branched
+    are kept too, with no value, for the imitation head alone (they cost one expert move
+    each instead of a branch); False: they are dropped."""
     rollout: str = "self"
     """Who plays the network's seats in a branch: ``self`` (the network: policy
     iteration) or ``expert`` (``heuristic:expert``: the values are those of one move
@@ -400,7 +404,12 @@ class _Actor:
         return ret
 
     def _record(self, obs: Any, slot: int, value: float, values: F32 | None,
-                legal: list[int], expert: int) -> None:
+                legal: list[int], expert: int, played: bool = True) -> None:
+        """Keep a decision with its targets.
+
+        The branch ``values``; without them ``value`` for the ``slot`` played
+        (``played``) or no value at all (the imitation target alone).
+        """
         mask = np.zeros(self.slots, np.uint8)
         lm = np.zeros(self.slots, np.uint8)
         lm[legal] = 1
@@ -408,8 +417,9 @@ class _Actor:
         self.expert_slots.append(expert)
         if values is None:
             target = np.zeros(self.slots, np.float32)
-            target[slot] = value
-            mask[slot] = 1
+            if played:
+                target[slot] = value
+                mask[slot] = 1
         else:
             valued = ~np.isnan(values)
             target = np.where(valued, values, 0.0).astype(np.float32)
@@ -421,9 +431,11 @@ class _Actor:
     def _settle(self, t: _Table) -> None:
         """A hand ended: label the learner decisions made in it."""
         ret = self._returns(t.env)
+        keep_all = self.cfg.targets == "played" or self.cfg.unbranched
         for seat, obs, slot, values, legal, expert in t.pending:
-            if values is not None or self.cfg.targets == "played":
-                self._record(obs, slot, ret[seat], values, legal, expert)
+            if values is not None or keep_all:
+                self._record(obs, slot, ret[seat], values, legal, expert,
+                             self.cfg.targets == "played")
         if t.sparring:
             me = t.roles.index(_LEARNER)
             self.spar_sum += ret[me]
