@@ -36,6 +36,7 @@ from hotdeath.server.commitment import deck_digest, seed_digest, verify
 from hotdeath.server.hub import Hub
 from hotdeath.server.protocol import MAX_MESSAGE_BYTES
 from hotdeath.server.room import Room
+from hotdeath.server.seating import MOVE_SLACK
 from hotdeath.server.store import MIGRATIONS, Store
 from hotdeath.view import View
 from hotdeath.words import pending_words
@@ -727,6 +728,48 @@ def test_a_table_with_an_ismcts_bot_plays_a_hand_to_the_end(db_url: str) -> None
             ws.send_json({"type": "ping", "id": "p"})
             while ws.receive_json()["type"] != "pong":
                 pass
+
+
+def test_a_master_bot_plays_a_hand_within_its_cpu_budget_and_seats_are_limited(
+    db_url: str,
+) -> None:
+    budget = 0.05
+    app = create_app(db_url, bot_delay=0, rate_limit=FAST, max_bot_seconds=budget,
+                     max_master_seats=1)
+    with TestClient(app) as client:
+        menu = client.get("/api/variants").json()["bot_menu"]
+        assert menu[-1]["spec"] == f"master:seconds={budget:g}"  # the top level, at the cap
+        assert menu[-1]["label"] == f"master bot ({budget:g} s a move)"
+        assert menu[-1]["busy"] is None
+        assert client.post("/api/tables", json={"bots": {"0": "master:seconds=0.5"}}).json()[
+            "code"] == "bad_bot"  # over this server's cap
+        assert client.post("/api/tables", json={"bots": {"0": "master:workers=4"}}).json()[
+            "code"] == "bad_bot"  # the server decides how a search runs
+        t = new_table(client, variant="standard", seats=2,
+                      bots={"0": f"master:seconds={budget:g}", "1": "basic"})
+        # the process runs one master seat at most: a second is refused, in words
+        r = client.post("/api/tables", json={"variant": "standard", "seats": 2,
+                                             "bots": {"1": f"master:seconds={budget:g}"}})
+        assert r.status_code == 409 and r.json()["code"] == "master_busy", r.text
+        assert "at most 1 master bot at once" in r.json()["message"]
+        r = client.post("/api/tables", json={"takeover_bot": f"master:seconds={budget:g}"})
+        assert r.status_code == 409 and r.json()["code"] == "master_busy"
+        data = client.get("/api/variants").json()
+        assert data["master_seats"] == {"max": 1, "playing": 1}
+        assert data["bot_menu"][-1]["busy"] == "this server plays at most 1 at once"
+        room = client.app.state.hub.rooms[t["table_id"]]  # type: ignore[attr-defined]
+        with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+            hello(ws, None)
+            start(client, t)
+            while not any(e["kind"] == "hand_end" for e in recv(ws, "state")["events"]):
+                pass
+        searches = list(room.driver.searches)
+        assert searches and all(seat == 0 for seat, _, _ in searches)
+        assert {b for _, _, b in searches} == {budget}
+        # CPU time, not wall time: a busy machine cannot stretch it; the slack is the
+        # search's set-up and its last iteration
+        assert max(cpu for _, cpu, _ in searches) <= budget + MOVE_SLACK, searches
+        assert room.run.bots[0].offload  # searched in a worker process, not the server's
 
 
 class BlockerBot:

@@ -186,6 +186,7 @@ _BUILTIN_MODULES: list[str] = [
     "hotdeath.bots.simple",
     "hotdeath.bots.heuristic",
     "hotdeath.bots.ismcts",
+    "hotdeath.bots.master",
     "hotdeath.bots.external",
     "hotdeath.bots.neural",
 ]
@@ -213,10 +214,10 @@ BOT_RANKS: dict[str, tuple[int, str]] = {
     "heuristic:skill=expert": (4, "expert"),
     "neural": (4, "learned"),
     "ismcts": (5, "thinking"),
+    "master": (6, "master"),
 }
-"""Each bot level's place by measured strength (docs/bots.md: the heads-up round robin of
-standard Uno, ISMCTS against three experts, ``neural`` level with the expert in paired
-hands) and the word people read for it."""
+"""Each bot's place and the word people read for it.  The lobby's order and ratings are the
+ladder's (:mod:`hotdeath.bots.ladder`, measured: docs/bots.md, "The ladder")."""
 
 
 def bot_rank(spec: str) -> tuple[int, str]:

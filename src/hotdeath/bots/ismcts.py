@@ -24,8 +24,10 @@ difference is measured on equal luck (flat Monte Carlo below the root).
 The rollout policy is ``fast`` (a cheap shedding policy), ``expert`` (the expert heuristic
 itself, the opponents' model), ``random`` or any bot.
 
-Budget: ``iterations`` (deterministic under the caller's generator) or ``seconds`` of
-wall time per decision; ``workers`` searches each decision in that many processes at once
+Budget: ``iterations`` (deterministic under the caller's generator) or ``seconds`` per
+decision, of wall time (``clock=wall``) or of the searching thread's CPU time
+(``clock=cpu``: the same search on a busy machine as on an idle one, the budget a server
+enforces); ``workers`` searches each decision in that many processes at once
 (root-parallel: :mod:`hotdeath.bots.parallel`, the parts' root tallies merged).  The module
 is compiled with the core (``scripts/build_mypyc.py``): typed for mypyc, no class
 decorators.  Out-of-turn windows (Uno calls, catches, jump-ins) and the
@@ -72,6 +74,9 @@ sampled deals and rollout dice (common random numbers; see :meth:`IsmctsBot._pai
 PAIRED_WIDTH: Final = 12
 """The most root moves ``root=paired`` compares (the expert heuristic's favourites first)."""
 
+CLOCKS: Final = ("wall", "cpu")
+"""What ``seconds`` counts: wall time, or the CPU time of the searching thread (each part's
+own, in a root-parallel search)."""
 REWARDS: Final = ("hand", "game")
 PICKS: Final = ("visits", "sure")
 """How the move is chosen after the search: the most visited root move, or the expert
@@ -389,11 +394,13 @@ class Part(NamedTuple):
 
     ``moves`` maps each root move to its tally: (visits, sum of rewards, sum of squares)
     in the tree, (tries, sum of rewards, sum of leads over the favourite, sum of their
-    squares) in the paired comparison; ``done`` counts the iterations.
+    squares) in the paired comparison; ``done`` counts the iterations; ``cpu`` the CPU
+    seconds the search took (its thread's).
     """
 
     moves: dict[Action, tuple[float, ...]]
     done: int
+    cpu: float = 0.0
 
 
 class SearchParams(NamedTuple):
@@ -410,6 +417,7 @@ class SearchParams(NamedTuple):
     margin: float
     widen: float
     root: str
+    clock: str
 
 
 class SearchSetting(NamedTuple):
@@ -434,13 +442,15 @@ def merge_parts(parts: Sequence[Part]) -> Part:
     """The tallies of several searches of one root, added up move by move (in order)."""
     merged: dict[Action, tuple[float, ...]] = {}
     done = 0
+    cpu = 0.0
     for part in parts:
         done += part.done
+        cpu += part.cpu
         for a, tally in part.moves.items():
             have = merged.get(a)
             merged[a] = tally if have is None else tuple(
                 x + y for x, y in zip(have, tally, strict=True))
-    return Part(merged, done)
+    return Part(merged, done, cpu)
 
 
 def search_part(setting: SearchSetting, seed: int, iterations: int) -> Part:
@@ -448,7 +458,7 @@ def search_part(setting: SearchSetting, seed: int, iterations: int) -> Part:
 
     ``iterations`` is the part's share of the budget (0: the bot's seconds).
     """
-    bot = IsmctsBot(*setting.params)
+    bot = IsmctsBot(**setting.params._asdict())
     bot.favourite = setting.favourite
     bot._bias = dict(setting.bias)
     bot._lowest = setting.lowest
@@ -460,14 +470,14 @@ def search_part(setting: SearchSetting, seed: int, iterations: int) -> Part:
     return bot._tree_stats(view, sampler, iterations, rng)
 
 
-def _spent(iterations: int, done: int, deadline: float) -> bool:
+def _spent(iterations: int, done: int, deadline: float, now: Callable[[], float]) -> bool:
     """Whether a search that has run ``done`` iterations (rollouts) must stop now.
 
-    ``iterations`` above 0 is the budget; otherwise the clock, after at least one.
+    ``iterations`` above 0 is the budget; otherwise the clock ``now``, after at least one.
     """
     if iterations:
         return done >= iterations
-    return done > 0 and time.perf_counter() >= deadline
+    return done > 0 and now() >= deadline
 
 
 class _Node:
@@ -573,6 +583,7 @@ class IsmctsBot:
         margin: float = 0.02,
         widen: float = 0.0,
         root: str = "tree",
+        clock: str = "wall",
         workers: int = 1,
     ) -> None:
         if iterations < 0:
@@ -595,14 +606,19 @@ class IsmctsBot:
             raise ValueError(f"widen must be 0 or more (got {widen})")
         if root not in ROOTS:
             raise ValueError(f"root must be one of {', '.join(ROOTS)} (got {root!r})")
+        if clock not in CLOCKS:
+            raise ValueError(f"clock must be one of {', '.join(CLOCKS)} (got {clock!r})")
         if workers < 0:
             raise ValueError(f"workers must be 0 or more (got {workers})")
         self.params = SearchParams(iterations, seconds, c, rollout, horizon, prior, reward,
-                                   pick, margin, widen, root)
+                                   pick, margin, widen, root, clock)
         """The settings but ``workers`` (what a root-parallel worker's bot is built with)."""
         self.workers = workers if workers > 0 else max(1, os.cpu_count() or 1)
         """Processes searching each decision at once (root-parallel search)."""
         self.root = root
+        self.clock = clock
+        self._now: Callable[[], float] = time.thread_time if clock == "cpu" else time.perf_counter
+        """The search's clock (:data:`CLOCKS`)."""
         self.widen = widen
         self.pick = pick
         self.margin = margin
@@ -632,6 +648,9 @@ class IsmctsBot:
         None, the default: the expert heuristic's opinion (:meth:`_root_bias`)."""
         self.last_iterations = 0
         """Iterations the last search ran (for measurements)."""
+        self.last_cpu = 0.0
+        """CPU seconds the last search took: this thread's and every worker part's (the
+        set-up and the expert's opinion included; 0 for a decision made without search)."""
         self.last_stats: list[tuple[Action, int, float]] = []
         """The last search's root moves: (action, visits, mean reward of the seat), the
         chosen move first, then the most visited (what :mod:`hotdeath.coach` reports)."""
@@ -642,6 +661,12 @@ class IsmctsBot:
         """The last search's root moves: (tries, sum, sum of squares) of each move's reward
         (tree) or of its paired difference from :attr:`_base` (``root=paired``)."""
         self._base: Action | None = None
+        self._worker_cpu = 0.0
+        """CPU seconds the worker processes of the last root-parallel search took."""
+        self.offload = False
+        """Search every part in a worker process (:mod:`hotdeath.bots.parallel`), none in
+        the calling thread, which only waits for them (a server sets it, so that a search
+        never holds the interpreter against its event loop)."""
 
     def __repr__(self) -> str:
         budget = f"iterations={self.iterations}" if self.iterations else f"seconds={self.seconds}"
@@ -649,6 +674,7 @@ class IsmctsBot:
 
     def choose(self, view: View, rng: random.Random) -> Action | None:
         """The most visited root action after the search (windows: see the docstring)."""
+        self.last_cpu = 0.0
         if view.seat is None or not view.legal_actions:
             return None
         if view.current_player != view.seat:
@@ -663,11 +689,16 @@ class IsmctsBot:
             return acts[0]
         if not acts or view.phase in ("deal",):
             return self.helper.choose(view, rng)
+        cpu = time.thread_time()
         try:
             sampler = Sampler(view)
         except (HotDeathError, ValueError):
             return self.helper.choose(view, rng)
-        return self._search(view, sampler, acts, rng)
+        self._worker_cpu = 0.0
+        try:
+            return self._search(view, sampler, acts, rng)
+        finally:
+            self.last_cpu = time.thread_time() - cpu + self._worker_cpu
 
     def analyse(
         self, view: View, acts: Sequence[Action], rng: random.Random
@@ -705,12 +736,12 @@ class IsmctsBot:
             assert fav is not None
             order = sorted(acts, key=lambda a: -self._bias.get(a, 0.0) if self._bias else 0.0)
             moves = [fav, *[a for a in order if a != fav]][:PAIRED_WIDTH]
-            if self.workers > 1:
+            if self.workers > 1 or self.offload:
                 part = self._in_parallel(view, sampler, moves, rng)
             else:
                 part = self._paired_stats(view, sampler, moves, self.iterations, rng)
             return self._paired_choice(moves, part)
-        if self.workers > 1:
+        if self.workers > 1 or self.offload:
             merged = self._in_parallel(view, sampler, acts, rng)
         else:
             merged = self._tree_stats(view, sampler, self.iterations, rng)
@@ -739,13 +770,15 @@ class IsmctsBot:
         me = view.seat if view.seat is not None else 0
         root = _Node(me)
         hand_no = view.hand_no
-        deadline = time.perf_counter() + self.seconds
+        now = self._now
+        cpu = time.thread_time()
+        deadline = now() + self.seconds
         done = 0
-        while not _spent(iterations, done, deadline):
+        while not _spent(iterations, done, deadline, now):
             self._iterate(root, sampler.sample(rng), hand_no, rng)
             done += 1
         return Part({a: (float(ch.visits), ch.total, ch.square)
-                     for a, ch in root.children.items()}, done)
+                     for a, ch in root.children.items()}, done, time.thread_time() - cpu)
 
     def _in_parallel(self, view: View, sampler: Sampler, acts: list[Action],
                      rng: random.Random) -> Part:
@@ -754,7 +787,8 @@ class IsmctsBot:
         Each part searches the same root moves on its own sampled deals (a seed drawn here,
         so the merged result is fixed by the caller's generator and the number of workers);
         with an iteration budget the parts share it.  This process runs the first part
-        while the worker processes (:mod:`hotdeath.bots.parallel`) run the others.
+        while the worker processes (:mod:`hotdeath.bots.parallel`) run the others
+        (:attr:`offload`: the workers run every part).
         """
         from hotdeath.bots.parallel import search_parts
 
@@ -767,7 +801,9 @@ class IsmctsBot:
         seat = view.seat if view.seat is not None else 0
         setting = SearchSetting(self.params, to_position(sampler.template), seat, acts,
                                 self.favourite, self._bias, self._lowest)
-        return merge_parts(search_parts(setting, seeds, budgets))
+        parts = search_parts(setting, seeds, budgets, local=not self.offload)
+        self._worker_cpu = sum(p.cpu for p in (parts if self.offload else parts[1:]))
+        return merge_parts(parts)
 
     def _paired_stats(self, view: View, sampler: Sampler, moves: list[Action], iterations: int,
                       rng: random.Random) -> Part:
@@ -787,9 +823,11 @@ class IsmctsBot:
         diff = [0.0] * k
         diff_sq = [0.0] * k
         n = [0] * k
-        deadline = time.perf_counter() + self.seconds
+        now = self._now
+        cpu = time.thread_time()
+        deadline = now() + self.seconds
         done = 0
-        while not _spent(iterations, done, deadline):
+        while not _spent(iterations, done, deadline, now):
             base = sampler.sample(rng)
             legal = set(_main_actions(base, me))
             dice = rng.getrandbits(63)
@@ -812,7 +850,7 @@ class IsmctsBot:
                 diff[i] += d
                 diff_sq[i] += d * d
         return Part({moves[i]: (float(n[i]), total[i], diff[i], diff_sq[i]) for i in range(k)},
-                    done)
+                    done, time.thread_time() - cpu)
 
     def _rollout(self, state: GameState, hand_no: int, rng: random.Random) -> list[float]:
         """Play ``state`` on with the rollout policy; each seat's reward.
@@ -1004,12 +1042,15 @@ register_bot(
         BotParam("workers", int, 1,
                  "processes that search each decision at once, their results merged "
                  "(root-parallel; 0: one per CPU core)"),
+        BotParam("clock", str, "wall",
+                 "what seconds counts: wall time, or the searching thread's CPU time (cpu)",
+                 CLOCKS),
     ),
     budget="seconds",
 )(IsmctsBot)
 
 
 __all__ = [
-    "ROOTS", "IsmctsBot", "Sampler", "expert_policy", "fast_policy", "position_of",
+    "CLOCKS", "ROOTS", "IsmctsBot", "Sampler", "expert_policy", "fast_policy", "position_of",
     "random_policy",
 ]

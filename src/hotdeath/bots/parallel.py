@@ -120,19 +120,21 @@ def shutdown() -> None:
 atexit.register(shutdown)
 
 
-def search_parts(setting: SearchSetting, seeds: list[int], budgets: list[int]) -> list[Part]:
+def search_parts(setting: SearchSetting, seeds: list[int], budgets: list[int],
+                 local: bool = True) -> list[Part]:
     """Every part of a root-parallel search, in the order of ``seeds``.
 
-    Part 0 is searched here, the others by worker processes at the same time.  Raises
-    :class:`WorkerError` when a worker fails (it is not reused).
+    Part 0 is searched here (``local``; else by a worker too), the others by worker
+    processes at the same time.  Raises :class:`WorkerError` when a worker fails (it is
+    not reused).
     """
-    workers = _take(len(seeds) - 1)
+    first_remote = 0 if not local else 1
+    workers = _take(len(seeds) - first_remote)
     healthy: list[_Worker] = []
     try:
-        for i, worker in enumerate(workers, start=1):
+        for i, worker in enumerate(workers, start=first_remote):
             worker.send((setting, seeds[i], budgets[i]))
-        first = search_part(setting, seeds[0], budgets[0])
-        parts = [first]
+        parts = [search_part(setting, seeds[0], budgets[0])] if local else []
         for worker in workers:
             parts.append(worker.answer())
             healthy.append(worker)

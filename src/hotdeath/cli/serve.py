@@ -68,7 +68,12 @@ BotDelayOpt = Annotated[
 MaxBotSecondsOpt = Annotated[
     float,
     typer.Option("--max-bot-seconds", min=0.01, max=60.0, metavar="S", rich_help_panel=_TABLES,
-                 help="Most seconds a thinking bot (ismcts) may take per move."),
+                 help="Most CPU seconds a searching bot (master) may take per move."),
+]
+MaxMasterSeatsOpt = Annotated[
+    int,
+    typer.Option("--max-master-seats", min=0, max=1000, metavar="N", rich_help_panel=_TABLES,
+                 help="Most seats this process plays a searching bot (master) in at once."),
 ]
 IdleUnloadOpt = Annotated[
     float,
@@ -156,6 +161,7 @@ def serve(
     database_url: DatabaseUrlOpt = None,
     bot_delay: BotDelayOpt = 0.6,
     max_bot_seconds: MaxBotSecondsOpt = 1.0,
+    max_master_seats: MaxMasterSeatsOpt = 2,
     idle_unload: IdleUnloadOpt = 900.0,
     finished_unload: FinishedUnloadOpt = 120.0,
     db_thread: DbThreadOpt = None,
@@ -204,7 +210,7 @@ def serve(
     try:
         application = create_app(
             url, bot_delay=bot_delay, max_bot_seconds=max_bot_seconds,
-            idle_unload=idle_unload or None, finished_unload=finished_unload or None,
+            max_master_seats=max_master_seats, idle_unload=idle_unload or None, finished_unload=finished_unload or None,
             db_thread=db_thread, limits=Limits(
                 max_body_bytes=max_body, tables_per_minute=tables_per_minute,
                 connections_per_address=connections_per_address,

@@ -35,7 +35,7 @@ from hotdeath.server.protocol import (
 from hotdeath.server.replays import ReplayWorkers
 from hotdeath.server.routes import cards, games, join, pages, play, tables
 from hotdeath.server.routes.deps import STATIC, Services, error
-from hotdeath.server.seating import MAX_BOT_SECONDS
+from hotdeath.server.seating import MAX_BOT_SECONDS, MAX_MASTER_SEATS
 from hotdeath.server.store import Store
 
 log = logging.getLogger("hotdeath.server")
@@ -52,12 +52,15 @@ def create_app(
     limits: Limits = DEFAULT_LIMITS,
     public_url: str | None = None,
     lease_seconds: float = LEASE_SECONDS,
+    max_master_seats: int = MAX_MASTER_SEATS,
 ) -> FastAPI:
     """The server application on the database at ``database_url`` (migrated now).
 
     ``bot_delay`` is the default delay of new tables' bots; ``rate_limit`` each
     connection's token bucket (burst, messages per second); ``max_bot_seconds`` the most
-    a thinking bot (``ismcts``) may think per decision; ``idle_unload`` and
+    a searching bot (``master``, ``ismcts``) may think per decision (CPU
+    seconds for ``master``; its searches run in worker processes), ``max_master_seats``
+    the most seats the process runs such a bot in at once; ``idle_unload`` and
     ``finished_unload`` the seconds after which a table nobody is connected to leaves
     memory (None: never); ``db_thread`` whether database statements run in a thread of
     their own (None: for a database server, not for SQLite; see :class:`Store`);
@@ -76,8 +79,11 @@ def create_app(
     leases = None
     if public_url is not None and store.engine.dialect.name != "sqlite":
         leases = Leases(store.engine, public_url, lease_seconds)
+    if max_master_seats < 0:
+        raise ValueError(f"max_master_seats must be 0 or more (got {max_master_seats})")
     hub = Hub(store, bot_delay, max_bot_seconds, idle_unload, finished_unload,
-              seat_rate=limits.seat_rate or rate_limit, leases=leases)
+              seat_rate=limits.seat_rate or rate_limit, leases=leases,
+              max_master_seats=max_master_seats)
     forwarder = Forwarder(hub) if leases is not None else None
     replays = ReplayWorkers(database_url)
     svc = Services(hub, store, limits, AddressLimits(limits), replays, rate_limit, forwarder)

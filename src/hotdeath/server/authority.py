@@ -21,7 +21,7 @@ from typing import Any, Final
 
 import hotdeath
 from hotdeath.actions import Action
-from hotdeath.bots import Bot, make_bot
+from hotdeath.bots import Bot
 from hotdeath.coach import hints_line, hints_used
 from hotdeath.events import Event
 from hotdeath.server.commitment import (
@@ -45,7 +45,7 @@ from hotdeath.server.messages import (
     rule_at_table,
 )
 from hotdeath.server.protocol import ProtocolError
-from hotdeath.server.seating import thinks
+from hotdeath.server.seating import table_bot, thinks
 from hotdeath.server.store import DealRow, GameRows
 from hotdeath.state import GameState
 from hotdeath.words import pending_words
@@ -158,7 +158,7 @@ class GameRun:
         run = cls(
             game_id=secrets.token_urlsafe(9), state=state, seed=seed, seed_salt=new_salt(),
             preset=preset, names=names,
-            bots={s: make_bot(spec) for s, spec in bot_specs.items()},
+            bots={s: table_bot(spec) for s, spec in bot_specs.items()},
             deals=deals, theme=theme, options=dict(options),
             slow={s for s, spec in bot_specs.items() if thinks(spec)},
         )
@@ -177,7 +177,7 @@ class GameRun:
         run = cls(
             game_id=row["id"], state=state, seed=seed, seed_salt=row["seed_salt"],
             preset=row["preset"], names=list(row["names"]),
-            bots={int(s): make_bot(spec) for s, spec in dict(row["bots"]).items()},
+            bots={int(s): table_bot(spec) for s, spec in dict(row["bots"]).items()},
             deals=dict(deals), theme=theme, options=dict(row["options"]),
             slow={int(s) for s, spec in dict(row["bots"]).items() if thinks(spec)},
             hints=[[int(h[0]), int(h[1])] for h in row.get("hints") or []],

@@ -5,13 +5,16 @@ One background task per room (:class:`Driver`) moves the bots
 derived from the game's seed and version (:func:`decision_rngs`), so a table reloaded
 from its record plays on exactly as it would have.  A bot that thinks (its catalog entry
 has a time ``budget``, such as ``ismcts``) is asked in one of the hub's few worker
-threads on a clone of the state, so the event loop keeps serving every table meanwhile;
-its answer is applied only if the game has not moved on in between (otherwise it is
-asked again).  The driver also makes the turn timer's move for a person whose time ran
-out, holds the next hand during the breather after a hand, and lets the table's takeover
-bot play for a person gone longer than the takeover time.  It changes the game only
-through :meth:`Room.apply <hotdeath.server.room.Room.apply>`, as a person does, and only
-once the table's last write is done (:meth:`Writes.caught_up
+threads on a clone of the state, and searches in a worker process
+(:func:`~hotdeath.server.seating.table_bot`), so the event loop keeps serving every table
+meanwhile; its answer is applied only if the game has not moved on in between (otherwise
+it is asked again).  Every searched move's CPU time is kept beside its budget
+(:attr:`Driver.searches`); the budget is the spec's, which the server caps.  The driver
+also makes the turn timer's move for a person whose time ran out, holds the next hand
+during the breather after a hand, and lets the table's takeover bot play for a person
+gone longer than the takeover time.  It changes the game only through
+:meth:`Room.apply <hotdeath.server.room.Room.apply>`, as a person does, and only once the
+table's last write is done (:meth:`Writes.caught_up
 <hotdeath.server.writes.Writes.caught_up>`): bots never run ahead of the database, however
 short their delay (issue 23, N1).
 """
@@ -23,18 +26,19 @@ import contextlib
 import logging
 import random
 import time
+from collections import deque
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from hotdeath.actions import Action
-from hotdeath.bots import Bot, make_bot
+from hotdeath.bots import Bot
 from hotdeath.bots.arena import next_bot_move
 from hotdeath.errors import HotDeathError
 from hotdeath.events import Event
 from hotdeath.server.authority import GameRun
 from hotdeath.server.messages import dumps
 from hotdeath.server.protocol import ProtocolError
-from hotdeath.server.seating import thinks
+from hotdeath.server.seating import MOVE_SLACK, move_budget, table_bot, thinks
 from hotdeath.state import GameState
 
 if TYPE_CHECKING:
@@ -45,6 +49,8 @@ log = logging.getLogger("hotdeath.server")
 BREATHER_SECONDS = 20.0
 """The lobby's pause after a hand: the next starts when every person is ready, or after
 this (a table made through the API has none unless it asks, ``breather``)."""
+SEARCHES_KEPT = 500
+"""Searched moves whose CPU time a driver keeps (:attr:`Driver.searches`)."""
 SAFE_DEFAULTS = ("accept", "draw", "pass", "decline")
 """What a timed-out seat does when no bot can choose: the first of these that is legal."""
 
@@ -59,18 +65,35 @@ def decision_rngs(seed: int, version: int, players: int) -> list[random.Random]:
     return [random.Random(base + seat) for seat in range(players)]
 
 
+def search_cpu(bot: Bot) -> float:
+    """The CPU seconds ``bot``'s last decision searched (0: it did not search)."""
+    cpu = getattr(bot, "last_cpu", 0.0)
+    return float(cpu) if isinstance(cpu, int | float) else 0.0
+
+
+def think(state: GameState, bots: Mapping[int, Bot], rngs: list[random.Random]
+          ) -> tuple[tuple[int, Action] | None, float]:
+    """The next bot move (:func:`next_bot_move`) and the CPU its search took (0: none)."""
+    move = next_bot_move(state, bots, rngs)
+    return move, (search_cpu(bots[move[0]]) if move is not None else 0.0)
+
+
 def timer_choice(state: GameState, seat: int, spec: str, rngs: list[random.Random],
-                 table_id: str) -> Action:
+                 table_id: str, spent: list[float] | None = None) -> Action:
     """The move of bot ``spec`` for ``seat`` whose turn timer ran out, from its view only.
 
     ``rngs`` are the bots' generators of the version (:func:`decision_rngs`), so the move
     follows from the record.  Pure of the room, so the hub's worker threads may run it on a
-    clone of the state (for a bot that searches).  If the bot fails, the variant's safe
-    default: accept, draw, pass or decline, else the first legal action.
+    clone of the state (for a bot that searches; the CPU its search took is appended to
+    ``spent``).  If the bot fails, the variant's safe default: accept, draw, pass or
+    decline, else the first legal action.
     """
     legal = state.legal_actions(seat)
     try:
-        move = next_bot_move(state, {seat: make_bot(spec)}, rngs)
+        bot = table_bot(spec)
+        move = next_bot_move(state, {seat: bot}, rngs)
+        if spent is not None:
+            spent.append(search_cpu(bot))
         if move is not None and move[0] == seat:
             return move[1]
     except Exception:  # a bot failure must not stall the table
@@ -95,6 +118,8 @@ class Driver:
         """Whether the takeover bot searches (its moves are asked off the event loop)."""
         self.stale_answers = 0
         """Bot answers dropped because the game moved on while they were computed."""
+        self.searches: deque[tuple[int, float, float]] = deque(maxlen=SEARCHES_KEPT)
+        """The latest searched moves: (seat, CPU seconds, the bot's budget per move)."""
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -148,10 +173,13 @@ class Driver:
         room = self.room
         if self.takeover_thinks:  # a bot that searches: off the event loop
             version = run.version
+            spent: list[float] = []
             timed = await asyncio.get_running_loop().run_in_executor(
                 room.hub.thinkers, timer_choice, run.state.clone(), late,
                 room.settings.takeover_bot, decision_rngs(run.seed, version, room.players),
-                room.table_id)
+                room.table_id, spent)
+            if spent and spent[0] > 0:
+                self._searched(late, spent[0], room.settings.takeover_bot)
             if (room.run is not run or run.version != version
                     or self._timed_out(run)[0] != late):
                 # meanwhile the person moved, the table was reloaded, or the
@@ -226,7 +254,7 @@ class Driver:
             if now - info.since >= timeout:
                 bot = run.taken.get(info.seat)
                 if bot is None:
-                    bot = run.taken[info.seat] = make_bot(room.settings.takeover_bot)
+                    bot = run.taken[info.seat] = table_bot(room.settings.takeover_bot)
                     changed = True
                 out[info.seat] = bot
         if changed:
@@ -267,13 +295,27 @@ class Driver:
         snapshot = run.state.clone()
         rngs = decision_rngs(run.seed, version, room.players)
         loop = asyncio.get_running_loop()
-        move = await loop.run_in_executor(
-            room.hub.thinkers, next_bot_move, snapshot, bots, rngs
-        )
+        move, cpu = await loop.run_in_executor(room.hub.thinkers, think, snapshot, bots, rngs)
+        if move is not None and cpu > 0:
+            seat = move[0]
+            spec = (room.settings.takeover_bot if seat in run.taken
+                    else room.seats[seat].bot if 0 <= seat < len(room.seats) else None)
+            if spec is not None:
+                self._searched(seat, cpu, spec)
         if room.run is not run or run.version != version:
             self.stale_answers += 1
             return False, None
         return True, move
+
+    def _searched(self, seat: int, cpu: float, spec: str) -> None:
+        """Keep a searched move's CPU time; log one beyond its budget and the slack."""
+        budget = move_budget(spec)
+        if budget is None:
+            return
+        self.searches.append((seat, cpu, budget))
+        if cpu > budget + MOVE_SLACK:
+            log.warning("a %s move at table %s took %.3f s of CPU (budget %.3f s)",
+                        spec, self.room.table_id, cpu, budget)
 
     # ------------------------------------------------------------------ breather
 

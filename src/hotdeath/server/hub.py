@@ -35,6 +35,7 @@ from hotdeath.server.room import Room
 from hotdeath.server.seating import (
     DEFAULT_BOT,
     MAX_BOT_SECONDS,
+    MAX_MASTER_SEATS,
     SeatInfo,
     bot_name,
     changed_options,
@@ -42,6 +43,8 @@ from hotdeath.server.seating import (
     check_turn_timer,
     checked_text,
     opts_value,
+    searching_seats,
+    thinks,
     token_hash,
 )
 from hotdeath.server.store import Store, Withdrawn
@@ -71,11 +74,15 @@ class Hub:
         self, store: Store, bot_delay: float = 0.6, max_bot_seconds: float = MAX_BOT_SECONDS,
         idle_unload: float | None = IDLE_UNLOAD, finished_unload: float | None = FINISHED_UNLOAD,
         seat_rate: tuple[float, float] = (RATE_BURST, RATE_PER_SECOND),
-        leases: Leases | None = None,
+        leases: Leases | None = None, max_master_seats: int = MAX_MASTER_SEATS,
     ) -> None:
         self.store = store
         self.keeper = LeaseKeeper(self, leases) if leases is not None else None
         """Shared with other processes (PostgreSQL): this process's leases; None: alone."""
+        self.max_master_seats = max_master_seats
+        """The most seats this process runs a searching bot (``master``) in at once: the
+        seats of its loaded, unfinished tables, each table's searching takeover bot
+        counted once (:func:`~hotdeath.server.seating.searching_seats`)."""
         self.seat_rate = seat_rate
         """Each seat's token bucket (burst, per second), shared by its connections."""
         self.bot_delay = bot_delay
@@ -139,6 +146,8 @@ class Hub:
             if not 0 <= seat < seats:
                 raise ApiError(400, "bad_seat", f"seat must be a number from 0 to {seats - 1}")
             specs[seat] = check_bot(spec, self.max_bot_seconds, (v.name, seats))
+        takeover = check_bot(takeover_bot or DEFAULT_BOT, self.max_bot_seconds, (v.name, seats))
+        self.check_search_seats(sum(1 for spec in [*specs.values(), takeover] if thinks(spec)))
         host = secrets.token_urlsafe(24)
         table_id = secrets.token_urlsafe(9)
         title = checked_text(name or "", "table_name") or f"{v.title} table"
@@ -148,8 +157,7 @@ class Hub:
             "players": seats, "theme": theme,
             "bot_delay": self.bot_delay if bot_delay is None else bot_delay,
             "takeover_timeout": takeover_timeout,
-            "takeover_bot": check_bot(takeover_bot or DEFAULT_BOT, self.max_bot_seconds,
-                                      (v.name, seats)),
+            "takeover_bot": takeover,
             "host_token_hash": token_hash(host), "status": "waiting", "game_id": None,
             "turn_timer": check_turn_timer(turn_timer), "public": bool(public),
             "breather": float(breather), "hints": hints, "code": code,
@@ -199,6 +207,31 @@ class Hub:
             if free:
                 return free[0]
         raise ApiError(503, "not_saved", "no free table code was found; try again")
+
+    def searching_seats(self) -> int:
+        """The seats with a searching bot the loaded tables run (``max_master_seats``)."""
+        return sum(searching_seats(room) for room in self.rooms.values())
+
+    def searching_busy(self) -> str | None:
+        """Why no more searching seats may be taken now, in words (None: some may)."""
+        if self.searching_seats() < self.max_master_seats:
+            return None
+        limit = self.max_master_seats
+        return (f"this server plays at most {limit} at once" if limit
+                else "this server does not run them")
+
+    def check_search_seats(self, extra: int) -> None:
+        """Refuse (409 ``master_busy``) ``extra`` more searching seats beyond the limit."""
+        if extra <= 0:
+            return
+        used = self.searching_seats()
+        if used + extra > self.max_master_seats:
+            limit = self.max_master_seats
+            raise ApiError(409, "master_busy", (
+                f"this server plays at most {limit} master bot{'s' if limit != 1 else ''} "
+                f"at once and {used} {'is' if used == 1 else 'are'} playing: choose "
+                "another level, or try again when a game ends") if limit else
+                "this server does not run master bots: choose another level")
 
     def get(self, table_id: str) -> Room | None:
         """The room of ``table_id`` (loaded from the database if needed, waiting), or None.

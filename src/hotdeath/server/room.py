@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from hotdeath.actions import Action
-from hotdeath.bots import bot_label, make_bot
+from hotdeath.bots import bot_label
 from hotdeath.errors import HotDeathError
 from hotdeath.server.authority import GameRun, StaleVersion
 from hotdeath.server.chat import REACTIONS, TableChat
@@ -32,7 +32,7 @@ from hotdeath.server.connections import Conn
 from hotdeath.server.driver import Driver
 from hotdeath.server.messages import dumps, goal_json
 from hotdeath.server.protocol import ApiError, ProtocolError, TokenBucket
-from hotdeath.server.seating import SeatInfo, Seating, Settings, token_hash
+from hotdeath.server.seating import SeatInfo, Seating, Settings, table_bot, token_hash
 from hotdeath.server.store import RoomRows
 from hotdeath.server.writes import Writes
 from hotdeath.variants import get_variant
@@ -104,7 +104,7 @@ class Room:
         if self.run is not None:
             for info in self.seats:  # a person the host removed: a bot plays on
                 if info.bot and info.seat not in self.run.bots:
-                    self.run.bots[info.seat] = make_bot(info.bot)
+                    self.run.bots[info.seat] = table_bot(info.bot)
         if self.run is not None and self.run.state.is_terminal():
             self.status = "finished"
         self.used = time.monotonic()

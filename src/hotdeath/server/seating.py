@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from hotdeath.bots import BotInfo, bot_label, make_bot, parse_spec
+from hotdeath.bots import Bot, BotInfo, bot_label, make_bot, parse_spec
+from hotdeath.bots.ladder import ladder_levels, level_rating
 from hotdeath.errors import TextError
 from hotdeath.options import as_dict
 from hotdeath.server.protocol import ApiError, ProtocolError
@@ -33,6 +34,11 @@ DEFAULT_TAKEOVER = 60.0
 """Seconds before a bot plays a disconnected person's seat, unless the table says otherwise."""
 MAX_BOT_SECONDS = 1.0
 """Default cap on a thinking bot's time per decision at the server."""
+MAX_MASTER_SEATS = 2
+"""Default cap on the seats a server process runs a searching bot (``master``) in at once."""
+MOVE_SLACK = 0.25
+"""CPU seconds a searching bot's move may take beyond its budget (the set-up of a search,
+the expert's opinion of the moves, the last iteration) before the driver logs it."""
 LEVEL_SECONDS = (0.2, 0.5, 1.0)
 """The thinking times the lobby offers for a bot with a budget (up to the cap)."""
 TURN_TIMER_RANGE = (15.0, 120.0)
@@ -130,6 +136,46 @@ def thinks(spec: str) -> bool:
     return parse_spec(spec)[0].budget is not None
 
 
+def table_bot(spec: str) -> Bot:
+    """The bot of ``spec`` as the server runs it.
+
+    A bot that searches (``master``, ``ismcts``) searches in a worker process
+    (:attr:`IsmctsBot.offload <hotdeath.bots.ismcts.IsmctsBot.offload>`): the server's
+    thread only waits for the answer, so it never holds the interpreter's lock against
+    the event loop.
+    """
+    bot = make_bot(spec)
+    if thinks(spec) and hasattr(bot, "offload"):
+        bot.offload = True
+    return bot
+
+
+def move_budget(spec: str) -> float | None:
+    """The CPU seconds a move of the bot of ``spec`` may take (None: it does not search).
+
+    Its time budget (at most the server's cap, :func:`check_bot`) times the processes
+    that search each move (``workers``; a spec at the server cannot set them).
+    """
+    info, values = parse_spec(spec)
+    if info.budget is None:
+        return None
+    workers = values.get("workers", 1)
+    parts = int(workers) if isinstance(workers, int) and workers > 0 else 1
+    return float(values[info.budget]) * parts
+
+
+def searching_seats(room: Room) -> int:
+    """The searching bots a loaded table runs: its seats' and its takeover bot.
+
+    A finished game's table runs none; a table whose takeover bot searches counts it
+    once (it plays for the people gone), whether or not it plays now.
+    """
+    if room.status == "finished":
+        return 0
+    count = sum(1 for info in room.seats if info.bot is not None and thinks(info.bot))
+    return count + (1 if thinks(room.settings.takeover_bot) else 0)
+
+
 def bot_levels(info: BotInfo, max_seconds: float = MAX_BOT_SECONDS) -> list[dict[str, Any]]:
     """The specs the lobby offers for a bot: one per level, with a label and the default.
 
@@ -154,6 +200,30 @@ def bot_levels(info: BotInfo, max_seconds: float = MAX_BOT_SECONDS) -> list[dict
         {"spec": f"{info.name}:{level.name}={c}", "label": c, "default": c == level.default}
         for c in level.choices
     ]
+
+
+def bot_menu(max_seconds: float = MAX_BOT_SECONDS, busy: str | None = None,
+             ) -> list[dict[str, Any]]:
+    """The lobby's levels: the ladder's (:mod:`hotdeath.bots.ladder`), weakest first.
+
+    Each with its spec, its words, its place, its bot's description, whether it is the
+    default and its measured ``rating`` by variant; a searching level says ``busy`` (the
+    words) when the server runs all the searching seats it may.  A searching level whose
+    budget is above ``max_seconds`` is offered at the cap, unrated (it was measured at its
+    own budget).
+    """
+    menu: list[dict[str, Any]] = []
+    for rank, level in enumerate(ladder_levels()):
+        info, values = parse_spec(level)
+        if not server_bot(info):
+            continue
+        spec, rating = level, level_rating(level)
+        if info.budget is not None and float(values[info.budget]) > max_seconds:
+            spec, rating = f"{info.name}:{info.budget}={max_seconds:g}", {}
+        menu.append({"spec": spec, "label": bot_label(spec), "rank": rank,
+                     "help": info.description, "default": spec == DEFAULT_BOT,
+                     "rating": rating, "busy": busy if info.budget is not None else None})
+    return menu
 
 
 def check_bot(spec: object, max_seconds: float = MAX_BOT_SECONDS,
@@ -314,6 +384,9 @@ class Seating:
             spec = check_bot(spec, room.hub.max_bot_seconds, (room.variant, room.players))
         elif info.kind != "bot":
             raise ApiError(400, "bad_seat", f"seat {seat} has no bot")
+        room.hub.check_search_seats(
+            (1 if spec is not None and thinks(spec) else 0)
+            - (1 if info.bot is not None and thinks(info.bot) else 0))
         room.writes.writable()
         before = (info.bot, info.name)
         info.bot = spec
@@ -394,8 +467,9 @@ class Seating:
         info = self.seats[seat]
         if info.kind != "human":
             raise ApiError(409, "not_a_person", f"seat {seat} has no person to remove")
-        room.writes.writable()
         spec = self.settings.takeover_bot
+        room.hub.check_search_seats(1 if thinks(spec) else 0)
+        room.writes.writable()
         before = (info.token_hash, info.bot, info.name)
         info.token_hash = None
         info.bot = spec
@@ -413,7 +487,7 @@ class Seating:
             run, driver = room.run, room.driver
             if run is not None:
                 run.taken.pop(seat, None)
-                run.bots[seat] = make_bot(spec)
+                run.bots[seat] = table_bot(spec)
                 if thinks(spec):
                     run.slow.add(seat)
             if driver.clock is not None and driver.clock[0] == seat:

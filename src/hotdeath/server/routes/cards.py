@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import Response
 
-from hotdeath.bots import bot_catalog, bot_label, bot_rank
+from hotdeath.bots import bot_catalog
 from hotdeath.cards import (
     COLOR_LETTERS,
     COLOR_NAMES,
@@ -29,7 +29,13 @@ from hotdeath.server.driver import BREATHER_SECONDS
 from hotdeath.server.protocol import ApiError
 from hotdeath.server.routes.deps import Svc, theme_arg, variant_name
 from hotdeath.server.rules_pages import card_help
-from hotdeath.server.seating import DEFAULT_BOT, DEFAULT_TAKEOVER, bot_levels, server_bot
+from hotdeath.server.seating import (
+    DEFAULT_BOT,
+    DEFAULT_TAKEOVER,
+    bot_levels,
+    bot_menu,
+    server_bot,
+)
 from hotdeath.variants import DEFAULT_VARIANT
 
 router = APIRouter()
@@ -122,16 +128,8 @@ async def variants(svc: Svc) -> dict[str, Any]:
             for b in bot_catalog()
             if server_bot(b)
         ],
-        "bot_menu": sorted(
-            (
-                {"spec": lv["spec"], "label": bot_label(lv["spec"]),
-                 "rank": bot_rank(lv["spec"])[0], "help": b.description,
-                 "default": lv["spec"] == DEFAULT_BOT}
-                for b in bot_catalog() if server_bot(b)
-                for lv in bot_levels(b, hub.max_bot_seconds)
-            ),
-            key=lambda item: (item["rank"], item["spec"]),
-        ),
+        "bot_menu": bot_menu(hub.max_bot_seconds, hub.searching_busy()),
+        "master_seats": {"max": hub.max_master_seats, "playing": hub.searching_seats()},
         "themes": list(THEMES),
         "option_groups": dict(OPTION_GROUPS),
         "max_bot_seconds": hub.max_bot_seconds,

@@ -23,13 +23,24 @@ function presetOptions() {
 }
 
 function botChoices() {
-  // every bot level, weakest first by measured strength, in people's words
+  // the ladder's levels in people's words, each with its measured rating in the game
+  // chosen, weakest first by that rating (a level not rated in it keeps the menu's place)
   const menu = catalog.bot_menu || [];
-  return menu.map((b) => ({
-    spec: b.spec, bot: b.spec.split(":")[0],
-    label: `${b.label[0].toUpperCase()}${b.label.slice(1)}`,
-    help: `${b.help} (advanced: ${b.spec})`, isDefault: b.default,
-  }));
+  const variant = $("variant").value;
+  const rated = (b) => (b.rating && b.rating[variant]) || null;
+  const order = menu.map((b, i) => ({ b, i, r: rated(b) }));
+  order.sort((x, y) => (x.r && y.r ? x.r.rating - y.r.rating : x.i - y.i));
+  return order.map(({ b, r }) => {
+    const name = `${b.label[0].toUpperCase()}${b.label.slice(1)}`;
+    const rating = r ? ` · rated ${r.rating}` : "";
+    const busy = b.busy ? ` · busy (${b.busy})` : "";
+    const why = r ? ` Rated ${r.rating} (95% interval ${r.low}–${r.high}) at ${r.players} `
+      + `players, from ${r.by === "points" ? "each hand's points" : "whole games"} on the same deals.` : "";
+    return {
+      spec: b.spec, bot: b.spec.split(":")[0], label: `${name}${rating}${busy}`,
+      help: `${b.help}${why} (advanced: ${b.spec})`, isDefault: b.default, busy: Boolean(b.busy),
+    };
+  });
 }
 
 function renderFan() {
@@ -197,7 +208,7 @@ function renderSeats() {
   for (let seat = 1; seat < n; seat += 1) {
     const sel = el("select", { "aria-label": `Seat ${seat + 1}`, "data-seat": seat },
       el("option", { value: "open" }, "Open seat (a friend)"),
-      ...choices.map((c) => el("option", { value: c.spec, title: c.help }, c.label)));
+      ...choices.map((c) => el("option", { value: c.spec, title: c.help, disabled: c.busy }, c.label)));
     sel.value = previous[seat - 1] || defaultBot.spec;
     list.append(el("div", { class: "seat-cfg" }, el("span", { class: "num" }, String(seat + 1)), sel));
   }
