@@ -191,13 +191,37 @@ def order_and_drop(ratings: dict[str, dict[str, Any]], first: str,
     return kept, dropped
 
 
+def markdown(data: dict[str, Any]) -> str:
+    """The ladder file as docs/bots.md shows it: one table per variant, strongest first."""
+    out: list[str] = []
+    for variant, table in data["ratings"].items():
+        by = "each hand's points" if table["by"] == "points" else "whole games"
+        out += [f"**{variant}**, {table['players']} players, rated by {by}"
+                + (f" ({table['agreement']})" if table.get("agreement") else "") + ":", "",
+                "| level | rating | 95% interval | comparisons | in the lobby |",
+                "|---|---|---|---|---|"]
+        rows = sorted(table["levels"].items(), key=lambda kv: -kv[1]["rating"])
+        for spec, e in rows:
+            where = ("yes" if spec in data["levels"] else
+                     "dropped" if spec in data["dropped"] else "—")
+            out.append(f"| `{spec}` | {e['rating']:.0f} | {e['low']:.0f}–{e['high']:.0f} | "
+                       f"{e['comparisons']:,} | {where} |")
+        out.append("")
+    return "\n".join(out)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Rate every variant given and write the ladder file."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tournament", action="append", default=[], metavar="VARIANT=FOLDER")
     ap.add_argument("--paired", action="append", default=[], metavar="VARIANT=FILE")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--markdown", action="store_true",
+                    help="print the ladder file's tables (Markdown) and stop")
     args = ap.parse_args(argv)
+    if args.markdown:
+        print(markdown(json.loads(args.out.read_text(encoding="utf-8"))))
+        return 0
     if not args.tournament:
         ap.error("give at least one --tournament VARIANT=FOLDER")
     paired: dict[str, list[Path]] = {}

@@ -357,6 +357,15 @@ def _create_in_lobby(
             '#seat-list select[data-seat="1"] option', "os => os.map(o => o.value)"
         )
         assert "open" in choices and "basic" in choices
+        # every level in people's words with its measured rating in the game chosen, the
+        # strongest (master) last
+        labels = page.eval_on_selector_all(
+            '#seat-list select[data-seat="1"] option', "os => os.map(o => o.textContent)"
+        )
+        rated = [label for label in labels[1:] if " · rated " in label]
+        assert rated and rated[-1].startswith("Master bot"), labels
+        ratings = [int(label.split(" · rated ")[1].split()[0]) for label in rated]
+        assert ratings == sorted(ratings), labels
         # no bot that runs a program is offered to whoever opens a table
         assert not [c for c in choices if c.startswith("external")]
     page.click("#create-btn")

@@ -12,6 +12,7 @@ from hotdeath.cards import parse_card
 from hotdeath.rulebook import RULES
 from hotdeath.server import create_app
 from hotdeath.server.rules_pages import card_help
+from hotdeath.server.seating import MOVE_SLACK
 from hotdeath.words import for_people
 from tests.support import ceiling
 from tests.test_server import (
@@ -170,10 +171,11 @@ def test_the_turn_timer_moves_for_a_person_whose_time_runs_out(db_url: str) -> N
 
 
 def test_a_searching_timer_bot_moves_off_the_event_loop(db_url: str) -> None:
-    """With an ``ismcts`` takeover bot the timer's move is searched in the hub's threads.
+    """With a ``master`` takeover bot the timer's move is searched in the hub's threads.
 
     A second of search on the event loop would stall every table of the process; the move
-    is computed on a clone in the bot threads and dropped if the person moved meanwhile.
+    is computed on a clone in the bot threads (its search in a worker process) and dropped
+    if the person moved meanwhile.  It keeps to the same CPU budget as a master seat.
     """
     import threading
 
@@ -188,7 +190,7 @@ def test_a_searching_timer_bot_moves_off_the_event_loop(db_url: str) -> None:
 
     with TestClient(create_app(db_url, bot_delay=0, rate_limit=FAST)) as client:
         table = new_table(client, variant="standard", seats=2, bots={"1": "basic"},
-                          turn_timer=15, takeover_bot="ismcts:seconds=0.2")
+                          turn_timer=15, takeover_bot="master:seconds=0.2")
         tid = table["table_id"]
         ann = join(client, tid, "Ann", 0)
         room = client.app.state.hub.rooms[tid]  # type: ignore[attr-defined]
@@ -210,6 +212,11 @@ def test_a_searching_timer_bot_moves_off_the_event_loop(db_url: str) -> None:
         assert moved["auto"] is True and moved["last_action"]["seat"] == 0
         assert moved["last_action"]["action"] in legal
         assert threads and all(t.startswith("hotdeath-bot") for t in threads), threads
+        searched = list(room.driver.searches)
+        choices = [a for a in legal if a.split()[0] not in ("leave", "uno", "catch", "jump")]
+        assert len(searched) == (1 if len(choices) > 1 else 0), (legal, searched)
+        assert all(seat == 0 and budget == 0.2 and cpu <= budget + MOVE_SLACK
+                   for seat, cpu, budget in searched), searched
 
 
 def test_a_timer_move_searched_while_the_host_stops_the_timer_is_dropped(db_url: str) -> None:

@@ -24,12 +24,14 @@ function presetOptions() {
 
 function botChoices() {
   // the ladder's levels in people's words, each with its measured rating in the game
-  // chosen, weakest first by that rating (a level not rated in it keeps the menu's place)
+  // chosen, weakest first by that rating; a level rated only in other games does not
+  // play this one, and one rated nowhere (offered at another budget) comes last
   const menu = catalog.bot_menu || [];
   const variant = $("variant").value;
   const rated = (b) => (b.rating && b.rating[variant]) || null;
-  const order = menu.map((b, i) => ({ b, i, r: rated(b) }));
-  order.sort((x, y) => (x.r && y.r ? x.r.rating - y.r.rating : x.i - y.i));
+  const order = menu.map((b, i) => ({ b, i, r: rated(b) }))
+    .filter(({ b, r }) => r || !b.rating || Object.keys(b.rating).length === 0);
+  order.sort((x, y) => (x.r ? x.r.rating : Infinity) - (y.r ? y.r.rating : Infinity) || x.i - y.i);
   return order.map(({ b, r }) => {
     const name = `${b.label[0].toUpperCase()}${b.label.slice(1)}`;
     const rating = r ? ` · rated ${r.rating}` : "";
