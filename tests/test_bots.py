@@ -558,6 +558,44 @@ def test_root_parallel_search_merges_its_parts_and_repeats_for_a_seed() -> None:
     assert isinstance(every, IsmctsBot) and every.workers >= 1
 
 
+def test_an_offloaded_search_runs_in_a_worker_and_counts_its_cpu(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``offload`` (the server's): every part in a worker process, the same move as here.
+
+    The search's CPU time is the worker's (``last_cpu``); a failed worker leaves the
+    search to this thread.
+    """
+    from hotdeath.bots import parallel
+    from hotdeath.bots.ismcts import IsmctsBot
+
+    view = next(g.view(s) for g, s in _decisions("hotdeath", 4, seed=2, every=5)
+                if g.view(s).phase != "deal" and len(g.view(s).legal_actions) > 2)
+    away = IsmctsBot(iterations=60, workers=1)
+    away.offload = True
+    try:
+        runs = []
+        for _ in range(2):  # the part's seed is drawn from the caller's generator
+            choice = away.choose(view, random.Random(5))
+            assert choice in view.legal_actions
+            runs.append((choice, away.last_stats, away.last_iterations))
+            assert away.last_cpu > 0 and away._worker_cpu > 0  # the worker's CPU counted
+        assert runs[0] == runs[1] and runs[0][2] == 60
+        timed = IsmctsBot(seconds=0.05, clock="cpu")
+        timed.offload = True
+        assert timed.choose(view, random.Random(6)) in view.legal_actions
+        assert 0.05 <= timed.last_cpu <= 0.05 + 0.25  # the budget, on the worker's clock
+
+        def broken(*args: object, **kw: object) -> object:
+            raise parallel.WorkerError("a search worker stopped")
+
+        monkeypatch.setattr(parallel, "search_parts", broken)
+        assert away.choose(view, random.Random(5)) in view.legal_actions
+        assert away._worker_cpu == 0.0 and away.last_cpu > 0  # searched here
+    finally:
+        parallel.shutdown()
+
+
 def test_strength_benchmark_writes_its_table(tmp_path: Any) -> None:
     import importlib.util
     import sys

@@ -788,7 +788,8 @@ class IsmctsBot:
         so the merged result is fixed by the caller's generator and the number of workers);
         with an iteration budget the parts share it.  This process runs the first part
         while the worker processes (:mod:`hotdeath.bots.parallel`) run the others
-        (:attr:`offload`: the workers run every part).
+        (:attr:`offload`: the workers run every part; if a worker fails, one part is
+        searched here instead).
         """
         from hotdeath.bots.parallel import search_parts
 
@@ -801,7 +802,14 @@ class IsmctsBot:
         seat = view.seat if view.seat is not None else 0
         setting = SearchSetting(self.params, to_position(sampler.template), seat, acts,
                                 self.favourite, self._bias, self._lowest)
-        parts = search_parts(setting, seeds, budgets, local=not self.offload)
+        try:
+            parts = search_parts(setting, seeds, budgets, local=not self.offload)
+        except RuntimeError:  # a worker process failed (WorkerError): search here instead
+            if not self.offload:
+                raise
+            parts = [search_part(setting, seeds[0], budgets[0])]
+            self._worker_cpu = 0.0
+            return parts[0]
         self._worker_cpu = sum(p.cpu for p in (parts if self.offload else parts[1:]))
         return merge_parts(parts)
 
