@@ -210,7 +210,8 @@ def serve(
     try:
         application = create_app(
             url, bot_delay=bot_delay, max_bot_seconds=max_bot_seconds,
-            max_master_seats=max_master_seats, idle_unload=idle_unload or None, finished_unload=finished_unload or None,
+            max_master_seats=max_master_seats, idle_unload=idle_unload or None,
+            finished_unload=finished_unload or None,
             db_thread=db_thread, limits=Limits(
                 max_body_bytes=max_body, tables_per_minute=tables_per_minute,
                 connections_per_address=connections_per_address,
