@@ -70,3 +70,32 @@ def test_simulate_benchmark_compares_two_engines() -> None:
     assert last["benchmark"] == "simulate_baseline" and last["games"] == 20
     assert last["cpu_s_ours"] > 0 and last["cpu_s_baseline"] > 0 and last["speed_ratio"] > 0
     assert last["core"] == last["baseline_core"]
+
+
+def test_paired_hands_plays_in_parts_and_summarises_the_pairs(tmp_path: Path) -> None:
+    script = str(ROOT / "benchmarks" / "paired_hands.py")
+    out = tmp_path / "hands.jsonl"
+    common = ["--variant", "standard", "--players", "2", "--seed", "7", "--hands", "4",
+              "--opponent", "basic", "--out", str(out)]
+    for part in ("0/2", "1/2"):  # two processes' shares of the same hands, one file
+        subprocess.run([sys.executable, script, *common, "--part", part,
+                        "--bot", "heuristic:skill=expert", "--bot", "basic"],
+                       check=True, timeout=300)
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(r["i"] for r in rows if "i" in r) == [0, 1, 2, 3]
+    for r in rows:
+        if "i" in r:
+            assert r["seat"] == r["i"] % 2
+            for got in r["bots"].values():
+                assert got["won"] == int(got["winner"] == r["seat"])
+                pts = got["seat_points"]  # standard: the seat's points less the other's
+                assert got["points"] == pts[r["seat"]] - pts[1 - r["seat"]]
+    summary = json.loads(subprocess.run(
+        [sys.executable, script, "--summary", str(out)],
+        capture_output=True, text=True, check=True, timeout=300).stdout)
+    assert summary["hands"] == 4 and summary["control"] == "heuristic:skill=expert"
+    basic = summary["bots"]["basic"]
+    mean, lo, hi = basic["points_vs_control"]
+    diffs = [r["bots"]["basic"]["points"] - r["bots"]["heuristic:skill=expert"]["points"]
+             for r in rows if "i" in r]
+    assert abs(mean - sum(diffs) / 4) < 1e-9 and lo <= mean <= hi
