@@ -18,7 +18,9 @@ tournament's deal, every table's game of it together; a paired file's hand).
 
 The levels are ordered by their rating in the first variant given (the lobby orders by the
 variant chosen); a level whose rating's interval does not lie above the rating of the next
-kept level below it in any variant measured is dropped, with the reason written down.
+kept level below it in any variant measured is dropped, with the reason written down.  A
+level that plays a variant but has no measurement there (no paired hand finished) is
+listed under ``unrated``: the lobby does not offer it for that variant.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from hotdeath.bots import bot_fits
 from hotdeath.bots.ladder import LADDER_FORMAT
 from hotdeath.tournament import (
     _comparisons,
@@ -235,6 +238,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{variant}: rated by {ratings[variant]['by']}", file=sys.stderr)
     first = args.tournament[0].partition("=")[0]
     levels, dropped = order_and_drop(ratings, first)
+    unrated = {v: [s for s in levels if s not in t["levels"] and bot_fits(s, v, t["players"])]
+               for v, t in ratings.items()}
     data = {
         "format": LADDER_FORMAT,
         "made": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
@@ -243,6 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             + [f"--paired {p}" for p in args.paired]),
         "levels": levels,
         "dropped": dropped,
+        "unrated": {v: specs for v, specs in unrated.items() if specs},
         "ratings": ratings,
     }
     args.out.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -4,7 +4,9 @@ The ratings live in ``hotdeath/data/ladder.json``, written by ``scripts/ladder.p
 ``hotdeath tournament`` results (and, for the searching levels, paired first hands against
 the tournament's ``heuristic:expert``, fitted on the same scale): per variant, a
 Bradley–Terry rating on the Elo scale with its 95% interval, and what it was rated by
-(``points``: each hand's points, ``games``: whole games).  docs/bots.md, "The ladder",
+(``points``: each hand's points, ``games``: whole games); a level that plays a variant
+without a measurement there is listed as ``unrated`` in it, and the lobby does not offer
+it for that variant.  docs/bots.md, "The ladder",
 shows the tables and the commands.  The levels are in order of measured strength; a level
 that measured no stronger than the one below it is left off (the file says why).
 """
