@@ -100,11 +100,15 @@ def paired_comparisons(path: Path, entrants: list[str], sign: int,
     return added, games
 
 
-def rate_variant(folder: Path, paired: Sequence[Path]) -> dict[str, Any]:
-    """One variant's ratings: the tournament's entrants and the paired files' bots."""
+def rate_variant(folder: Path, paired: Sequence[Path], by: str | None = None,
+                 ) -> dict[str, Any]:
+    """One variant's ratings: the tournament's entrants and the paired files' bots.
+
+    ``by``: ``points`` or ``games`` (None: points where points decide the game).
+    """
     result = load_tournament(folder)
     cfg = result.config
-    by = "points" if points_decide(result) else "games"
+    by = by or ("points" if points_decide(result) else "games")
     indexed = _comparisons(result, by)
     entrants = list(cfg.entrants)
     games = [pairs for _, pairs in indexed]
@@ -148,9 +152,8 @@ def rate_variant(folder: Path, paired: Sequence[Path]) -> dict[str, Any]:
                        "high": round(float(hi[i]), 1), "comparisons": counted[i]}
                    for i, e in enumerate(entrants)},
     }
-    if by == "points":
-        agree = agreement(result, bootstrap=BOOTSTRAP)
-        out["agreement"] = agree.words()
+    if points_decide(result):
+        out["agreement"] = agreement(result, bootstrap=BOOTSTRAP).words()
     return out
 
 
@@ -218,6 +221,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tournament", action="append", default=[], metavar="VARIANT=FOLDER")
     ap.add_argument("--paired", action="append", default=[], metavar="VARIANT=FILE")
+    ap.add_argument("--by", action="append", default=[], metavar="VARIANT=games|points",
+                    help="rate a variant by whole games though points decide it (where "
+                    "each hand's points order the levels otherwise than games do)")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--markdown", action="store_true",
                     help="print the ladder file's tables (Markdown) and stop")
@@ -231,10 +237,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for item in args.paired:
         variant, _, path = item.partition("=")
         paired.setdefault(variant, []).append(Path(path))
+    by = dict(item.partition("=")[::2] for item in args.by)
     ratings: dict[str, dict[str, Any]] = {}
     for item in args.tournament:
         variant, _, folder = item.partition("=")
-        ratings[variant] = rate_variant(Path(folder), paired.get(variant, []))
+        ratings[variant] = rate_variant(Path(folder), paired.get(variant, []), by.get(variant))
         print(f"{variant}: rated by {ratings[variant]['by']}", file=sys.stderr)
     first = args.tournament[0].partition("=")[0]
     levels, dropped = order_and_drop(ratings, first)
@@ -245,7 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "made": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "command": "python scripts/ladder.py " + " ".join(
             [f"--tournament {t}" for t in args.tournament]
-            + [f"--paired {p}" for p in args.paired]),
+            + [f"--paired {p}" for p in args.paired] + [f"--by {b}" for b in args.by]),
         "levels": levels,
         "dropped": dropped,
         "unrated": {v: specs for v, specs in unrated.items() if specs},
