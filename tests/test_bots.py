@@ -347,20 +347,28 @@ def test_ismcts_keeps_to_its_time_budget(monkeypatch: pytest.MonkeyPatch) -> Non
     from hotdeath.bots.ismcts import IsmctsBot
 
     class Clock:
-        now = 0.0
+        """Wall time (or, with ``cpu``, the thread's CPU time) 0.01 s on per reading."""
+
+        def __init__(self, cpu: bool) -> None:
+            self.now, self.cpu = 0.0, cpu
 
         def perf_counter(self) -> float:
-            self.now += 0.01
+            self.now += 0.0 if self.cpu else 0.01
             return self.now
 
-    bot = make_bot("ismcts:seconds=0.05")
-    assert isinstance(bot, IsmctsBot)
+        def thread_time(self) -> float:
+            self.now += 0.01 if self.cpu else 0.0
+            return self.now
+
     views = [g.view(seat) for g, seat in _decisions("hotdeath", 4, seed=2, every=15)]
-    for view in [v for v in views if v.phase != "deal"][:4]:  # search has no deal phase
-        monkeypatch.setattr(ismcts, "time", Clock())
-        stats = bot.analyse(view, list(view.legal_actions), random.Random(0))
-        assert bot.last_iterations == 5, bot.last_iterations
-        assert sum(visits for _a, visits, _v in stats) == 5
+    for spec in ("ismcts:seconds=0.05", "ismcts:seconds=0.05,clock=cpu"):
+        bot = make_bot(spec)
+        assert isinstance(bot, IsmctsBot)
+        for view in [v for v in views if v.phase != "deal"][:4]:  # search has no deal phase
+            monkeypatch.setattr(ismcts, "time", Clock("cpu" in spec))
+            stats = bot.analyse(view, list(view.legal_actions), random.Random(0))
+            assert bot.last_iterations == 5, (spec, bot.last_iterations)
+            assert sum(visits for _a, visits, _v in stats) == 5
 
 
 @pytest.mark.rule("HD-4.3.5", "hot-death.md §4.3")

@@ -617,8 +617,6 @@ class IsmctsBot:
         """Processes searching each decision at once (root-parallel search)."""
         self.root = root
         self.clock = clock
-        self._now: Callable[[], float] = time.thread_time if clock == "cpu" else time.perf_counter
-        """The search's clock (:data:`CLOCKS`)."""
         self.widen = widen
         self.pick = pick
         self.margin = margin
@@ -770,7 +768,7 @@ class IsmctsBot:
         me = view.seat if view.seat is not None else 0
         root = _Node(me)
         hand_no = view.hand_no
-        now = self._now
+        now = time.thread_time if self.clock == "cpu" else time.perf_counter
         cpu = time.thread_time()
         deadline = now() + self.seconds
         done = 0
@@ -831,7 +829,7 @@ class IsmctsBot:
         diff = [0.0] * k
         diff_sq = [0.0] * k
         n = [0] * k
-        now = self._now
+        now = time.thread_time if self.clock == "cpu" else time.perf_counter
         cpu = time.thread_time()
         deadline = now() + self.seconds
         done = 0
