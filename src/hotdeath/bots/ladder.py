@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 LADDER_FORMAT = "hotdeath-ladder/1"
@@ -25,7 +25,7 @@ LADDER_FORMAT = "hotdeath-ladder/1"
 @cache
 def ladder() -> dict[str, Any]:
     """The ladder file's contents (``levels``, ``ratings``, ``dropped``, how it was made)."""
-    text = resources.files("hotdeath").joinpath("data/ladder.json").read_text("utf-8")
+    text = (Path(__file__).resolve().parent.parent / "data" / "ladder.json").read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
     if data.get("format") != LADDER_FORMAT:
         raise ValueError(f"ladder.json is not {LADDER_FORMAT}")

@@ -212,14 +212,6 @@ class Hub:
         """The seats with a searching bot the loaded tables run (``max_master_seats``)."""
         return sum(searching_seats(room) for room in self.rooms.values())
 
-    def searching_busy(self) -> str | None:
-        """Why no more searching seats may be taken now, in words (None: some may)."""
-        if self.searching_seats() < self.max_master_seats:
-            return None
-        limit = self.max_master_seats
-        return (f"this server plays at most {limit} at once" if limit
-                else "this server does not run them")
-
     def check_search_seats(self, extra: int) -> None:
         """Refuse (409 ``master_busy``) ``extra`` more searching seats beyond the limit."""
         if extra <= 0:

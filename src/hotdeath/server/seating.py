@@ -202,6 +202,17 @@ def bot_levels(info: BotInfo, max_seconds: float = MAX_BOT_SECONDS) -> list[dict
     ]
 
 
+def busy_words(playing: int, limit: int) -> str | None:
+    """Why a process takes no more searching seats, in words (None: it takes some).
+
+    >>> busy_words(1, 2), busy_words(2, 2)
+    (None, 'this server plays at most 2 at once')
+    """
+    if playing < limit:
+        return None
+    return f"this server plays at most {limit} at once" if limit else "this server runs none"
+
+
 def bot_menu(max_seconds: float = MAX_BOT_SECONDS, busy: str | None = None,
              ) -> list[dict[str, Any]]:
     """The lobby's levels: the ladder's (:mod:`hotdeath.bots.ladder`), weakest first.

@@ -34,6 +34,7 @@ from hotdeath.server.seating import (
     DEFAULT_TAKEOVER,
     bot_levels,
     bot_menu,
+    busy_words,
     server_bot,
 )
 from hotdeath.variants import DEFAULT_VARIANT
@@ -128,7 +129,8 @@ async def variants(svc: Svc) -> dict[str, Any]:
             for b in bot_catalog()
             if server_bot(b)
         ],
-        "bot_menu": bot_menu(hub.max_bot_seconds, hub.searching_busy()),
+        "bot_menu": bot_menu(hub.max_bot_seconds,
+                             busy_words(hub.searching_seats(), hub.max_master_seats)),
         "master_seats": {"max": hub.max_master_seats, "playing": hub.searching_seats()},
         "themes": list(THEMES),
         "option_groups": dict(OPTION_GROUPS),
