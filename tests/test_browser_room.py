@@ -24,6 +24,7 @@ from tests.test_browser import (
     _click,
     _diagnose,
     _player,
+    _settled,
     _wait_for,
     _wait_js,
     browser,
@@ -108,7 +109,12 @@ IN_VIEW = """(selector) => [...document.querySelectorAll(selector)].map((n) => {
 
 
 def _all_in_view(page: Page, selector: str) -> list[dict[str, Any]]:
-    """Every element of ``selector`` lies inside the window and a tap there reaches it."""
+    """Every element of ``selector`` lies inside the window and a tap there reaches it.
+
+    Measured once the page's animations have ended (a card dealt or played is moving, on a
+    busy machine for longer, and a tap on its way misses it).
+    """
+    _settled(page)
     boxes: list[dict[str, Any]] = page.evaluate(IN_VIEW, selector)
     assert boxes, selector
     if not all(b["inside"] and b["reachable"] for b in boxes):
