@@ -165,7 +165,7 @@ _DESELECTED_SLOW: list[int] = [0]
 RULE_MODULES = frozenset({
     "test_blocked", "test_core", "test_cutthroat", "test_hd_attacks", "test_hd_audit",
     "test_hd_cards_and_turns", "test_hd_overview", "test_hd_scoring", "test_playthroughs",
-    "test_rule_coverage", "test_rulebook", "test_standard", "test_throwdown",
+    "test_rule_coverage", "test_rulebook", "test_standard", "test_throwdown", "test_deals",
     "test_worked_example",
 })
 """The modules of the rules: their tests, and every test citing a rule, are ``rules``."""

@@ -451,11 +451,18 @@ def test_a_throwdown_tables_next_game_is_dealt_by_the_winner_across_restarts(
     assert to_position(replay(shown["record"])) == to_position(final)
 
 
-def test_a_game_stored_before_the_dealer_column_is_rebuilt_as_before(db_url: str) -> None:
+def test_a_game_stored_before_the_dealer_column_is_rebuilt_as_before(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Migration 0005 adds ``games.dealer``; a game stored without one (NULL) is dealt as a
-    first game, exactly as before (STD-2.1), and 0005 downgrades and upgrades cleanly."""
+    first game, exactly as before (STD-2.1), and 0005 downgrades and upgrades cleanly.
 
+    A game stored before 0005 is also one before 0007 (deal scheme 1): the server of then
+    dealt it with scheme 1, as the patched constant makes this one.
+    """
     from hotdeath.notation import to_position
+    from hotdeath.server import authority
+
+    monkeypatch.setattr(authority, "DEAL_SCHEME", 1)
 
     async def play() -> tuple[str, dict[str, Any]]:
         store, hub, room, _conn, run = _started(db_url)
@@ -523,3 +530,69 @@ def _downgraded(db_url: str, revision: str, table: str) -> set[str]:
         return {col["name"] for col in sa.inspect(engine).get_columns(table)}
     finally:
         engine.dispose()
+
+
+def test_a_game_stored_before_the_deal_scheme_column_replays_with_its_old_deals(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Migration 0007 adds ``games.deal_scheme``: a new game stores 2 and is rebuilt with it;
+    a game stored before (NULL: the server of then dealt with scheme 1, as the patched
+    constant does here) is rebuilt with scheme 1, its deals as they were played, and its
+    replay and record say so; 0007 downgrades and upgrades cleanly."""
+    from hotdeath.notation import replay, to_position
+    from hotdeath.server import authority
+
+    async def play(moves: int | None) -> tuple[str, str, str]:
+        store = Store(db_url)
+        hub = Hub(store, bot_delay=0)
+        room, _host = hub.create_table("throwdown", None, {"decks": 1}, 3, {}, "family", 0,
+                                       None, None, None)
+        for s in range(3):
+            room.seating.join(f"P{s}", s)
+        room.start()
+        assert room.run is not None
+        rng = random.Random(3)
+        if moves is None:
+            _finish(room, rng)
+        else:
+            for _ in range(moves):
+                _move(room, rng)
+        await asyncio.wrap_future(store.barrier())
+        row = store.load_game(room.run.game_id)
+        assert row is not None and row[0]["deal_scheme"] == room.run.state.deal_scheme
+        out = (room.table_id, room.run.game_id,
+               json.dumps(to_position(room.run.state), sort_keys=True))
+        await hub.close()
+        store.close()
+        return out
+
+    async def rebuilt(table_id: str) -> tuple[int, str]:
+        store = Store(db_url)
+        hub = Hub(store, bot_delay=0)
+        room = hub.get(table_id)
+        assert room is not None and room.run is not None
+        state = room.run.state
+        out = state.deal_scheme, json.dumps(to_position(state), sort_keys=True)
+        await hub.close()
+        store.close()
+        return out
+
+    new_table, _new_game, new_position = asyncio.run(play(6))
+    assert json.loads(new_position)["deal_scheme"] == 2
+    assert asyncio.run(rebuilt(new_table)) == (2, new_position)
+    monkeypatch.setattr(authority, "DEAL_SCHEME", 1)
+    old_table, old_game, old_position = asyncio.run(play(None))
+    monkeypatch.undo()
+    assert json.loads(old_position)["deal_scheme"] == 1
+    assert "deal_scheme" not in _downgraded(db_url, "0006", "games")
+    again = Store(db_url)  # upgrades to the head: the column comes back, NULL
+    row = again.load_game(old_game)
+    assert row is not None and row[0]["deal_scheme"] is None
+    again.close()
+    assert asyncio.run(rebuilt(old_table)) == (1, old_position)
+    app = create_app(db_url, bot_delay=0, rate_limit=FAST, idle_unload=None,
+                     max_bot_seconds=0.05)
+    with TestClient(app) as client:  # the replay workers and the record: scheme 1 too
+        shown = full_replay(client, old_game)
+    assert shown["status"] == "finished" and shown["deal_scheme"] == 1
+    assert shown["record"]["deal_scheme"] == 1
+    assert json.dumps(to_position(replay(shown["record"])), sort_keys=True) == old_position

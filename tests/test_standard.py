@@ -29,7 +29,7 @@ from hotdeath.cards import (
 from hotdeath.cards import WD4 as WD4_FACE
 from hotdeath.errors import IllegalActionError, OptionError, PositionError
 from hotdeath.pending import Pot
-from hotdeath.rng import Rng
+from hotdeath.rng import DEAL_STREAM, Rng, stream_seed
 from hotdeath.state import GameState
 from hotdeath.variants.standard import card_points
 from tests.support import act, hand, kinds, legal, pos, position, texts
@@ -59,10 +59,26 @@ def first_game(
 
 
 def shuffled_deck(seed: int) -> list[int]:
-    """The deck as the first hand of ``seed`` shuffles it (the top is the END of the list)."""
+    """The deck as the first hand of ``seed`` shuffles it (the top is the END of the list).
+
+    The shuffle of the hand's own stream (deal scheme 2): seat ``s`` gets its cards
+    ``s``, ``s + players`` … counted from the top, and the up-card follows the cards dealt.
+    """
     pile = standard_deck()[:]
-    Rng(seed).shuffle(pile)
+    Rng(stream_seed(seed, 1, DEAL_STREAM)).shuffle(pile)
     return pile
+
+
+def laid_deck(seed: int, dealer: int, players: int = 4) -> list[int]:
+    """The deck of ``seed``'s first hand as laid for ``dealer`` (what he deals from).
+
+    Recorded as the server's deck commitment records it (``Rng.shuffles``).
+    """
+    variant = hotdeath.get_variant("standard")
+    twin = variant.state_cls(variant, variant.resolve_options(None, None), players, seed)
+    twin.rng.shuffles = []
+    twin.start(dealer)
+    return [s for s in twin.rng.shuffles if len(s) == len(twin.deck)][-1]
 
 
 def all_cards(g: GameState) -> Counter[str]:
@@ -272,12 +288,17 @@ class TestDealerAndDeal:
     def test_seven_cards_dealt_one_at_a_time_from_the_dealers_left(self, dealer: int) -> None:
         seed = next(s for s in range(3000) if FACE_KIND[shuffled_deck(s)[-1 - 28]] == NUMBER)
         g = hotdeath.new_game("standard", players=4, seed=seed, dealer=dealer)
-        pile = shuffled_deck(seed)
+        laid = laid_deck(seed, dealer)  # dealt one at a time from the dealer's left
         for seat in range(4):
             order = (seat - dealer - 1) % 4
-            expected = [card_code(pile[-1 - (k * 4 + order)]) for k in range(7)]
+            expected = [card_code(laid[-1 - (k * 4 + order)]) for k in range(7)]
             assert [card_code(c) for c in g.hands[seat]] == expected
-        assert card_code(g.discard[0]) == card_code(pile[-1 - 28])
+        assert card_code(g.discard[0]) == card_code(laid[-1 - 28])
+        # the deck is laid so that each seat's cards are the shuffle's, whoever deals
+        pile = shuffled_deck(seed)
+        for seat in range(4):
+            assert g.hands[seat] == [pile[-1 - (k * 4 + seat)] for k in range(7)]
+        assert laid[:-28] == pile[:-28]
         assert len(g.draw_pile) == 108 - 28 - 1
 
 

@@ -37,6 +37,7 @@ from hotdeath.errors import IllegalActionError, OptionError, PositionError
 from hotdeath.events import Event
 from hotdeath.notation import from_position, record, replay, to_position
 from hotdeath.results import HandResult
+from hotdeath.rng import DEAL_STREAM, DEALER_STREAM, stream_seed
 from hotdeath.rulebook import RULES, rules_for
 from hotdeath.state import DEAL, RESPONSE, TURN, GameState
 from hotdeath.variants.throwdown import MAX_LISTED_PLAYS, ThrowdownState
@@ -141,11 +142,19 @@ class TestSetup:
         assert [len(h) for h in g.hands] == [7, 7, 7]
         assert [e.kind for e in g.opening_events[:2]] == ["dealer", "deal"]
         assert {e.rule for e in g.opening_events[:2]} == {"TD-1.3"}
-        # the first card dealt goes to the dealer's left (seat 0), one at a time
-        pile = list(g.deck)
+        # the deck as laid: the first card dealt goes to the dealer's left (seat 0), one at
+        # a time (deal scheme 1 deals the shuffle as it comes)
+        old = hotdeath.new_game("throwdown", players=3, seed=8, dealer=2, deal_scheme=1)
+        pile = list(old.deck)
         hotdeath.rng.Rng(8).shuffle(pile)
-        assert g.hands[0][0] == pile[-1] and g.hands[1][0] == pile[-2]
-        assert g.hands[2][0] == pile[-3]
+        assert old.hands[0][0] == pile[-1] and old.hands[1][0] == pile[-2]
+        assert old.hands[2][0] == pile[-3]
+        # deal scheme 2 lays the deck so that seat s gets the shuffle's cards s, s+3 … of
+        # the hand's stream, whoever deals (docs/architecture.md "Duplicate deals")
+        pile = list(g.deck)
+        hotdeath.rng.Rng(stream_seed(8, 1, DEAL_STREAM)).shuffle(pile)
+        top = pile[::-1]
+        assert g.hands == [top[s:21:3] for s in range(3)]
 
     @pytest.mark.rule("TD-1.3", "ruling", "dealer_selection=draw_high")
     def test_draw_high_chooses_the_first_dealer(self) -> None:
@@ -161,13 +170,14 @@ class TestSetup:
 
     @pytest.mark.rule("TD-1.3", SEED, "STD-2.1", "the highest card deals")
     def test_draw_high_the_highest_number_deals(self) -> None:
-        # each player draws a card from the shuffled deck (the first shuffle of the game's
-        # seed), seat 0 first; the highest number deals (ties draw again among the tied)
+        # each player draws a card from the shuffled deck (the first shuffle of the first
+        # hand's dealer stream), seat 0 first; the highest number deals (ties draw again
+        # among the tied)
         for seed in range(16):
             g = hotdeath.new_game("throwdown", players=4, seed=seed,
                                   options={"dealer_selection": "draw_high"})
             pile = list(g.deck)
-            hotdeath.rng.Rng(seed).shuffle(pile)
+            hotdeath.rng.Rng(stream_seed(seed, 1, DEALER_STREAM)).shuffle(pile)
             drawn_ = [pile[-1 - s] for s in range(4)]
             values = [FACE_NUMBER[f] if FACE_KIND[f] == NUMBER else 0 for f in drawn_]
             assert values[g.dealer] == max(values), (seed, values, g.dealer)

@@ -4,13 +4,13 @@ The core imports only the standard library.  A game is a state that changes only
 its actions, each of them legal now and answered with the events it caused:
 
 >>> import hotdeath
->>> game = hotdeath.new_game("standard", players=2, seed=7)
+>>> game = hotdeath.new_game("standard", players=2, seed=1)
 >>> game.current_player()
 0
 >>> [str(a) for a in game.legal_actions()]
-['play Y1', 'play Y6', 'play Y8', 'draw']
->>> [hotdeath.describe(e) for e in game.apply_action("play Y6")]
-['P0 plays Yellow 6  [STD-5.1]']
+['play G3', 'play G7', 'draw']
+>>> [hotdeath.describe(e) for e in game.apply_action("play G7")]
+['P0 plays Green 7  [STD-5.1]']
 >>> game.current_player()
 1
 
@@ -42,6 +42,7 @@ from hotdeath.errors import (
     WrongSeatError,
 )
 from hotdeath.events import Event, describe
+from hotdeath.rng import DEAL_SCHEME
 from hotdeath.state import TERMINAL, GameState
 from hotdeath.variants import DEFAULT_VARIANT, Variant, all_variants, get_variant
 
@@ -76,13 +77,16 @@ def new_game(
     preset: str | None = None,
     options: Mapping[str, object] | None = None,
     dealer: int | None = None,
+    deal_scheme: int = DEAL_SCHEME,
 ) -> GameState:
     """Start a game of ``variant`` (a registry name or alias) from ``seed``.
 
     ``preset`` names a preset of the variant (default: its first), ``options`` override
     single options; both are validated with errors naming the option and its values.
+    Every hand's deal follows from ``seed`` and the hand's number alone
+    (``deal_scheme``, :data:`hotdeath.rng.DEAL_SCHEME`; 1 replays games recorded before it).
     """
-    return get_variant(variant).new_game(players, seed, preset, options, dealer)
+    return get_variant(variant).new_game(players, seed, preset, options, dealer, deal_scheme)
 
 
 __all__ = [

@@ -7,8 +7,9 @@ the phase to ``response`` when an attack is given, and so on.  Every card must b
 exactly one place; a position that uses a card more often than the deck holds it is
 refused with a :class:`~hotdeath.errors.PositionError`.
 
-A *record* is variant + options + players + seed + actions; :func:`replay` rebuilds the
-identical state.
+A *record* is variant + options + players + seed + actions (and the deal scheme the game
+was dealt with: absent in records made before scheme 2, which replay with the old one);
+:func:`replay` rebuilds the identical state.
 
 >>> import hotdeath
 >>> g = hotdeath.new_game("standard", players=2, seed=1)
@@ -35,7 +36,7 @@ from hotdeath.options import non_defaults
 from hotdeath.pending import from_json as pending_from_json
 from hotdeath.pending import legacy as legacy_pending
 from hotdeath.results import legacy_hand
-from hotdeath.rng import Rng
+from hotdeath.rng import DEAL_SCHEMES, Rng
 from hotdeath.state import (
     CHOOSE_COLOR,
     CHOOSE_VICTIM,
@@ -55,7 +56,8 @@ READ_FORMATS: Final = ("hotdeath-position/1", POSITION_FORMAT)
 RECORD_FORMAT: Final = "hotdeath-record/1"
 
 _KNOWN_KEYS: Final = frozenset({
-    "format", "variant", "preset", "options", "players", "seed", "rng", "hand", "dealer",
+    "format", "variant", "preset", "options", "players", "seed", "deal_scheme", "rng", "hand",
+    "dealer",
     "hand_size", "phase", "turn", "direction", "color", "drew", "drawn", "hands", "draw",
     "discard", "top", "active", "revealed", "out_order", "uno_open", "scores", "winners",
     "pending", "attack", "sixty_nine_window", "infections", "up_pending", "pot", "wd4",
@@ -82,6 +84,19 @@ def _codes(cards: Sequence[int]) -> list[str]:
     return [card_code(c) for c in cards]
 
 
+def _deal_scheme(data: Mapping[str, Any], error: type[HotDeathError], code: str) -> int:
+    """The ``deal_scheme`` of a position or record, checked; 1 where it names none.
+
+    Positions and records written before deal scheme 2 name none, and their games go on
+    with the one generator they were played with (see :data:`hotdeath.rng.DEAL_SCHEME`).
+    """
+    value = data.get("deal_scheme", 1)
+    if value not in DEAL_SCHEMES or isinstance(value, bool) or not isinstance(value, int):
+        raise error(code, "'deal_scheme' must be one of "
+                    f"{', '.join(map(str, DEAL_SCHEMES))}")
+    return value
+
+
 def to_position(state: GameState) -> dict[str, Any]:
     """The whole state as a JSON-ready dict (see the schema ``data/position.schema.json``)."""
     d: dict[str, Any] = {
@@ -90,6 +105,7 @@ def to_position(state: GameState) -> dict[str, Any]:
         "options": non_defaults(state.opts),
         "players": state.n,
         "seed": state.seed,
+        "deal_scheme": state.deal_scheme,
         "rng": state.rng.state,
         "hand": state.hand_no,
         "dealer": state.dealer,
@@ -224,7 +240,8 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
     variant.check_players(players, opts)
     n = players
     seed = _int(data, "seed", 0, 0, 2**64 - 1)
-    state = variant.state_cls(variant, opts, n, seed)
+    state = variant.state_cls(variant, opts, n, seed, _deal_scheme(data, PositionError,
+                                                                   "bad_position"))
     state.rng = Rng(_int(data, "rng", seed, 0, 2**64 - 1))
     phase_name = data.get("phase")
     pending_json = data.get("pending")
@@ -443,6 +460,7 @@ def record(state: GameState) -> dict[str, Any]:
         "options": non_defaults(state.opts),
         "players": state.n,
         "seed": state.seed,
+        "deal_scheme": state.deal_scheme,
         "dealer": params.get("dealer"),
         "actions": [[seat, str(a)] for seat, a in state.history],
     }
@@ -473,9 +491,10 @@ def replay(rec: Mapping[str, Any] | str, upto: int | None = None) -> GameState:
         if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
             what = "a name" if kind is str else "an integer"
             raise PositionError("bad_record", f"'{key}' must be {what}")
+    deal_scheme = _deal_scheme(rec, PositionError, "bad_record")
     variant = get_variant(name)
     state = variant.new_game(
-        rec.get("players"), seed, rec.get("preset"), options, rec.get("dealer"),
+        rec.get("players"), seed, rec.get("preset"), options, rec.get("dealer"), deal_scheme,
     )
     for i, item in enumerate(acts[:upto] if upto is not None else acts):
         if (not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], int)

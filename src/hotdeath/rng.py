@@ -4,6 +4,10 @@ The whole state is one 64-bit integer, so a position can carry it in JSON and a 
 copies it for free.  The same seed gives the same numbers on every platform and Python
 version.
 
+A game's deals come from streams derived from its seed (:func:`stream_seed`): one per hand
+and purpose, so what was played before never changes a later deal (deal scheme 2, see
+``docs/architecture.md`` "Duplicate deals").
+
 >>> r = Rng(42); a = [r.below(10) for _ in range(5)]
 >>> r2 = Rng(42); a == [r2.below(10) for _ in range(5)]
 True
@@ -22,6 +26,40 @@ _NO_ARGS: Final[tuple[()]] = ()
 _COMPILED: Final = not __file__.endswith(".py")
 """Whether this module runs compiled (mypyc): the shuffle then keeps its native key function,
 which is cheaper there than the chain of C callables that is cheaper in CPython."""
+
+
+DEAL_SCHEME: Final = 2
+"""The deal scheme of new games: every hand's deal (and its later reshuffles) from a stream
+of (seed, hand), the dealer's draw from one of its own; each seat's cards fixed whoever deals.
+Scheme 1, the scheme of records and positions that name none: one generator for the whole
+game, read in play order, the hands dealt from the dealer's left."""
+DEAL_SCHEMES: Final = (1, DEAL_SCHEME)
+"""Every deal scheme the engine plays (old records keep theirs)."""
+DEAL_STREAM: Final = 1
+"""Purpose of the stream that shuffles a hand's deck and then serves the hand's reshuffles."""
+DEALER_STREAM: Final = 2
+"""Purpose of the stream that chooses a hand's dealer (a draw for high card, a tie broken)."""
+_PURPOSE: Final = 0xD1B54A32D192ED03
+
+
+def _mix(z: int) -> int:
+    """SplitMix64's output function: a bijection of 64-bit integers that spreads every bit."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+def stream_seed(seed: int, hand: int, purpose: int) -> int:
+    """The generator state that starts ``purpose``'s stream in hand ``hand`` of ``seed``'s game.
+
+    A function of those three numbers alone: a later hand's deal never depends on how many
+    numbers the hands before it used.
+
+    >>> a, b = stream_seed(7, 2, DEAL_STREAM), stream_seed(7, 3, DEAL_STREAM)
+    >>> a == stream_seed(7, 2, DEAL_STREAM) and a != b
+    True
+    """
+    return _mix((_mix(seed & _MASK) + hand * _GAMMA + purpose * _PURPOSE) & _MASK)
 
 
 class Rng:

@@ -25,7 +25,7 @@ from hotdeath.errors import GameOverError, IllegalActionError, PositionError, Wr
 from hotdeath.events import Event
 from hotdeath.pending import Context, Pending
 from hotdeath.results import GameResult, HandResult, standings
-from hotdeath.rng import Rng
+from hotdeath.rng import DEAL_SCHEME, DEAL_STREAM, DEALER_STREAM, Rng, stream_seed
 from hotdeath.typevars import OptionsT
 
 if TYPE_CHECKING:
@@ -98,6 +98,7 @@ _SLOTS: Final = (
     "opts",
     "n",
     "seed",
+    "deal_scheme",
     "rng",
     "scores",
     "hand_no",
@@ -154,11 +155,14 @@ class GameState(Generic[OptionsT]):
     opts: OptionsT
 
     def __init__(self, variant: Variant[OptionsT], opts: OptionsT, players: int,
-                 seed: int) -> None:
+                 seed: int, deal_scheme: int = DEAL_SCHEME) -> None:
         self.variant = variant
         self.opts = opts
         self.n = players
         self.seed = seed
+        self.deal_scheme = deal_scheme
+        """How deals follow from the seed (:data:`hotdeath.rng.DEAL_SCHEME`; 1: the scheme of
+        games recorded before it, one generator for the whole game)."""
         self.rng = Rng(seed)
         self.scores: list[int] = [0] * players
         self.hand_no = 0
@@ -387,6 +391,7 @@ class GameState(Generic[OptionsT]):
             new.opts = self.opts
             new.n = self.n
             new.seed = self.seed
+            new.deal_scheme = self.deal_scheme
             new.hand_no = self.hand_no
             new.dealer = self.dealer
             new.phase = self.phase
@@ -409,7 +414,7 @@ class GameState(Generic[OptionsT]):
             new._drawn_hook = self._drawn_hook
             new._ring = self._ring
         else:  # compiled with mypyc: native classes have no __dict__
-            new = cls(self.variant, self.opts, self.n, self.seed)
+            new = cls(self.variant, self.opts, self.n, self.seed, self.deal_scheme)
             for name in names:
                 if hasattr(self, name):
                     setattr(new, name, getattr(self, name))
@@ -474,11 +479,23 @@ class GameState(Generic[OptionsT]):
                 "bad_position", f"{self.variant.name} has no pending {type(value).__name__}"
             )
 
-    def _deal_pile(self) -> list[int]:
-        """The deck for a deal, its top at the end (the first card dealt is the last).
+    def _stream(self, hand: int, purpose: int) -> None:
+        """Start the generator on ``purpose``'s stream of hand ``hand`` (deal scheme 2).
+
+        Under scheme 1 (older records) the one generator of the game simply goes on.
+        """
+        if self.deal_scheme != 1:
+            self.rng.state = stream_seed(self.seed, hand, purpose)
+
+    def _deal_pile(self, k: int) -> list[int]:
+        """The deck for a deal of ``k`` cards each, its top at the end (dealt from the end).
 
         Shuffled; a stacked deck (``stack``, once) puts its cards on top in its order,
-        the rest of the deck shuffled under them.
+        the rest of the deck shuffled under them.  Under deal scheme 2 the shuffle is the
+        hand's own stream (:func:`hotdeath.rng.stream_seed`), and the cards dealt are laid so
+        that dealing from the dealer's left gives the j-th card of the shuffled deck to seat
+        ``j % players``: each seat's cards are the same whoever deals, and a deal of fewer
+        cards gives each seat the first ones of a larger deal (:meth:`_seat_order`).
         """
         pile = self.deck[:]
         stack = self.stack
@@ -489,8 +506,31 @@ class GameState(Generic[OptionsT]):
             self.rng.shuffle(pile)
             pile += stack[::-1]
             return pile
+        self._stream(self.hand_no, DEAL_STREAM)
         self.rng.shuffle(pile)
+        if self.deal_scheme != 1:
+            self._seat_order(pile, k)
         return pile
+
+    def _seat_order(self, pile: list[int], k: int) -> None:
+        """Lay the top ``k * players`` cards of ``pile`` so no seat's cards depend on the dealer.
+
+        Dealt from his left, the card a seat gets in round ``i`` is the
+        ``i * players + seat``-th card of the shuffle (counted from the top).  The server's
+        deck commitment is of the deck as laid (the order dealt from): the shuffle's record
+        (``Rng.shuffles``) is replaced by it.
+        """
+        n = self.n
+        shift = (self.dealer + 1) % n
+        if shift:
+            size = len(pile)
+            top = pile[size - k * n:][::-1]  # the cards dealt, the first dealt first
+            for j in range(k * n):
+                block = j - j % n
+                pile[size - 1 - j] = top[block + (j + shift) % n]
+        shuffles = self.rng.shuffles
+        if shuffles:
+            shuffles[-1] = pile[:]
 
     def _deal_hands(self, pile: list[int], k: int) -> list[list[int]]:
         """``k`` cards to each seat from the top of ``pile`` (its end), taken off it.
@@ -757,7 +797,9 @@ class GameState(Generic[OptionsT]):
             self._dry_seen.clear()
             self._dry_hand = self.hand_no
         pos = to_position(self)
-        for name in ("rng", "idle", "history", "turns", "repeats"):  # never the same twice
+        # not what is never the same twice (rng, turns …), nor deal_scheme (the same all game:
+        # the digests of positions written before it stay those of their repeats)
+        for name in ("rng", "deal_scheme", "idle", "history", "turns", "repeats"):
             pos.pop(name, None)
         pos["draw"] = sorted(pos["draw"])
         pos["discard"] = sorted(pos["discard"][:-1]) + pos["discard"][-1:]  # the top apart
@@ -805,6 +847,7 @@ class GameState(Generic[OptionsT]):
         Ties redraw among the tied; the cards come from a shuffled copy (the game's own piles
         are untouched).
         """
+        self._stream(self.hand_no + 1, DEALER_STREAM)
         deck = full[:]
         self.rng.shuffle(deck)
         contenders = list(range(self.n))

@@ -24,6 +24,7 @@ from hotdeath.actions import Action
 from hotdeath.bots import Bot
 from hotdeath.coach import hints_line, hints_used
 from hotdeath.events import Event
+from hotdeath.rng import DEAL_SCHEME
 from hotdeath.server.commitment import (
     commit_deck,
     install,
@@ -46,7 +47,7 @@ from hotdeath.server.messages import (
 )
 from hotdeath.server.protocol import ProtocolError
 from hotdeath.server.seating import table_bot, thinks
-from hotdeath.server.store import DealRow, GameRows
+from hotdeath.server.store import DealRow, GameRows, deal_scheme_of
 from hotdeath.state import GameState
 from hotdeath.words import pending_words
 
@@ -151,7 +152,8 @@ class GameRun:
         """
         if seed is None:
             seed = secrets.randbits(62)
-        state = hotdeath.new_game(variant, players, seed, preset, dict(options), dealer)
+        state = hotdeath.new_game(variant, players, seed, preset, dict(options), dealer,
+                                  DEAL_SCHEME)
         deck = opening_deck(state, dealer)
         install(state)
         deals = {1: commit_deck(1, deck)} if deck is not None else {}
@@ -172,7 +174,7 @@ class GameRun:
         row, actions, deals = rows
         seed = int(row["seed"])
         state = hotdeath.new_game(row["variant"], row["players"], seed, row["preset"],
-                                  row["options"], row.get("dealer"))
+                                  row["options"], row.get("dealer"), deal_scheme_of(row))
         install(state)
         run = cls(
             game_id=row["id"], state=state, seed=seed, seed_salt=row["seed_salt"],

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from hotdeath.coach import CoachError, hint, review
 from hotdeath.notation import RECORD_FORMAT
 from hotdeath.server.protocol import ProtocolError
-from hotdeath.server.store import Store
+from hotdeath.server.store import Store, deal_scheme_of
 from hotdeath.server.writes import on_loop
 
 if TYPE_CHECKING:
@@ -151,7 +151,8 @@ class Reviews:
         rec = {
             "format": RECORD_FORMAT, "variant": row["variant"], "options": row["options"],
             "players": int(row["players"]), "seed": int(row["seed"]), "preset": row["preset"],
-            "dealer": row.get("dealer"), "actions": [[s, a] for s, a in actions],
+            "dealer": row.get("dealer"), "deal_scheme": deal_scheme_of(row),
+            "actions": [[s, a] for s, a in actions],
         }
         job = partial(review_json, rec, hand, seat, list(row["names"]), theme,
                       self.seconds, self.budget)

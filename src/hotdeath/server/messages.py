@@ -125,7 +125,7 @@ def actions_json(state: GameState, seat: int | None, names: list[str],
     >>> import hotdeath
     >>> g = hotdeath.new_game("standard", players=2, seed=1)
     >>> [a["words"] for a in actions_json(g, g.current_player(), ["Ann", "Bo"], "family")]
-    ['play Green 6', 'draw a card']
+    ['play Green 3', 'play Green 7', 'draw a card']
     """
     if seat is None:
         return []

@@ -49,7 +49,7 @@ import sqlalchemy as sa
 from hotdeath.actions import Action
 from hotdeath.cards import card_code
 from hotdeath.events import Event
-from hotdeath.server.store import DealRow, GameRows, read_game_since
+from hotdeath.server.store import DealRow, GameRows, deal_scheme_of, read_game_since
 from hotdeath.state import GameState
 from hotdeath.words import pending_words
 
@@ -117,7 +117,8 @@ class ReplayCache:
             import hotdeath
 
             entry.tip = hotdeath.new_game(row["variant"], row["players"], int(row["seed"]),
-                                          row["preset"], row["options"], row.get("dealer"))
+                                          row["preset"], row["options"], row.get("dealer"),
+                                          deal_scheme_of(row))
             entry.points = [entry.tip.clone()]
         state = entry.tip
         for seat, text in actions[entry.built:]:

@@ -248,7 +248,8 @@ class Room:
             {"id": run.game_id, "table_id": self.table_id, "variant": self.variant,
              "preset": self.preset, "options": self.options, "players": self.players,
              "seed": run.seed, "seed_salt": run.seed_salt, "names": names,
-             "bots": {str(k): v for k, v in bot_specs.items()}, "dealer": dealer},
+             "bots": {str(k): v for k, v in bot_specs.items()}, "dealer": dealer,
+             "deal_scheme": run.state.deal_scheme},
             run.deals.values(),
         )
         self.run = run

@@ -109,7 +109,18 @@ games_t = sa.Table(
     sa.Column("hints", sa.JSON, nullable=True),
     sa.Column("reviews", sa.JSON, nullable=True),
     sa.Column("dealer", sa.Integer, nullable=True),
+    sa.Column("deal_scheme", sa.Integer, nullable=True),
 )
+
+def deal_scheme_of(row: Mapping[str, Any]) -> int:
+    """The deal scheme a stored game was dealt with (``games.deal_scheme``).
+
+    NULL (a game stored before migration 0007, or by a server before it) is scheme 1: the
+    one generator every game had then (see :data:`hotdeath.rng.DEAL_SCHEME`).
+    """
+    value = row.get("deal_scheme")
+    return 1 if value is None else int(value)
+
 
 actions_t = sa.Table(
     "actions",

@@ -18,6 +18,7 @@ from hotdeath.errors import OptionError
 from hotdeath.events import Event
 from hotdeath.options import OptionSpec, OptionValue, resolve, specs
 from hotdeath.results import ResultExtra
+from hotdeath.rng import DEAL_SCHEME, DEAL_SCHEMES
 from hotdeath.typevars import OptionsT
 from hotdeath.variants.base import Goal, VariantKit, VariantState
 
@@ -139,15 +140,23 @@ class Variant(Generic[OptionsT]):
         preset: str | None = None,
         options: Mapping[str, object] | None = None,
         dealer: int | None = None,
+        deal_scheme: int = DEAL_SCHEME,
     ) -> VariantState[OptionsT]:
-        """Start a new game: validated options, a seeded shuffle, the first deal."""
+        """Start a new game: validated options, a seeded shuffle, the first deal.
+
+        ``deal_scheme``: how the deals follow from ``seed`` (:data:`hotdeath.rng.DEAL_SCHEME`,
+        the default; 1 replays a game recorded before it).
+        """
         opts = self.resolve_options(preset, options)
         if players is None:
             players = self.default_players
         self.check_players(players, opts)
         if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < players):
             raise OptionError("bad_dealer", f"dealer must be a seat from 0 to {players - 1}")
-        state = self.state_cls(self, opts, players, seed)
+        if deal_scheme not in DEAL_SCHEMES:
+            raise OptionError("bad_deal_scheme", "deal_scheme must be one of "
+                              f"{', '.join(map(str, DEAL_SCHEMES))}")
+        state = self.state_cls(self, opts, players, seed, deal_scheme)
         state.init_params = {"dealer": dealer}
         opening: list[Event] = []
         state._events = opening

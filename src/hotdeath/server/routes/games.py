@@ -16,6 +16,7 @@ from hotdeath.server.protocol import ApiError
 from hotdeath.server.replays import MAX_PAGE_STEPS, used_hints
 from hotdeath.server.routes.deps import Svc, under_way
 from hotdeath.server.seating import token_hash
+from hotdeath.server.store import deal_scheme_of
 
 router = APIRouter()
 
@@ -85,7 +86,7 @@ async def replay_steps(
         out["hints_line"] = hints_line(used, int(row["players"]), list(row["names"]))
     if full:
         out.update(seed=int(row["seed"]), seed_salt=row["seed_salt"],
-                   dealer=row.get("dealer"),
+                   dealer=row.get("dealer"), deal_scheme=deal_scheme_of(row),
                    commitments=[reveal_json(deals[h]) for h in sorted(deals)])
     head_text = json.dumps(out, separators=(",", ":"), ensure_ascii=False)[:-1]
     record = f',"record":{page.record}' if full and page.record is not None else ""

@@ -16,6 +16,7 @@ from hotdeath.cards import DRAW_TWO, FACE_COLOR, FACE_KIND, REVERSE, SKIP, WD4, 
 from hotdeath.errors import PositionError
 from hotdeath.options import fixed, like, option
 from hotdeath.results import HandResult
+from hotdeath.rng import DEAL_SCHEME
 from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, TURN
 from hotdeath.variants.standard import StandardOptions, StandardState
 
@@ -251,8 +252,8 @@ class CutthroatState(StandardState[CutthroatOptions]):
     rule_prefix = "CT"
 
     def __init__(self, variant: Variant[CutthroatOptions], opts: CutthroatOptions,
-                 players: int, seed: int) -> None:
-        super().__init__(variant, opts, players, seed)
+                 players: int, seed: int, deal_scheme: int = DEAL_SCHEME) -> None:
+        super().__init__(variant, opts, players, seed, deal_scheme)
         self._keep = opts.draw_until_match_then == "keep"
 
     def r(self, sub: str) -> str:

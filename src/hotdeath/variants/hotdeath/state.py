@@ -48,6 +48,7 @@ from hotdeath.cards import (
 from hotdeath.errors import NotationError, OptionError, PositionError
 from hotdeath.pending import Context, DrawAttack, Ejection, Pending, Pot, Reveal
 from hotdeath.results import HandResult, SeatScore
+from hotdeath.rng import DEAL_SCHEME, DEALER_STREAM
 from hotdeath.state import CHOOSE_COLOR, CHOOSE_VICTIM, DEAL, GAME_OVER, NOBODY, RESPONSE, TURN
 from hotdeath.variants.base import VariantState
 from hotdeath.variants.hotdeath.card_table import (
@@ -149,8 +150,8 @@ class HotDeathState(VariantState[HotDeathOptions]):
     """A game of Hot Death Uno (hands until a total reaches ``game_end_score``)."""
 
     def __init__(self, variant: Variant[HotDeathOptions], opts: HotDeathOptions, players: int,
-                 seed: int) -> None:
-        super().__init__(variant, opts, players, seed)
+                 seed: int, deal_scheme: int = DEAL_SCHEME) -> None:
+        super().__init__(variant, opts, players, seed, deal_scheme)
         self.deck = hotdeath_deck() if opts.deck == "single_108" else hotdeath_double_deck()
         self.infections = [0] * players
         self.a_kind = NO_ATTACK
@@ -201,7 +202,10 @@ class HotDeathState(VariantState[HotDeathOptions]):
 
     def start(self, dealer: int | None) -> None:
         """Choose the first dealer (random unless given); he then chooses the deal size."""
-        self.dealer = self.rng.below(self.n) if dealer is None else dealer
+        if dealer is None:
+            self._stream(1, DEALER_STREAM)
+            dealer = self.rng.below(self.n)
+        self.dealer = dealer
         self.emit("dealer", self.dealer, "HD-3.2")
         self.phase = DEAL
         self.turn = self.dealer
@@ -222,7 +226,7 @@ class HotDeathState(VariantState[HotDeathOptions]):
         n = self.n
         self.hand_no += 1
         self.hand_size = k
-        pile = self._deal_pile()
+        pile = self._deal_pile(k)
         self.draw_pile = pile
         self.discard = []
         self.hands = self._deal_hands(pile, k)
@@ -1030,6 +1034,7 @@ class HotDeathState(VariantState[HotDeathOptions]):
         else:
             low = min(gains)
             tied = [s for s in range(self.n) if gains[s] == low]
+            self._stream(self.hand_no + 1, DEALER_STREAM)
             self.dealer = tied[self.rng.below(len(tied))]
         self.phase = DEAL
         self.turn = self.dealer

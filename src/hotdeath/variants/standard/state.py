@@ -39,6 +39,7 @@ from hotdeath.cards import (
 from hotdeath.errors import OptionError, PositionError
 from hotdeath.pending import Pending, Pot
 from hotdeath.results import HandResult, ScoreLine, SeatScore
+from hotdeath.rng import DEAL_SCHEME
 from hotdeath.state import CHOOSE_COLOR, GAME_OVER, NOBODY, PHASE_NAMES, RESPONSE, TURN
 from hotdeath.variants.base import VariantState
 from hotdeath.variants.standard.options import StandardOptions
@@ -150,8 +151,8 @@ class StandardState(VariantState[StandardOptionsT]):
     rule_prefix = "STD"
 
     def __init__(self, variant: Variant[StandardOptionsT], opts: StandardOptionsT,
-                 players: int, seed: int) -> None:
-        super().__init__(variant, opts, players, seed)
+                 players: int, seed: int, deal_scheme: int = DEAL_SCHEME) -> None:
+        super().__init__(variant, opts, players, seed, deal_scheme)
         self.deck = list(_DECK) * opts.decks
         self._plain = not (opts.wild_color_must_change or opts.wd4_color_must_change
                            or opts.seven_o)
@@ -223,7 +224,7 @@ class StandardState(VariantState[StandardOptionsT]):
 
     def _deal(self) -> None:
         self.hand_no += 1
-        pile = self._deal_pile()
+        pile = self._deal_pile(7)
         self.draw_pile = pile
         self.discard = []
         self.hands = self._deal_hands(pile, 7)  # seven cards each (STD-2.2)

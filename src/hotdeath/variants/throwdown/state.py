@@ -31,6 +31,7 @@ from hotdeath.cards import (
 from hotdeath.errors import OptionError, PositionError
 from hotdeath.pending import Pending, Pot
 from hotdeath.results import GameResult, HandResult, standings
+from hotdeath.rng import DEAL_SCHEME
 from hotdeath.state import DEAL, GAME_OVER, NOBODY, RESPONSE, TURN
 from hotdeath.variants.base import VariantState
 from hotdeath.variants.throwdown.options import ThrowdownOptions
@@ -1318,8 +1319,8 @@ class ThrowdownState(VariantState[ThrowdownOptions]):
     """A game of Uno Throwdown (one game: a winner and, when play goes on, a loser)."""
 
     def __init__(self, variant: Variant[ThrowdownOptions], opts: ThrowdownOptions, players: int,
-                 seed: int) -> None:
-        super().__init__(variant, opts, players, seed)
+                 seed: int, deal_scheme: int = DEAL_SCHEME) -> None:
+        super().__init__(variant, opts, players, seed, deal_scheme)
         self.deck = standard_deck() * opts.decks
         self.pot = 0
         self.level = 0
@@ -1387,15 +1388,11 @@ class ThrowdownState(VariantState[ThrowdownOptions]):
         else:
             self.dealer = 0 if dealer is None else dealer
         self.emit("dealer", self.dealer, "TD-1.3")
-        n = self.n
         self.hand_no = 1
-        pile = self._deal_pile()
+        pile = self._deal_pile(7)
         self.draw_pile = pile
         self.discard = []
-        self.hands = [[] for _ in range(n)]
-        for _ in range(7):
-            for i in range(1, n + 1):
-                self.hands[(self.dealer + i) % n].append(pile.pop())
+        self.hands = self._deal_hands(pile, 7)  # seven cards each, from the dealer's left
         self.hand_size = 7
         self.emit("deal", self.dealer, "TD-1.3", n=7)
         self.start_hand()
