@@ -30,7 +30,11 @@ Rows (each states what is counted):
 
 The interval is Wilson's 95% score interval.  Games run in a process pool
 (``--workers``) and game *i* is seeded with ``--seed`` + *i*, so a row gives the same
-results whatever the number of workers (time budgets aside).  The ISMCTS settings were
+results whatever the number of workers (time budgets aside); and game *i* is dealt the
+same cards hand after hand whatever bots sit at it (every hand's deal follows from the seed
+and the hand's number: docs/architecture.md "Duplicate deals"; in Hot Death the dealer's
+deal size is the one choice that changes a deal), so two runs of different bots compare
+deal by deal.  The ISMCTS settings were
 chosen on seeds 1000 and up; the default ``--seed`` 50000 keeps the table off them.  A
 game still running after ``--max-moves`` moves is stopped and counted as not won (the
 table says how many).  The table is printed as Markdown and written to ``--out`` when

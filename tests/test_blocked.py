@@ -65,7 +65,9 @@ def test_the_third_time_a_dry_deck_comes_round_to_one_position_the_hand_is_block
     cfg = SimConfig.make("hotdeath", bots=["basic", "heuristic"], seed=7,
                          options={"stack_draw_twos": True})
     seed, specs = game_seed(cfg.seed, 64), seating(cfg, 64)
-    g = get_variant("hotdeath").new_game(cfg.players, seed, cfg.preset, dict(cfg.options))
+    # dealt as simulate dealt it when the game was found (deal scheme 1)
+    g = get_variant("hotdeath").new_game(cfg.players, seed, cfg.preset, dict(cfg.options),
+                                         deal_scheme=1)
     bots = {s: make_bot(spec) for s, spec in enumerate(specs)}
     rngs = seat_rngs(seed, cfg.players)
     blocked = None
@@ -117,7 +119,7 @@ def _circling_game(round_trip: bool) -> tuple[int, dict[str, int]]:
                          options={"stack_draw_twos": True})
     seed, specs = game_seed(cfg.seed, 64), seating(cfg, 64)
     g: GameState = get_variant("hotdeath").new_game(cfg.players, seed, cfg.preset,
-                                                    dict(cfg.options))
+                                                    dict(cfg.options), deal_scheme=1)
     bots = {s: make_bot(spec) for s, spec in enumerate(specs)}
     rngs = seat_rngs(seed, cfg.players)
     written: dict[str, int] = {}

@@ -16,7 +16,7 @@ import hotdeath
 from hotdeath.cards import FACE_KIND, NUMBER, hotdeath_deck
 from hotdeath.errors import IllegalActionError, OptionError
 from hotdeath.options import as_dict
-from hotdeath.rng import Rng
+from hotdeath.rng import DEAL_STREAM, Rng, stream_seed
 from hotdeath.state import TERMINAL, GameState
 from hotdeath.variants import get_variant
 from hotdeath.variants.hotdeath import HotDeathOptions, card_values, hand_values
@@ -874,7 +874,8 @@ class TestDealing:
 
     @pytest.mark.rule("HD-3.2", "app", "hot-death.md §3.2")
     def test_cards_dealt_one_at_a_time_from_the_dealers_left(self) -> None:
-        g = hotdeath.new_game("hotdeath", players=4, seed=5, dealer=1)
+        # deal scheme 1 deals the shuffle as it comes
+        g = hotdeath.new_game("hotdeath", players=4, seed=5, dealer=1, deal_scheme=1)
         pile = hotdeath_deck()
         Rng(g.rng.state).shuffle(pile)
         act(g, "deal 5")
@@ -883,6 +884,20 @@ class TestDealing:
             seat = (1 + 1 + i) % 4
             assert g.hands[seat] == [order[i + 4 * j] for j in range(5)]
         assert g.discard[0] == order[20]
+        # deal scheme 2 shuffles the hand's own stream and lays the deck (the server's
+        # deck commitment) so that seat s gets the shuffle's cards s, s+4 …, whoever deals
+        g = hotdeath.new_game("hotdeath", players=4, seed=5, dealer=1)
+        pile = hotdeath_deck()
+        Rng(stream_seed(5, 1, DEAL_STREAM)).shuffle(pile)
+        g.rng.shuffles = []
+        act(g, "deal 5")
+        order = pile[::-1]
+        laid = g.rng.shuffles[-1][::-1]
+        for i in range(4):
+            seat = (1 + 1 + i) % 4
+            assert g.hands[seat] == [laid[i + 4 * j] for j in range(5)]
+            assert g.hands[i] == [order[i + 4 * j] for j in range(5)]
+        assert g.discard[0] == order[20] == laid[20]
 
     @pytest.mark.rule("HD-3.2", "seed 002", "seed 000", "app", "hot-death.md §3.12 first_player")
     def test_first_player(self) -> None:

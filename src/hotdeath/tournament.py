@@ -5,7 +5,11 @@ combination of ``players`` distinct entrants is a *table*; each table plays ``ga
 games of one :class:`~hotdeath.simulate.SimConfig` (the table's entrants in line-up
 order, rotated one seat per game, so a table's games give every entrant every seat).
 All tables share the master seed, so they play **the same deals** (common random
-numbers): differences between tables come from the entrants, not from the cards.
+numbers), hand after hand: every hand's deal follows from the game's seed and the hand's
+number, and each seat gets the same cards whoever deals, whatever was played before (deal
+scheme 2, docs/architecture.md "Duplicate deals"; a Hot Death dealer's deal size is the one
+choice that changes a deal).  Differences between tables come from the entrants, not from
+the cards.
 
 Results live in a folder: ``tournament.json`` (the parameters and the tables) and one
 results file per table (``table-01.jsonl`` …, the format of ``hotdeath simulate``), so a
