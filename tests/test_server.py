@@ -976,8 +976,8 @@ def test_migrations_create_the_schema(db_url: str) -> None:
     assert {"tables", "seats", "games", "actions", "deals", "chat", "servers", "leases",
             "alembic_version"} <= names
     with store.engine.connect() as c:
-        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0006"
-        assert ScriptDirectory(str(MIGRATIONS)).get_heads() == ["0006"]  # one line of them
+        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0007"
+        assert ScriptDirectory(str(MIGRATIONS)).get_heads() == ["0007"]  # one line of them
         if db_url.startswith("sqlite"):
             assert c.execute(sa.text("pragma journal_mode")).scalar() == "wal"
         else:

@@ -46,6 +46,7 @@ def _record(run: GameRun) -> GameRows:
     row: dict[str, Any] = {
         "id": run.game_id, "variant": state.variant.name, "players": state.n,
         "seed": run.seed, "preset": run.preset, "options": {}, "dealer": None,
+        "deal_scheme": run.state.deal_scheme,
         "seed_salt": run.seed_salt, "names": list(run.names), "bots": {}, "hints": [],
     }
     actions = [(seat, str(action)) for seat, action in state.history]

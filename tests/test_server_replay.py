@@ -53,7 +53,7 @@ def stored_game(hub: Hub, moves: int, seed: int = 7) -> tuple[str, str, list[tup
     hub.store.start_game(
         {"id": game_id, "table_id": room.table_id, "variant": "standard", "preset": "official",
          "options": {"rounds": 1}, "players": 3, "seed": seed, "seed_salt": "s",
-         "names": ["A", "B", "C"], "bots": {}}, ())
+         "names": ["A", "B", "C"], "bots": {}, "deal_scheme": state.deal_scheme}, ())
     for i, (seat, text) in enumerate(actions, 1):
         last = i == len(actions) and state.is_terminal()
         hub.store.record_action(room.table_id, game_id, i, seat, text, (),
@@ -74,7 +74,7 @@ def _hub(client: TestClient) -> Hub:
 
 
 def test_pages_put_together_are_the_whole_game(client: TestClient) -> None:
-    _table, game, actions = stored_game(_hub(client), 10_000)  # to its end
+    _table, game, actions = stored_game(_hub(client), 10_000, seed=5)  # to its end (1,989 actions)
     first = client.get(f"/api/games/{game}/replay").json()
     assert first["status"] == "finished" and first["total_steps"] == len(actions) + 1
     assert len(first["steps"]) <= MAX_PAGE_STEPS and "record" in first
@@ -121,7 +121,8 @@ def test_pages_are_built_outside_the_servers_process(client: TestClient) -> None
 def test_a_page_is_bounded_in_bytes() -> None:
     state = hotdeath.new_game("standard", 3, 1, None, {})
     row: dict[str, Any] = {"id": "g", "variant": "standard", "players": 3, "seed": 1,
-                           "preset": "official", "options": {}, "names": ["A", "B", "C"]}
+                           "preset": "official", "options": {}, "names": ["A", "B", "C"],
+                           "deal_scheme": state.deal_scheme}
     bots = {s: make_bot("random") for s in range(3)}
     actions: list[tuple[int, str]] = []
     rng = random.Random(2)

@@ -576,7 +576,7 @@ def test_a_game_stored_before_the_deal_scheme_column_replays_with_its_old_deals(
         store.close()
         return out
 
-    new_table, _new_game, new_position = asyncio.run(play(6))
+    new_table, new_game, new_position = asyncio.run(play(6))
     assert json.loads(new_position)["deal_scheme"] == 2
     assert asyncio.run(rebuilt(new_table)) == (2, new_position)
     monkeypatch.setattr(authority, "DEAL_SCHEME", 1)
@@ -587,6 +587,8 @@ def test_a_game_stored_before_the_deal_scheme_column_replays_with_its_old_deals(
     again = Store(db_url)  # upgrades to the head: the column comes back, NULL
     row = again.load_game(old_game)
     assert row is not None and row[0]["deal_scheme"] is None
+    with again.engine.begin() as c:  # a downgrade loses the new game's scheme: put it back
+        c.execute(sa.text("UPDATE games SET deal_scheme = 2 WHERE id = :g"), {"g": new_game})
     again.close()
     assert asyncio.run(rebuilt(old_table)) == (1, old_position)
     app = create_app(db_url, bot_delay=0, rate_limit=FAST, idle_unload=None,

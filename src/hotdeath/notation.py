@@ -240,8 +240,8 @@ def from_position(data: Mapping[str, Any] | str) -> GameState:
     variant.check_players(players, opts)
     n = players
     seed = _int(data, "seed", 0, 0, 2**64 - 1)
-    state = variant.state_cls(variant, opts, n, seed, _deal_scheme(data, PositionError,
-                                                                   "bad_position"))
+    state = variant.state_cls(variant, opts, n, seed)
+    state.deal_scheme = _deal_scheme(data, PositionError, "bad_position")
     state.rng = Rng(_int(data, "rng", seed, 0, 2**64 - 1))
     phase_name = data.get("phase")
     pending_json = data.get("pending")

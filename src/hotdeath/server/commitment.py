@@ -87,8 +87,8 @@ def opening_deck(state: GameState, dealer: int | None = None) -> list[int] | Non
     Variants deal the first hand while the game is created; this replays the start on a
     twin state with a recording generator (the same seed gives the same shuffles).
     """
-    twin = state.variant.state_cls(state.variant, state.opts, state.n, state.seed,
-                                   state.deal_scheme)
+    twin = state.variant.state_cls(state.variant, state.opts, state.n, state.seed)
+    twin.deal_scheme = state.deal_scheme
     twin.rng = Rng(state.seed)
     twin.rng.shuffles = []
     twin.start(dealer)

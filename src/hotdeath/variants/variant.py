@@ -156,7 +156,8 @@ class Variant(Generic[OptionsT]):
         if deal_scheme not in DEAL_SCHEMES:
             raise OptionError("bad_deal_scheme", "deal_scheme must be one of "
                               f"{', '.join(map(str, DEAL_SCHEMES))}")
-        state = self.state_cls(self, opts, players, seed, deal_scheme)
+        state = self.state_cls(self, opts, players, seed)  # a variant's own __init__ too
+        state.deal_scheme = deal_scheme
         state.init_params = {"dealer": dealer}
         opening: list[Event] = []
         state._events = opening
