@@ -318,7 +318,7 @@ def test_the_coachs_move_has_the_best_figure_shown_or_the_hint_says_why() -> Non
 def test_the_game_reward_values_standing_by_the_games_goal() -> None:
     from hotdeath.bots.ismcts import _game_rewards
 
-    state = _played("hotdeath", 6, 3000)  # finished: the winners get everything
+    state = _played("hotdeath", 6, 20000)  # finished: the winners get everything
     last = state.last_hand
     assert state.is_terminal() and last is not None
     done = _game_rewards(state, last.hand, True)

@@ -258,7 +258,7 @@ async def test_the_same_seed_and_keys_make_the_same_game(
 @pytest.mark.asyncio
 async def test_prompts_colour_and_deal_size() -> None:
     # Hot Death with P0 dealing: the deal-size prompt opens at once
-    app = make_app("hotdeath", 11, players=2)
+    app = make_app("hotdeath", 2, players=2)  # P0 deals (deal scheme 2)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         deals = 0
@@ -280,7 +280,7 @@ async def test_prompts_colour_and_deal_size() -> None:
 async def test_a_prompt_answered_twice_before_it_goes_closes_once() -> None:
     # two Enters queued on a busy machine reach the prompt before it is popped: the second
     # answer is ignored (it popped the game's own screen and crashed the game)
-    app = make_app("hotdeath", 11, players=2)
+    app = make_app("hotdeath", 2, players=2)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         for _ in range(30):
@@ -457,7 +457,7 @@ async def test_a_prompt_opens_once_and_a_stale_one_changes_nothing() -> None:
 
 @pytest.mark.asyncio
 async def test_help_shows_every_card_rule_in_the_theme() -> None:
-    app = make_app("hotdeath", 3, theme="original")
+    app = make_app("hotdeath", 12, theme="original")  # P0 deals (deal scheme 2)
     async with app.run_test(size=(120, 400)) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, ChoiceScreen)  # P0 deals: help works over a prompt
