@@ -250,7 +250,9 @@ def test_every_row_is_the_full_encoding_of_the_learners_view(
 ) -> None:
     v = VectorEnv(3, variant, players=players, opponents=opponents, options=options,
                   episode=episode, max_steps=400, seat=None)
-    obs, _ = v.reset(seed=31)
+    # (seed 31 under duplicate deals: an ejected learner's hand left two random bots in the
+    # two-survivor lock, 100,000 decisions and more before the learner's next hand)
+    obs, _ = v.reset(seed=32)
     rng = np.random.default_rng(4)
     direct = checked = 0
     for _ in range(250):
