@@ -731,7 +731,7 @@ def table_lines(app: HotDeathApp) -> list[str]:
 async def test_a_table_of_many_seats_stays_legible(
     size: tuple[int, int], players: int, groups: int
 ) -> None:
-    session = Session("cutthroat", players, 3, options={"max_players": players},
+    session = Session("cutthroat", players, 4, options={"max_players": players},
                       bots=["basic"])
     app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
     async with app.run_test(size=size) as pilot:
