@@ -31,6 +31,7 @@ from hotdeath.server.routes import deps
 from hotdeath.server.store import Store, Withdrawn, WriteFailed
 from hotdeath.server.writer import LANE_BATCH, Write
 from hotdeath.server.writes import IN_FLIGHT
+from tests.support import ceiling
 
 with warnings.catch_warnings():  # starlette warns about its httpx transport on import
     warnings.simplefilter("ignore")
@@ -166,8 +167,16 @@ def test_the_writer_serves_the_tables_in_turn_and_batches_each_round(threaded: S
     order: list[str] = []
     commits = [0]
     sa.event.listen(threaded.engine, "commit", lambda _c: commits.__setitem__(0, commits[0] + 1))
-    gate = threading.Event()
-    threaded.writer.submit(gate.wait, "hold the writer")
+    gate, held = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        held.set()
+        gate.wait()
+
+    threaded.writer.submit(hold, "hold the writer")
+    # the writer is inside the held job before anything else is queued: otherwise a busy
+    # machine lets it take the first busy writes into a round before the calm one arrives
+    assert held.wait(ceiling(10))
 
     def mark(name: str) -> Any:
         return lambda _c: order.append(name)
