@@ -374,6 +374,42 @@ def test_the_example_learner_collects_from_a_vector_env(
 
 
 @pytest.mark.parametrize("episode", ["game", "hand"])
+def test_an_opening_longer_than_its_limit_deals_a_new_game(
+    episode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bots open an episode for at most OPENING_LIMIT decisions, else a new game.
+
+    (An ejected learner otherwise waited while two random bots locked a hand for 100,000
+    decisions and more: the limit, made tiny here, is what bounds that wait.)
+    """
+    import hotdeath.rl.vector as vector
+
+    monkeypatch.setattr(vector, "OPENING_LIMIT", 2, raising=False)
+    v = VectorEnv(8, "standard", players=4, episode=episode, max_steps=1, seat=None)
+    dealt = 0
+    new_game = v._new_game
+
+    def counted(t: Any) -> None:
+        nonlocal dealt
+        dealt += 1
+        new_game(t)
+
+    monkeypatch.setattr(v, "_new_game", counted)
+    obs, _ = v.reset(seed=3)
+    rng = np.random.default_rng(2)
+    longest = 0
+    for _ in range(20):
+        assert obs["action_mask"].any(axis=1).all()  # every row: the learner's decision
+        longest = max(longest, *(t.steps for t in v._tables))
+        obs, *_ = v.step(random_legal(obs, rng))  # one decision: the episode is cut
+        obs, *_ = v.step(random_legal(obs, rng))  # the auto-reset step: a new opening
+    assert longest <= 2  # the bots' opening moves before the learner's first decision
+    # openings of 3 bot moves and more were dropped: more games dealt than the 8 first
+    # and the few that ended by being played out (one learner move an episode: none)
+    assert dealt > 8
+
+
+@pytest.mark.parametrize("episode", ["game", "hand"])
 def test_max_steps_never_cuts_an_episode_before_the_learners_first_decision(
     episode: str,
 ) -> None:

@@ -63,7 +63,11 @@ Obs = dict[str, np.ndarray[Any, Any]]
 _CACHE_LIMIT: Final = 50_000
 _OPENING: Final = 1 << 40
 """Taken off an episode's step count while the bots open it (no truncation before the
-learner's first decision)."""
+learner's first decision) when ``max_steps`` is None."""
+OPENING_LIMIT: Final = 10_000
+"""The most bot decisions an episode's opening may take (or ``max_steps`` when that is
+larger): a game whose bots take more before the learner can move (an ejected learner
+waiting while two random bots lock a hand) is dropped and a new one dealt."""
 _NO_RNG: Final = random.Random(0)
 """Stands in the learner's seat of a table's bot generators (never drawn from)."""
 _CHECKED_KINDS: Final = frozenset({A.UNO, A.CATCH})
@@ -211,6 +215,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
         # item stores into these views cost less than into the arrays
         self._hands_mv: memoryview[Any] = memoryview(cast(Any, self._hands))
         self._cap = max_steps if max_steps is not None else 1 << 62
+        # an opening starts its step count here: it reaches the cap after the opening limit
+        self._opening_start = (-_OPENING if max_steps is None
+                               else max_steps - max(max_steps, OPENING_LIMIT))
         self._hand_episode = episode == "hand"
         self._mask_mv: memoryview[Any] = memoryview(cast(Any, self._mask_flat)).cast("B")
         self._tables: list[_Table] = []
@@ -426,25 +433,29 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
 
         A game the bots end first is followed by a new one; in hand episodes a hand the
         bots end first, by the next hand.  The bots' decisions count towards the episode's
-        ``max_steps`` but never cut it before the learner has moved.
+        ``max_steps`` but never cut it before the learner has moved.  With ``max_steps``
+        set, an opening of more than :data:`OPENING_LIMIT` bot decisions (or
+        ``max_steps``, when larger) drops its game for a new one: the learner cannot move
+        in it (ejected while the bots lock the hand) and nothing of its own has happened.
         """
         if t.saved is not None:  # a hand episode goes on from where the last one stopped
             if t.env._seat == t.learner and not t.env._over:  # at the learner's decision
                 self._begin_aec(i, t)
                 return
             t.saved = None
+        start = self._opening_start
         for _ in range(100):
-            t.steps = -_OPENING
+            t.steps = start
             t.hand_mark = t.st.last_hand
             t.done = False
             self._advance(i, t)
             if not t.done:
                 break
-            if t.st.phase == GAME_OVER:
+            if t.st.phase == GAME_OVER or self._truncated[i]:
                 self._new_game(t)
         else:
             raise RuntimeError("100 episodes in a row ended before the learner could move")
-        t.steps += _OPENING
+        t.steps -= start
         t.hand_mark = t.st.last_hand
         self._seats[i] = t.learner
         self._rewards[i] = 0.0
