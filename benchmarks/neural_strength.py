@@ -49,7 +49,7 @@ from pathlib import Path
 import hotdeath
 from hotdeath.actions import Action
 from hotdeath.bots import Bot, make_bot
-from hotdeath.bots.arena import next_bot_move, seat_rngs
+from hotdeath.bots.arena import play_first_hand
 from hotdeath.bots.neural import NeuralBot, shipped_model
 from hotdeath.simulate import game_seed
 from hotdeath.variants import get_variant
@@ -84,17 +84,7 @@ class Timed:
 def first_hand(variant: str, players: int, seed: int, bots: Sequence[Bot],
                max_moves: int) -> tuple[list[int], int]:
     """Play the first hand of game ``seed``; each seat's points and the winner (-1: none)."""
-    st = hotdeath.new_game(variant, players, seed)
-    table = dict(enumerate(bots))
-    rngs = seat_rngs(seed, players)
-    for _ in range(max_moves):
-        if st.last_hand is not None:
-            break
-        move = next_bot_move(st, table, rngs)
-        if move is None:
-            break
-        st.step(move[1], move[0])
-    last = st.last_hand
+    last = play_first_hand(variant, bots, seed, max_moves)
     if last is None:
         return [0] * players, -1
     return last.points() or [0] * players, last.winner

@@ -51,7 +51,7 @@ from typing import Any
 import hotdeath
 from hotdeath.actions import Action
 from hotdeath.bots import Bot, make_bot
-from hotdeath.bots.arena import next_bot_move, seat_rngs
+from hotdeath.bots.arena import play_first_hand
 from hotdeath.report import wilson
 from hotdeath.simulate import game_seed
 from hotdeath.variants import get_variant
@@ -80,18 +80,9 @@ def play_hand(variant: str, players: int, seed: int, seat: int, bot: Bot, oppone
               lowest: bool | None, max_moves: int) -> dict[str, Any]:
     """The first hand of game ``seed`` with ``bot`` in ``seat``: its figures for the seat."""
     timed = Timed(bot)
-    table: dict[int, Bot] = dict.fromkeys(range(players), opponent)
+    table: list[Bot] = [opponent] * players
     table[seat] = timed
-    st = hotdeath.new_game(variant, players, seed)
-    rngs = seat_rngs(seed, players)
-    for _ in range(max_moves):
-        if st.last_hand is not None:
-            break
-        move = next_bot_move(st, table, rngs)
-        if move is None:
-            break
-        st.step(move[1], move[0])
-    last = st.last_hand
+    last = play_first_hand(variant, table, seed, max_moves)
     pts = (last.points() if last is not None else None) or [0] * players
     winner = last.winner if last is not None else -1
     others = (sum(pts) - pts[seat]) / (players - 1)

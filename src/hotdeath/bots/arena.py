@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from hotdeath import actions as A
 from hotdeath.actions import Action
 from hotdeath.bots import Bot
+from hotdeath.results import HandResult
 from hotdeath.state import GameState
 
 
@@ -129,3 +130,33 @@ def play_game(
         if on_move is not None:
             on_move(seat, action)
     raise RuntimeError(f"the game did not end within {max_moves} moves")
+
+
+def play_first_hand(
+    variant: str, bots: Sequence[Bot], seed: int, max_moves: int = 5_000
+) -> HandResult | None:
+    """Let ``bots`` (one per seat) play the first hand of game ``seed``; its result.
+
+    The bots' generators are seeded from ``seed`` as in :func:`play_game`.  The first
+    hand's deal does not depend on the bots, so two runs that differ in one seat's bot
+    compare that bot on the same cards (a paired, duplicate comparison).  None when the
+    hand is not over after ``max_moves`` moves.
+
+    >>> from hotdeath.bots import make_bot
+    >>> result = play_first_hand("standard", [make_bot("basic")] * 2, seed=1)
+    >>> result is not None and result.winner in (0, 1)
+    True
+    """
+    from hotdeath.variants import get_variant  # (the registry imports the bots' modules)
+
+    state = get_variant(variant).new_game(len(bots), seed)
+    table = dict(enumerate(bots))
+    rngs = seat_rngs(seed, state.n)
+    for _ in range(max_moves):
+        if state.last_hand is not None:
+            break
+        move = next_bot_move(state, table, rngs)
+        if move is None:
+            break
+        state.step(move[1], move[0])
+    return state.last_hand
