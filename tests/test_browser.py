@@ -726,6 +726,30 @@ def _wait_for(check: Callable[[], bool], what: str, timeout: float = 10) -> None
         time.sleep(0.1)
 
 
+def _play_until_over(ann: Player, stall: float = 60, most_clicks: int = 1_000) -> None:
+    """Ann does what a person could click until the game-over dialog opens.
+
+    The ceiling is on the game standing still (none of her clicks answered and no new
+    version for ``stall`` seconds, scaled), not on the whole game, whose length is the
+    deal's: each click is a few round trips to a page redrawn at every bot's move, and a
+    total of 240 s was not enough for a long deal beside a CPU hog on every core.
+    """
+    page = ann.page
+    moved, version, clicks = time.monotonic(), ann.version(), 0
+    while not page.locator('[data-dialog="over"]').count():
+        assert clicks < most_clicks, f"the game did not end in {most_clicks} clicks"
+        ann.idle()
+        if ann.step():
+            clicks += 1
+            moved = time.monotonic()
+        elif ann.version() != version:
+            moved, version = time.monotonic(), ann.version()
+        else:
+            assert time.monotonic() - moved < ceiling(stall), (
+                f"the game stood still at version {version}: {_diagnose(ann)}")
+            time.sleep(0.05)
+
+
 def test_game_over_rematch_original_names_and_bot_speed(
     browser: Browser, server: Server
 ) -> None:
@@ -755,14 +779,8 @@ def test_game_over_rematch_original_names_and_bot_speed(
     first_game = page.get_attribute("body", "data-game")
     # the hand's length is the deal's (the server draws the seed): Ann clicks 14 times in
     # the median game, 30 at the 90th percentile and 67 in the longest of 300 deals played
-    # the same way with the engine, each click a few round trips to a page redrawn at every
-    # bot's move; 60 s was not enough for a long deal on a busy machine
-    deadline = time.monotonic() + ceiling(240)
-    while not page.locator('[data-dialog="over"]').count():
-        assert time.monotonic() < deadline, "the game did not end"
-        ann.idle()
-        if not ann.step():
-            time.sleep(0.05)
+    # the same way with the engine
+    _play_until_over(ann)
     over = page.locator('[data-dialog="over"]')
     over.locator("#score-table").wait_for()
     assert over.locator("#score-table tbody tr").count() == 4

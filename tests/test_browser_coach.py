@@ -21,6 +21,7 @@ from tests.test_browser import (
     Server,
     _create_in_lobby,
     _diagnose,
+    _play_until_over,
     _player,
     _settled,
     _start,
@@ -133,12 +134,7 @@ def test_game_over_tells_the_hints_used_and_the_review_of_the_hand(
         page.wait_for_selector("#hint-box", timeout=ceiling(20) * 1000)
     except Exception as e:  # pragma: no cover - a failure message with the page's state
         raise AssertionError(f"no hint shown: {_diagnose(ann)}") from e
-    deadline = time.monotonic() + ceiling(90)
-    while not page.locator('[data-dialog="over"]').count():
-        assert time.monotonic() < deadline, "the game did not end"
-        ann.idle()
-        if not ann.step():
-            time.sleep(0.05)
+    _play_until_over(ann)
     over = page.locator('[data-dialog="over"]')
     over.locator("#hints-line").wait_for()
     assert over.locator("#hints-line").inner_text() == "Ann used 1 hint."

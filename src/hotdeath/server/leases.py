@@ -15,7 +15,8 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 from enum import Enum
-from typing import NamedTuple
+from functools import partial
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -50,6 +51,16 @@ class Renewal(NamedTuple):
     """The public addresses of the live processes (this one's included), sorted."""
 
 
+def _idle_limit(ms: int, dbapi_conn: Any, _record: Any) -> None:
+    """Set a new connection's ``idle_in_transaction_session_timeout`` to ``ms``."""
+    autocommit = dbapi_conn.autocommit
+    dbapi_conn.autocommit = True  # a session setting, not undone by a rollback
+    cur = dbapi_conn.cursor()
+    cur.execute(f"SET idle_in_transaction_session_timeout = {int(ms)}")
+    cur.close()
+    dbapi_conn.autocommit = autocommit
+
+
 class Leases:
     """One process's side of the leases: registration, heartbeat, claims, adoption."""
 
@@ -64,6 +75,12 @@ class Leases:
         self.seconds = seconds
         self.server_id = secrets.token_hex(8)
         self._ttl = dt.timedelta(seconds=seconds)
+        # A process stopped inside a transaction (SIGSTOP, a paused VM) keeps its row locks,
+        # among them the lease rows its writes lock to check them, and the others' adoption
+        # skips locked rows: a stalled owner's table was never taken over.  PostgreSQL ends
+        # a session idle in a transaction for longer than the lease time, its locks with it.
+        sa.event.listen(engine, "connect", partial(_idle_limit, max(1, round(seconds * 1000))))
+        engine.dispose()  # the pool's connections so far are made again, with the limit
 
     def _alive(self) -> sa.ColumnElement[bool]:
         return servers_t.c.heartbeat_at > sa.func.now() - self._ttl
