@@ -663,7 +663,7 @@ def test_a_fanned_hand_shows_its_playable_cards_and_plays_them(
     server.api(f"/api/tables/{table}/start", {}, token=host)
     _until_my_turn(ann, cards=True)
     page = ann.page
-    assert "fanned" in (page.get_attribute("#hand", "class") or "")
+    page.wait_for_selector("#hand.fanned", timeout=ceiling(10) * 1000)
     # at the centre of every playable card lies a playable card, never a dim one above it
     # (polled: a state that arrives re-lays the hand out, and a toast may pass over it)
     deadline = time.monotonic() + ceiling(5)

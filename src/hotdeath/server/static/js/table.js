@@ -1076,7 +1076,9 @@ function fitHand() {
   if (handMode()) { layoutHand(hand); return; }
   clearHandLayout(hand);
   if (cards.length < 2) return;
-  const cardW = cards[0].getBoundingClientRect().width;
+  // the layout width: a card landing or hovered is drawn scaled and turned, and its
+  // bounding box then made a 22-card hand wrap instead of fanning out
+  const cardW = cards[0].offsetWidth;
   const width = hand.clientWidth - 16;
   const gap = 8;
   const needed = cards.length * cardW + (cards.length - 1) * gap;
