@@ -112,15 +112,20 @@ def _all_in_view(page: Page, selector: str) -> list[dict[str, Any]]:
     """Every element of ``selector`` lies inside the window and a tap there reaches it.
 
     Measured once the page's animations have ended (a card dealt or played is moving, on a
-    busy machine for longer, and a tap on its way misses it).
+    busy machine for longer, and a tap on its way misses it), and again while a new state
+    keeps the page moving, up to a ceiling: a layout that stays wrong fails.
     """
-    _settled(page)
-    boxes: list[dict[str, Any]] = page.evaluate(IN_VIEW, selector)
-    assert boxes, selector
-    if not all(b["inside"] and b["reachable"] for b in boxes):
-        page.screenshot(path=str(ROOM_SHOTS / "not_in_view.png"))
-        raise AssertionError(f"{selector}: {[b for b in boxes if not b['reachable']] or boxes}")
-    return boxes
+    deadline = time.monotonic() + ceiling(10)
+    while True:  # a bot's move may land between the two looks: look again once it has
+        _settled(page)
+        boxes: list[dict[str, Any]] = page.evaluate(IN_VIEW, selector)
+        if boxes and all(b["inside"] and b["reachable"] for b in boxes):
+            return boxes
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    page.screenshot(path=str(ROOM_SHOTS / "not_in_view.png"))
+    raise AssertionError(f"{selector}: {[b for b in boxes if not b['reachable']] or boxes}")
 
 
 # --------------------------------------------------------------------------- the screen

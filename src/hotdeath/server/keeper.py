@@ -165,8 +165,14 @@ class LeaseKeeper:
     async def still_held(self, table_id: str) -> bool:
         """Ask the database whether this process holds ``table_id``; drop it if not.
 
-        True also when the database cannot say (the heartbeat decides then).
+        True also when the database cannot say (the heartbeat decides then).  A process
+        past its lease renews first, and the renewal drops the tables lost meanwhile, this
+        one among them, before anything queued for them can go out (asking the owner with
+        the table already out of ``held`` left the renewal nothing to drop: a resumed
+        process's sender, fresh again, sent a stale message before the drop).
         """
+        if not self.fresh() and await self.confirm() and table_id not in self.held:
+            return False  # lost while this process stalled: dropped by the renewal
         self.held.discard(table_id)
         try:
             where = await self.owner(table_id)
