@@ -433,6 +433,56 @@ def test_claims_race_one_winner_per_table_and_takeover_only_after_the_lease(
 
 
 
+@pytest.mark.asyncio
+async def test_a_resumed_owner_asking_about_a_lost_table_drops_it_in_its_renewal(
+    pg_url: str,
+) -> None:
+    """``still_held`` past the lease renews first, and that renewal drops the lost table.
+
+    A process resumed after its lease ran out checks a table (a failed write does):
+    every connection's sender waits for the same renewal before it sends anything queued.
+    When the check took the table out of ``held`` before renewing, the renewal had
+    nothing to drop, the senders found their connections open and sent a stale message,
+    and the table was dropped only after (a hog run: a ``table`` message before the 1012).
+    """
+    stores = [Store(pg_url), Store(pg_url)]
+    hubs = [Hub(st, bot_delay=0.02, leases=Leases(st.engine, f"http://hub{i}", LEASE))
+            for i, st in enumerate(stores)]
+    a, b = hubs
+    try:
+        a.restore()
+        b.restore()
+        room, _host = a.create_table("hotdeath", None, {}, 2, {}, "family", 0.02, None,
+                                     None, None)  # people only: A writes nothing more
+        await asyncio.wrap_future(room.writes.last_write or stores[0].barrier())
+        table_id = room.table_id
+        assert a.keeper is not None and a.keeper._task is not None
+        a.keeper._task.cancel()  # A stalls: no renewal, and its lease time has run out
+        a.keeper.valid_until = time.monotonic() - 1
+        with stores[0].engine.begin() as c:
+            c.execute(sa.text("UPDATE servers SET heartbeat_at = '1970-01-01' WHERE id = :i"),
+                      {"i": a.keeper.leases.server_id})
+        assert await b.load(table_id) is not None  # B takes it over meanwhile
+        keeper = a.keeper
+        seen: list[bool] = []
+
+        async def sender() -> None:  # what a connection's sender does when A resumes
+            await asyncio.sleep(0)
+            await keeper.confirm()
+            seen.append(table_id in a.rooms)  # still there: what it holds goes out
+
+        task = asyncio.get_running_loop().create_task(sender())
+        assert await keeper.still_held(table_id) is False
+        await task
+        assert seen == [False]
+        assert table_id not in a.rooms and table_id in b.rooms
+    finally:
+        for hub in hubs:
+            await hub.close()
+        for st in stores:
+            st.close()
+
+
 def test_an_owner_stopped_inside_a_transaction_loses_its_table_all_the_same(
     pg_url: str,
 ) -> None:
