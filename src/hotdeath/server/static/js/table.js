@@ -1076,8 +1076,8 @@ function fitHand() {
   if (handMode()) { layoutHand(hand); return; }
   clearHandLayout(hand);
   if (cards.length < 2) return;
-  // the layout width: a card landing or hovered is drawn scaled and turned, and its
-  // bounding box then made a 22-card hand wrap instead of fanning out
+  // the layout width: a card under the pointer (or focused) is drawn raised and scaled, and
+  // its bounding box then made a 22-card hand wrap instead of fanning out
   const cardW = cards[0].offsetWidth;
   const width = hand.clientWidth - 16;
   const gap = 8;
