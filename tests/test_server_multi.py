@@ -806,6 +806,27 @@ def test_a_resumed_owner_closes_a_lost_table_s_sockets_before_sending_anything(
     assert not b.errors()
 
 
+def _page_at_b_waiting(procs: Any, chromium: Any) -> tuple[Proc, Proc, str, Any]:
+    """Processes A and B; a table of three bots A plays; Ann's page at B's address.
+
+    Ann has played once and it is her turn again: the game waits for her, so the version
+    stays put.  Returns A, B, the table and Ann's player.
+    """
+    from tests.test_browser import _play_moves, _player, _until_my_turn
+
+    a, b = procs("a", "b")
+    made = _table(a, {1: "basic", 2: "basic", 3: "basic"})
+    table_id = made["table_id"]
+    joined = a.api(f"/api/tables/{table_id}/join", {"name": "Ann", "seat": 0})
+    a.api(f"/api/tables/{table_id}/start", {}, token=made["host_token"])
+    ann = _player(chromium)
+    ann.page.goto(f"{b.base}/t/{table_id}?token={joined['token']}")
+    ann.page.wait_for_selector("body[data-connected='1']")
+    _play_moves(ann, 1)
+    _until_my_turn(ann)  # the game waits for Ann: the version stays put
+    return a, b, table_id, ann
+
+
 def test_the_page_comes_back_by_itself_when_the_owner_is_killed(
     procs: Any, pg_url: str, browser: Any  # noqa: F811 (the fixture imported above)
 ) -> None:
@@ -814,18 +835,9 @@ def test_the_page_comes_back_by_itself_when_the_owner_is_killed(
     The last test of the module: Playwright's synchronous API holds an event loop until
     its module-scoped fixture closes, and the terminal client's test needs its own.
     """
-    from tests.test_browser import _diagnose, _play_moves, _player, _until_my_turn
+    from tests.test_browser import _diagnose, _play_moves
 
-    a, b = procs("a", "b")
-    made = _table(a, {1: "basic", 2: "basic", 3: "basic"})
-    table_id = made["table_id"]
-    joined = a.api(f"/api/tables/{table_id}/join", {"name": "Ann", "seat": 0})
-    a.api(f"/api/tables/{table_id}/start", {}, token=made["host_token"])
-    ann = _player(browser)
-    ann.page.goto(f"{b.base}/t/{table_id}?token={joined['token']}")
-    ann.page.wait_for_selector("body[data-connected='1']")
-    _play_moves(ann, 1)
-    _until_my_turn(ann)  # the game waits for Ann: the version stays put
+    a, b, table_id, ann = _page_at_b_waiting(procs, browser)
     version = ann.version()
     a.kill()
     ann.page.wait_for_selector("#conn.offline")
@@ -846,24 +858,15 @@ def test_the_page_comes_back_by_itself_when_the_owner_stalls(
     the page reconnects to B, which took the table over once A's lease ran out: the page
     is answered by the new owner within 10 s of the stall and plays on.
     """
-    from tests.test_browser import _diagnose, _play_moves, _player, _until_my_turn
+    from tests.test_browser import _diagnose, _play_moves
 
-    a, b = procs("a", "b")
-    made = _table(a, {1: "basic", 2: "basic", 3: "basic"})
-    table_id = made["table_id"]
-    joined = a.api(f"/api/tables/{table_id}/join", {"name": "Ann", "seat": 0})
-    a.api(f"/api/tables/{table_id}/start", {}, token=made["host_token"])
-    ann = _player(browser)
-    ann.page.goto(f"{b.base}/t/{table_id}?token={joined['token']}")
-    ann.page.wait_for_selector("body[data-connected='1']")
-    _play_moves(ann, 1)
-    _until_my_turn(ann)  # the game waits for Ann: the version stays put
+    a, b, table_id, ann = _page_at_b_waiting(procs, browser)
     version = ann.version()
     a.pause()
     stalled = time.monotonic()
     try:
-        ann.page.wait_for_selector("#conn.offline", timeout=30_000)
-        ann.page.wait_for_selector("body[data-connected='1']", timeout=30_000)
+        ann.page.wait_for_selector("#conn.offline", timeout=ceiling(30) * 1000)
+        ann.page.wait_for_selector("body[data-connected='1']", timeout=ceiling(30) * 1000)
         ann.page.wait_for_selector(f"body[data-version='{version}']")
         back = time.monotonic() - stalled
         assert back < STALL_ANSWERED, (back, _diagnose(ann))
