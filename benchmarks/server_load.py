@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -48,6 +49,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -358,6 +360,28 @@ async def one_setup(url: str, k: int, n: int, args: argparse.Namespace,
             proc.wait(timeout=30)
 
 
+@contextlib.contextmanager
+def pg_cluster(database_url: str | None, who: str) -> Iterator[Any]:
+    """A throwaway PostgreSQL cluster on loopback (``tests/pgcluster.py``), stopped at the
+    end; None when ``database_url`` names a database to use instead.  ``who``: what needs
+    it, for the message when PostgreSQL's programs are missing."""
+    if database_url is not None:
+        yield None
+        return
+    sys.path.insert(0, str(ROOT))
+    from tests.pgcluster import Cluster, find_bindir
+
+    bindir = find_bindir()
+    if bindir is None:
+        raise SystemExit(f"{who} needs PostgreSQL (initdb, pg_ctl) or --database-url")
+    cluster = Cluster(bindir)
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
 def baseline_src(ref: str, into: Path) -> Path:
     """The ``src/`` folder of commit ``ref``, unpacked under ``into`` (``git archive``)."""
     archive = subprocess.run(["git", "archive", "--format=tar", ref, "src"], cwd=ROOT,
@@ -383,17 +407,7 @@ async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
                         results.append(result)
                         print(json.dumps(result), flush=True)
         return results
-    cluster = None
-    if args.database_url is None:
-        sys.path.insert(0, str(ROOT))
-        from tests.pgcluster import Cluster, find_bindir
-
-        bindir = find_bindir()
-        if bindir is None:
-            raise SystemExit("--servers needs PostgreSQL (initdb, pg_ctl) or --database-url")
-        cluster = Cluster(bindir)
-        cluster.start()
-    try:
+    with pg_cluster(args.database_url, "--servers") as cluster:
         for k in args.servers:
             for n in args.tables:
                 if cluster is not None:
@@ -405,9 +419,6 @@ async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
                 result = await one_setup(url, k, n, args, db)
                 results.append(result)
                 print(json.dumps(result), flush=True)
-    finally:
-        if cluster is not None:
-            cluster.stop()
     return results
 
 

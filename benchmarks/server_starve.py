@@ -36,7 +36,15 @@ import httpx
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_load import ROOT, SERVER, baseline_src, cpu_seconds, free_port, wait_up
+from server_load import (
+    ROOT,
+    SERVER,
+    baseline_src,
+    cpu_seconds,
+    free_port,
+    pg_cluster,
+    wait_up,
+)
 
 
 def rss_mb(pid: int) -> float:
@@ -199,32 +207,17 @@ async def run(url: str, args: argparse.Namespace, src: Path, code: str) -> dict[
 
 async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
     """Each code's run on a database of its own, the baseline first."""
-    cluster = None
-    if args.database_url is None:
-        sys.path.insert(0, str(ROOT))
-        from tests.pgcluster import Cluster, find_bindir
-
-        bindir = find_bindir()
-        if bindir is None:
-            raise SystemExit("this benchmark needs PostgreSQL (initdb, pg_ctl) or "
-                             "--database-url")
-        cluster = Cluster(bindir)
-        cluster.start()
     results = []
-    try:
-        with tempfile.TemporaryDirectory() as tmp:
-            codes = [("current", ROOT / "src")]
-            if args.baseline:
-                codes.insert(0, (f"baseline {args.baseline}",
-                                 baseline_src(args.baseline, Path(tmp))))
-            for code, src in codes:
-                url = cluster.new_database() if cluster is not None else args.database_url
-                result = await run(url, args, src, code)
-                results.append(result)
-                print(json.dumps(result), flush=True)
-    finally:
-        if cluster is not None:
-            cluster.stop()
+    with pg_cluster(args.database_url, "this benchmark") as cluster, \
+            tempfile.TemporaryDirectory() as tmp:
+        codes = [("current", ROOT / "src")]
+        if args.baseline:
+            codes.insert(0, (f"baseline {args.baseline}", baseline_src(args.baseline, Path(tmp))))
+        for code, src in codes:
+            url = cluster.new_database() if cluster is not None else args.database_url
+            result = await run(url, args, src, code)
+            results.append(result)
+            print(json.dumps(result), flush=True)
     return results
 
 
