@@ -252,3 +252,17 @@ def ceiling(seconds: float) -> float:
     True
     """
     return seconds * timeout_scale()
+
+
+def stored_rows(url: str, sql: str, **params: Any) -> list[Any]:
+    """The rows ``sql`` (with ``params``) finds in the database at ``url`` now, read on a
+    connection of its own (what a server process has committed, not what it holds)."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as c:
+            return list(c.execute(sa.text(sql), params).all())
+    finally:
+        engine.dispose()
+

@@ -22,7 +22,7 @@ from hotdeath.server import writes as writes_module
 from hotdeath.server.connections import Conn
 from hotdeath.server.hub import Hub
 from hotdeath.server.store import Store
-from tests.support import ceiling
+from tests.support import ceiling, stored_rows
 
 with warnings.catch_warnings():  # starlette warns about its httpx transport on import
     warnings.simplefilter("ignore")
@@ -73,15 +73,6 @@ def _outbox(conn: Conn) -> list[Msg]:
     return out
 
 
-def _rows(db_url: str, sql: str) -> list[Any]:
-    engine = sa.create_engine(db_url)
-    try:
-        with engine.connect() as c:
-            return list(c.execute(sa.text(sql)).all())
-    finally:
-        engine.dispose()
-
-
 def test_a_table_that_cannot_be_stored_is_not_acknowledged(
     served: tuple[TestClient, Faults], db_url: str
 ) -> None:
@@ -91,7 +82,7 @@ def test_a_table_that_cannot_be_stored_is_not_acknowledged(
     r = client.post("/api/tables", json={"variant": "standard", "seats": 2})
     assert r.status_code == 503 and r.json()["code"] == "not_saved", r.text
     assert "host_token" not in r.json() and hub.rooms == {}
-    assert _rows(db_url, "select id from tables") == []
+    assert stored_rows(db_url, "select id from tables") == []
     again = client.post("/api/tables", json={"variant": "standard", "seats": 2})
     assert again.status_code == 503  # refused during the backoff: no write was tried
     assert faults.refused == 1
@@ -99,7 +90,7 @@ def test_a_table_that_cannot_be_stored_is_not_acknowledged(
     hub.create_retry_at = 0.0  # the wait is over
     r = client.post("/api/tables", json={"variant": "standard", "seats": 2})
     assert r.status_code == 201
-    assert _rows(db_url, "select id from tables") == [(r.json()["table_id"],)]
+    assert stored_rows(db_url, "select id from tables") == [(r.json()["table_id"],)]
 
 
 def test_a_join_that_cannot_be_stored_leaves_the_seat_open(
@@ -114,7 +105,7 @@ def test_a_join_that_cannot_be_stored_leaves_the_seat_open(
     assert "token" not in r.json()
     seats = client.get(f"/api/tables/{tid}").json()["seats"]
     assert [s["kind"] for s in seats] == ["open", "open"]  # memory as the database has it
-    assert _rows(db_url, "select seat from seats where token_hash is not null") == []
+    assert stored_rows(db_url, "select seat from seats where token_hash is not null") == []
     for path, body in ((f"/api/tables/{tid}/join", {"name": "Bo"}),
                        (f"/api/tables/{tid}/bots", {"seat": 1, "bot": "basic"})):
         r = client.post(path, json=body, headers={"X-Token": t["host_token"]})
@@ -128,7 +119,7 @@ def test_a_join_that_cannot_be_stored_leaves_the_seat_open(
     hub.rooms[tid].writes.retry_at = 0.0  # the wait is over
     eve = client.post(f"/api/tables/{tid}/join", json={"name": "Eve"})
     assert eve.status_code == 200
-    assert _rows(db_url, "select seat, name from seats where token_hash is not null") == [
+    assert stored_rows(db_url, "select seat, name from seats where token_hash is not null") == [
         (eve.json()["seat"], "Eve")
     ]
     r = client.post(f"/api/tables/{tid}/bots", json={"seat": 1, "bot": "basic"},
@@ -139,7 +130,7 @@ def test_a_join_that_cannot_be_stored_leaves_the_seat_open(
     r = client.post(f"/api/tables/{tid}/start", headers={"X-Token": t["host_token"]})
     assert r.status_code == 503 and r.json()["code"] == "not_saved"
     assert client.get(f"/api/tables/{tid}").json()["status"] == "waiting"
-    assert _rows(db_url, "select id from games") == []
+    assert stored_rows(db_url, "select id from games") == []
 
 
 def test_a_failing_table_backs_off_tells_once_and_logs_once(
@@ -219,7 +210,7 @@ def test_a_name_with_nul_is_refused_and_never_half_stored(
     t = client.post("/api/tables", json={"variant": "standard", "seats": 2}).json()
     r = client.post(f"/api/tables/{t['table_id']}/join", json={"name": "Eve\u0000"})
     assert r.status_code == 400 and r.json()["code"] == "bad_name", r.text
-    assert _rows(db_url, "select seat from seats where token_hash is not null") == []
+    assert stored_rows(db_url, "select seat from seats where token_hash is not null") == []
     store = Store(db_url)
     try:
         assert store.load_table(t["table_id"]) is not None
@@ -254,4 +245,4 @@ def test_removing_a_player_or_changing_settings_that_cannot_be_stored_changes_no
                      headers=host)
     assert r.status_code == 400  # a bad timer is refused before the delay is written
     assert faults.refused == refused and room.settings.bot_delay != 1
-    assert _rows(db_url, f"select bot_delay from tables where id = '{tid}'")[0][0] != 1
+    assert stored_rows(db_url, f"select bot_delay from tables where id = '{tid}'")[0][0] != 1

@@ -39,7 +39,7 @@ from hotdeath.server.hub import Hub
 from hotdeath.server.leases import Claim, Leases
 from hotdeath.server.store import Store
 from tests.pgcluster import free_port
-from tests.support import ceiling
+from tests.support import ceiling, stored_rows
 from tests.test_browser import Server, browser  # noqa: F401 (the Chromium fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -522,7 +522,8 @@ def test_an_owner_stopped_inside_a_transaction_loses_its_table_all_the_same(
             if not taken:
                 time.sleep(0.05)  # (polling the database for the adoption)
         assert taken == ["stalled"]
-        assert _lease_holder(pg_url, "stalled") == other.server_id
+        assert stored_rows(pg_url, "SELECT server_id FROM leases WHERE table_id = 'stalled'"
+                           ) == [(other.server_id,)]
         late = sa.text("UPDATE tables SET name = 'late' WHERE id = 'stalled'")
         with pytest.raises(sa.exc.DBAPIError):  # resumed: its session is gone, nothing made
             stalled.execute(late)
@@ -535,18 +536,6 @@ def test_an_owner_stopped_inside_a_transaction_loses_its_table_all_the_same(
                 stalled.close()
         for st in stores:
             st.close()
-
-
-def _lease_holder(url: str, table_id: str) -> str | None:
-    """The server id holding ``table_id``'s lease."""
-    engine = sa.create_engine(url)
-    try:
-        with engine.connect() as c:
-            got = c.execute(sa.text("SELECT server_id FROM leases WHERE table_id = :t"),
-                            {"t": table_id}).scalar_one_or_none()
-            return None if got is None else str(got)
-    finally:
-        engine.dispose()
 
 
 def test_a_second_server_on_one_sqlite_file_refuses_to_start(tmp_path: Path) -> None:

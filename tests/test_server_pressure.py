@@ -31,7 +31,7 @@ from hotdeath.server.routes import deps
 from hotdeath.server.store import Store, Withdrawn, WriteFailed
 from hotdeath.server.writer import LANE_BATCH, Write
 from hotdeath.server.writes import IN_FLIGHT
-from tests.support import ceiling
+from tests.support import ceiling, stored_rows
 
 with warnings.catch_warnings():  # starlette warns about its httpx transport on import
     warnings.simplefilter("ignore")
@@ -56,15 +56,6 @@ def _until(check: Any, what: str, timeout: float = 60.0) -> None:
     while not check():
         assert time.monotonic() < deadline, what
         time.sleep(0.01)
-
-
-def _stored(url: str, sql: str) -> list[Any]:
-    engine = sa.create_engine(url)
-    try:
-        with engine.connect() as c:
-            return list(c.execute(sa.text(sql)).all())
-    finally:
-        engine.dispose()
 
 
 def _rss_mb() -> float:
@@ -215,7 +206,7 @@ def test_a_failing_write_of_a_batch_fails_alone(threaded: Store) -> None:
     with pytest.raises(WriteFailed):
         bad.result(10)
     after.result(10)  # not part of the record (chain): the table writes on
-    assert sorted(_stored(threaded.url, "SELECT name FROM seats WHERE seat = 0")) == [
+    assert sorted(stored_rows(threaded.url, "SELECT name FROM seats WHERE seat = 0")) == [
         ("Ann",), ("Bo",)]
     assert threaded.failures == 1
 
@@ -246,7 +237,7 @@ def test_a_withdrawn_write_is_never_made(threaded: Store) -> None:
     gate2.set()
     threaded.flush()
     assert isinstance(running.exception(), Withdrawn)
-    assert _stored(threaded.url, "SELECT name FROM seats WHERE seat = 0") == [(None,)]
+    assert stored_rows(threaded.url, "SELECT name FROM seats WHERE seat = 0") == [(None,)]
     done = threaded.update_seat("t", 0, name="Made")
     done.result(10)
     assert not threaded.withdraw(done)  # too late: it is stored
@@ -272,7 +263,7 @@ def test_a_join_not_stored_in_time_is_withdrawn_and_answered(
             "open", "open"]
         gate.set()
         hub.store.flush()
-        assert _stored(db_url, "SELECT seat FROM seats WHERE token_hash IS NOT NULL") == []
+        assert stored_rows(db_url, "SELECT seat FROM seats WHERE token_hash IS NOT NULL") == []
         assert not hub.rooms[tid].writes.failing  # no failure episode: nothing failed
         eve = client.post(f"/api/tables/{tid}/join", json={"name": "Eve"})
         assert eve.status_code == 200 and eve.json()["seat"] == 0
@@ -314,7 +305,7 @@ def test_a_join_whose_client_went_away_is_not_carried_out(tmp_path: Any) -> None
         _until(lambda: hub.rooms[tid].seats[0].kind == "open", "the join was kept")
         gate.set()
         hub.store.flush()
-        rows = _stored(f"sqlite:///{tmp_path / 'gone.sqlite3'}",
+        rows = stored_rows(f"sqlite:///{tmp_path / 'gone.sqlite3'}",
                        "SELECT seat FROM seats WHERE token_hash IS NOT NULL")
         assert rows == []
     finally:
@@ -355,7 +346,7 @@ def test_a_table_at_its_bound_of_writes_refuses_more_as_busy(
             assert r.status_code == 503 and r.json()["code"] == "busy"
             gate.set()
             hub.store.flush()
-        assert [row[0] for row in _stored(db_url, "SELECT text FROM chat")] == ["one"]
+        assert [row[0] for row in stored_rows(db_url, "SELECT text FROM chat")] == ["one"]
 
 
 @pytest.mark.asyncio
@@ -385,7 +376,7 @@ async def test_a_seat_connecting_in_a_loop_writes_its_flag_once_at_a_time(
         while room.writes.in_flight:  # then one more: the last value, "not connected"
             await asyncio.wrap_future(store.barrier())
             await asyncio.sleep(0)
-        assert _stored(store.url, "SELECT connected FROM seats WHERE seat = 0") == [(0,)]
+        assert stored_rows(store.url, "SELECT connected FROM seats WHERE seat = 0") == [(0,)]
         assert seat == 0
     finally:
         await hub.close()
