@@ -384,7 +384,7 @@ def test_an_opening_longer_than_its_limit_deals_a_new_game(
     """
     import hotdeath.rl.vector as vector
 
-    monkeypatch.setattr(vector, "OPENING_LIMIT", 2, raising=False)
+    monkeypatch.setattr(vector, "OPENING_LIMIT", 2)
     v = VectorEnv(8, "standard", players=4, episode=episode, max_steps=1, seat=None)
     dealt = 0
     new_game = v._new_game

@@ -19,6 +19,7 @@ from hotdeath.actions import Action
 from hotdeath.bots import Bot
 from hotdeath.results import HandResult
 from hotdeath.state import GameState
+from hotdeath.variants import get_variant
 
 
 def worth_offering(state: GameState, seat: int, action: Action) -> bool:
@@ -147,8 +148,6 @@ def play_first_hand(
     >>> result is not None and result.winner in (0, 1)
     True
     """
-    from hotdeath.variants import get_variant  # (the registry imports the bots' modules)
-
     state = get_variant(variant).new_game(len(bots), seed)
     table = dict(enumerate(bots))
     rngs = seat_rngs(seed, state.n)
