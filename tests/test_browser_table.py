@@ -33,9 +33,9 @@ TABLE_SHOTS = SHOTS / "table"
 VARIANTS = ("hotdeath", "standard", "cutthroat", "throwdown")
 
 try:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, Page
 except ImportError:  # pragma: no cover - the test extra installs it
-    Browser = Any  # type: ignore[misc,assignment]
+    Browser = Page = Any  # type: ignore[misc,assignment]
 
 
 @pytest.fixture(scope="module")
@@ -212,6 +212,19 @@ def test_card_help_for_a_card_in_hand_on_the_pile_and_the_rules_page(
 # --------------------------------------------------------------------------- chat
 
 
+def _name_a_first_colour(page: Page) -> None:
+    """Answer the chooser a page opens by itself when its seat plays first after a wild
+    up-card (STD-3): it lies over the table until then. The page opens it in the same
+    render that shows the game, so a page showing the game and no chooser has none."""
+    choice = page.locator('[data-dialog="chooser"] [data-choice]')
+    deadline = time.monotonic() + ceiling(30)
+    while choice.count():
+        assert time.monotonic() < deadline, "the chooser stayed open"
+        choice.first.click()
+        page.wait_for_selector('[data-dialog="chooser"]', state="detached",
+                               timeout=ceiling(15) * 1000)
+
+
 def test_chat_between_two_people_shows_html_as_text(browser: Browser, server: Server) -> None:
     made = server.api("/api/tables", {"variant": "standard", "seats": 3,
                                       "bots": {"2": "basic"}})
@@ -229,6 +242,8 @@ def test_chat_between_two_people_shows_html_as_text(browser: Browser, server: Se
     server.api(f"/api/tables/{table}/start", {}, token=made["host_token"])
     for p in (ann, bob):
         p.page.wait_for_selector("#game:not(.hidden)")
+    for p in (ann, bob):  # a wild turned up for Ann or Bob to play first: name its colour
+        _name_a_first_colour(p.page)
     payload = '<img src=x onerror="window.__owned=1"><script>window.__owned=2</script>hi'
     ann.page.click("#tab-chat")
     ann.page.fill("#chat-input", payload)
