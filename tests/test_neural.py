@@ -199,6 +199,36 @@ def test_unbranched_decisions_may_teach_the_imitation_head_alone() -> None:
     assert all(kept.legal[i, kept.expert[i]] for i in range(kept.decisions))
 
 
+def test_several_playouts_average_branch_values_over_reshuffled_cards() -> None:
+    from hotdeath.rl.train import Batch, TrainConfig, init_params, play_iteration
+
+    # warm and no exploration: the learner seats play the expert, so both runs play the
+    # same games and make the same decisions; only the branch values differ
+    cfg = _tiny(tables=3, epsilon=0.0, rollout="expert", rollout_moves=2000)
+    assert isinstance(cfg, TrainConfig)
+    params = init_params([427, 16, 160], 0)
+    one = play_iteration(cfg, params, [], 0, [0, 1, 2])
+    four = play_iteration(cfg.__class__(**{**cfg.__dict__, "playouts": 4}), params, [], 0,
+                          [0, 1, 2])
+    assert four.decisions == one.decisions > 20
+    assert np.array_equal(four.obs, one.obs) and np.array_equal(four.legal, one.legal)
+    assert np.array_equal(four.mask, one.mask)  # every legal slot valued, as before
+    assert four.steps > 3 * one.steps  # four playouts of every slot
+    # the first playout is the table's own cards, the others reshuffled: values move, and
+    # the spread of a decision's values about their mean (the luck of one playout) falls
+    assert not np.array_equal(four.targets, one.targets)
+
+    def spread(b: Batch) -> float:
+        m, t = b.mask.astype(bool), b.targets
+        centred = [t[i, m[i]] - t[i, m[i]].mean() for i in range(len(t)) if m[i].sum() > 1]
+        return float(np.mean([np.abs(c).mean() for c in centred]))
+
+    assert spread(four) < 0.8 * spread(one)
+    again = play_iteration(cfg.__class__(**{**cfg.__dict__, "playouts": 4}), params, [], 0,
+                           [0, 1, 2])
+    assert np.array_equal(again.targets, four.targets)  # deterministic
+
+
 def test_training_refuses_other_settings_in_the_same_folder(tmp_path: Path) -> None:
     from hotdeath.rl.train import TrainConfig, TrainingError, train
 

@@ -104,6 +104,12 @@ class TrainConfig:
     """With ``targets="branch"`` and ``branch`` < 1: the decisions that are not branched
     are kept too, with no value, for the imitation head alone (they cost one expert move
     each instead of a branch); False: they are dropped."""
+    playouts: int = 1
+    """With ``targets="branch"``: playouts per legal slot, their returns averaged.  The first
+    plays the table's own cards to come; each further one reshuffles the draw pile (and
+    the table's shuffles and dice) from a seed of its own, the same way for every slot, so
+    the slots still meet the same luck within a playout and the noise of a value falls as
+    the square root of the playouts (the cost grows with them)."""
     rollout: str = "self"
     """Who plays the network's seats in a branch: ``self`` (the network: policy
     iteration) or ``expert`` (``heuristic:expert``: the values are those of one move
@@ -158,7 +164,7 @@ class TrainConfig:
             ("seed", self.seed >= 0), ("tables", self.tables >= 1), ("hands", self.hands >= 0),
             ("hidden", bool(self.hidden) and all(h >= 1 for h in self.hidden)),
             ("targets", self.targets in TARGETS), ("branch", 0 < self.branch <= 1),
-            ("rollout", self.rollout in ROLLOUTS),
+            ("rollout", self.rollout in ROLLOUTS), ("playouts", self.playouts >= 1),
             ("prior", self.prior >= 0), ("imitation", self.imitation >= 0),
             ("margin", self.margin >= 0), ("huber", self.huber > 0),
             ("replay", self.replay >= 1),
@@ -509,7 +515,9 @@ class _Actor:
 
         Each slot is taken at a copy of the table and the hand played on to its end with
         the same cards to come and the same dice: the difference between two slots is
-        not blurred by luck that both would have met.
+        not blurred by luck that both would have met.  With ``playouts`` above 1 each
+        slot is played that many times, the cards to come reshuffled for each playout
+        after the first (the same reshuffle for every slot), and the returns averaged.
         """
         cfg = self.cfg
         if cfg.targets != "branch" or (cfg.branch < 1 and t.rng.random() >= cfg.branch):
@@ -518,29 +526,50 @@ class _Actor:
         st = e.state
         sc = self.scratch
         sc.set_bot_seats(frozenset(t.bots))
-        out = np.full(self.slots, np.nan, np.float32)
-        for slot in e._slots:
-            sc.state = st.clone()
-            sc._reset_fields()
-            sc._asked = list(e._asked)
-            sc._seat = s
-            sc._window = e._window
-            act = e._slot_act.get(slot)
-            if act is not None:
-                sc._apply(s, act)
-            else:  # let the window go by
-                sc._asked.append(s)
-                sc._decide()
+        out = np.zeros(self.slots, np.float32)
+        luck = [t.rng.getrandbits(62) for _ in range(cfg.playouts - 1)]
+        for k in range(cfg.playouts):
+            for slot in e._slots:
+                sc.state = st.clone()
+                rngs = self._luck(sc.state, t.rngs, luck[k - 1] if k else None)
+                sc._reset_fields()
+                sc._asked = list(e._asked)
+                sc._seat = s
+                sc._window = e._window
+                act = e._slot_act.get(slot)
+                if act is not None:
+                    sc._apply(s, act)
+                else:  # let the window go by
+                    sc._asked.append(s)
+                    sc._decide()
+                ret = self._rollout(sc, t, rngs, st.last_hand)
+                if ret is None:
+                    return None
+                out[slot] += ret[s]
+        values = np.full(self.slots, np.nan, np.float32)
+        legal = list(e._slots)
+        values[legal] = out[legal] / cfg.playouts
+        return values
+
+    @staticmethod
+    def _luck(state: Any, table_rngs: Sequence[random.Random],
+              seed: int | None) -> list[random.Random]:
+        """The dice of a branch at ``state``, a copy of the table's.
+
+        Copies of the table's own (``seed`` None), or a playout's own luck: the draw pile
+        reshuffled, the game's later shuffles and each seat's dice from ``seed``.
+        """
+        if seed is None:
             rngs = []
-            for r in t.rngs:
+            for r in table_rngs:
                 copy = random.Random()
                 copy.setstate(r.getstate())
                 rngs.append(copy)
-            ret = self._rollout(sc, t, rngs, st.last_hand)
-            if ret is None:
-                return None
-            out[slot] = ret[s]
-        return out
+            return rngs
+        luck = random.Random(seed)
+        luck.shuffle(state.draw_pile)
+        state.rng.state = luck.getrandbits(64)
+        return [random.Random(luck.getrandbits(64)) for _ in table_rngs]
 
     def _rollout(self, sc: raw_env, t: _Table, rngs: list[random.Random],
                  mark: object) -> list[float] | None:
