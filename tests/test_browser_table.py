@@ -155,18 +155,11 @@ def test_card_help_for_a_card_in_hand_on_the_pile_and_the_rules_page(
     _sit(ann, server, table, token)
     server.api(f"/api/tables/{table}/start", {}, token=host)
     page = ann.page
-    # when Ann deals she first chooses how many cards (HD-3.2): the deal dialog, then a hand
-    deadline = time.monotonic() + ceiling(30)
-    while not page.evaluate("document.querySelectorAll('#hand .card').length > 0"):
-        assert time.monotonic() < deadline, "no hand was dealt"
-        if not ann.step():
-            time.sleep(0.05)
-    # and when she plays first after a wild up-card she names its colour (HD-3.3): the
-    # dialog lies over the hand until then
-    while page.locator('[data-dialog="chooser"]').count():
-        assert time.monotonic() < deadline, "the chooser stayed open"
-        if not ann.step():
-            time.sleep(0.05)
+    # on Ann's turn the table waits for her, so her hand stays as it is. On the way she
+    # may choose the deal size (HD-3.2) or name a first wild's colour (HD-3.3), and a
+    # hand that goes on without her (she was ejected before her turn) is scored and the
+    # next one dealt
+    _until_my_turn(ann, timeout=60)
     helps = server.api("/api/rules/hotdeath?theme=original")["cards"]
     # hover a card of the hand (playable or not): its rule, from the server, original names
     card = page.locator("#hand .card").first
