@@ -22,7 +22,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -433,6 +433,26 @@ def test_claims_race_one_winner_per_table_and_takeover_only_after_the_lease(
 
 
 
+@contextlib.asynccontextmanager
+async def _two_leased_hubs(pg_url: str) -> AsyncIterator[tuple[list[Store], Hub, Hub]]:
+    """Two hubs on one PostgreSQL database with leases of ``LEASE`` seconds, restored.
+
+    Yields their stores and the two hubs; closes them all on the way out.
+    """
+    stores = [Store(pg_url), Store(pg_url)]
+    hubs = [Hub(st, bot_delay=0.02, leases=Leases(st.engine, f"http://hub{i}", LEASE))
+            for i, st in enumerate(stores)]
+    try:
+        for hub in hubs:
+            hub.restore()
+        yield stores, hubs[0], hubs[1]
+    finally:
+        for hub in hubs:
+            await hub.close()
+        for st in stores:
+            st.close()
+
+
 @pytest.mark.asyncio
 async def test_a_resumed_owner_asking_about_a_lost_table_drops_it_in_its_renewal(
     pg_url: str,
@@ -445,13 +465,7 @@ async def test_a_resumed_owner_asking_about_a_lost_table_drops_it_in_its_renewal
     nothing to drop, the senders found their connections open and sent a stale message,
     and the table was dropped only after (a hog run: a ``table`` message before the 1012).
     """
-    stores = [Store(pg_url), Store(pg_url)]
-    hubs = [Hub(st, bot_delay=0.02, leases=Leases(st.engine, f"http://hub{i}", LEASE))
-            for i, st in enumerate(stores)]
-    a, b = hubs
-    try:
-        a.restore()
-        b.restore()
+    async with _two_leased_hubs(pg_url) as (stores, a, b):
         room, _host = a.create_table("hotdeath", None, {}, 2, {}, "family", 0.02, None,
                                      None, None)  # people only: A writes nothing more
         await asyncio.wrap_future(room.writes.last_write or stores[0].barrier())
@@ -476,11 +490,6 @@ async def test_a_resumed_owner_asking_about_a_lost_table_drops_it_in_its_renewal
         await task
         assert seen == [False]
         assert table_id not in a.rooms and table_id in b.rooms
-    finally:
-        for hub in hubs:
-            await hub.close()
-        for st in stores:
-            st.close()
 
 
 def test_an_owner_stopped_inside_a_transaction_loses_its_table_all_the_same(
@@ -566,13 +575,7 @@ async def test_a_stalled_owner_cannot_write_a_table_taken_over_and_drops_it(
     refused write.  The record is one game, every bot's move the one an undisturbed
     server makes.
     """
-    stores = [Store(pg_url), Store(pg_url)]
-    hubs = [Hub(st, bot_delay=0.02, leases=Leases(st.engine, f"http://hub{i}", LEASE))
-            for i, st in enumerate(stores)]
-    a, b = hubs
-    try:
-        a.restore()
-        b.restore()
+    async with _two_leased_hubs(pg_url) as (stores, a, b):
         room, _host = a.create_table("hotdeath", None, {}, 4, dict.fromkeys(range(4), "basic"),
                                      "family", 0.02, None, None, None)
         await asyncio.wrap_future(room.writes.last_write or stores[0].barrier())
@@ -605,11 +608,6 @@ async def test_a_stalled_owner_cannot_write_a_table_taken_over_and_drops_it(
         assert stores[0].failures == stores[1].failures == 0  # no write reached the database
         errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
         assert not errors, errors
-    finally:
-        for hub in hubs:
-            await hub.close()
-        for st in stores:
-            st.close()
     _check_identical(pg_url, game_id, set())
 
 
