@@ -117,13 +117,18 @@ def _all_in_view(page: Page, selector: str) -> list[dict[str, Any]]:
     """
     deadline = time.monotonic() + ceiling(10)
     while True:  # a bot's move may land between the two looks: look again once it has
+        version = page.get_attribute("body", "data-version")
         _settled(page)
         boxes: list[dict[str, Any]] = page.evaluate(IN_VIEW, selector)
         if boxes and all(b["inside"] and b["reachable"] for b in boxes):
             return boxes
-        if time.monotonic() > deadline:
+        moved = ("body[data-version]" if version is None
+                 else f'body:not([data-version="{version}"])')
+        left = deadline - time.monotonic()
+        try:  # the next state, if one comes before the ceiling
+            page.wait_for_selector(moved, state="attached", timeout=max(left, 0.001) * 1000)
+        except PlaywrightTimeout:
             break
-        time.sleep(0.1)
     page.screenshot(path=str(ROOM_SHOTS / "not_in_view.png"))
     raise AssertionError(f"{selector}: {[b for b in boxes if not b['reachable']] or boxes}")
 
