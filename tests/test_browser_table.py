@@ -8,12 +8,14 @@ serve the whole module; screenshots go to ``artifacts/screenshots/table/``.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from hotdeath.cards import QUIT
 from tests.support import ceiling
 from tests.test_browser import (
     SHOTS,
@@ -199,6 +201,52 @@ def test_card_help_for_a_card_in_hand_on_the_pile_and_the_rules_page(
     assert "shitter_last_card_needs_match" not in rules.locator("body").inner_text()
     rules.screenshot(path=str(TABLE_SHOTS / "rules_page.png"))
     rules.context.close()
+    ann.close()
+
+
+def test_an_attack_with_nothing_to_draw_reads_as_its_words_alone(
+    browser: Browser, server: Server
+) -> None:
+    """An ejection (HD-2.3.15) has no count of cards: the banner shows its sentence and
+    details, and no stray word (it once showed "ejectionnull").
+
+    The ejection is put into the server's state messages on their way to the page
+    (Playwright's WebSocket route), so the test does not wait for a Quitter to be played.
+    """
+    from hotdeath.pending import Ejection
+    from hotdeath.words import pending_words
+
+    table, host, token = _table_with_bots(server, bot_delay=10)  # the bots wait
+    ejection = Ejection(victim=1, sender=2, last_card=QUIT)
+    said: list[Any] = []
+
+    def route(ws: Any) -> None:
+        to_server = ws.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            msg = json.loads(message)
+            if msg.get("type") == "state":
+                msg["view"]["attack"] = ejection.to_json()
+                words = pending_words(ejection, msg["names"])
+                assert words is not None
+                msg["attack_words"] = words.to_json()
+                said.append(words)
+            ws.send(json.dumps(msg))
+
+        to_server.on_message(from_server)
+
+    ann = _player(browser)
+    ann.page.route_web_socket(re.compile(r"/ws/"), route)
+    _sit(ann, server, table, token)
+    server.api(f"/api/tables/{table}/start", {}, token=host)
+    banner = ann.page.locator("#attack:not(.hidden)")
+    banner.wait_for()
+    words = said[-1]
+    assert words.count is None and words.details
+    _wait_for(lambda: banner.inner_text() == f"⚠ {words.text} · {' · '.join(words.details)}",
+              f"the banner reads {banner.inner_text()!r}")
+    assert "null" not in banner.inner_text()
+    ann.page.screenshot(path=str(TABLE_SHOTS / "attack_without_count.png"))
     ann.close()
 
 

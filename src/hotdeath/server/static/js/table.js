@@ -845,9 +845,11 @@ function renderCenter() {
   const attack = $("attack");
   const a = S.attackWords; // words from the server (hotdeath.words.pending_words)
   if (v.attack && a) {
-    attack.replaceChildren(el("span", {}, `⚠ ${a.count === null ? a.text : a.lead}`),
+    // (replaceChildren writes a null as the text "null": only the parts there are)
+    attack.replaceChildren(...[el("span", {}, `⚠ ${a.count === null ? a.text : a.lead}`),
       a.count === null ? null : el("span", { class: "count" }, String(a.count)),
-      a.details.length ? el("span", { class: "muted" }, ` · ${a.details.join(" · ")}`) : null);
+      a.details.length ? el("span", { class: "muted" }, ` · ${a.details.join(" · ")}`) : null,
+    ].filter(Boolean));
     attack.classList.remove("hidden");
   } else {
     attack.classList.add("hidden");
