@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 from hotdeath import actions as A
 from hotdeath.actions import Action
 from hotdeath.bots import register_bot
+from hotdeath.bots.movefeatures import MoveFeatures, feature_names
 from hotdeath.errors import OptionError
 from hotdeath.pending import DrawAttack, Ejection, Pot, Reveal
 from hotdeath.view import View
@@ -90,7 +91,9 @@ class Model:
     outputs per action slot: the slot's value (the points the seat can expect from the
     hand against the table, in hundreds) and a logit of how likely ``heuristic:expert``
     is to play it; the bot plays by ``value + prior·logit`` (``prior`` from the header).
-    ``meta`` is the file's header (see :meth:`save`).
+    ``meta`` is the file's header (see :meth:`save`).  ``move`` is the optional move
+    head: one weight per feature of :func:`hotdeath.bots.movefeatures.feature_names`,
+    added to each legal move's score as ``move · features`` (None: no move head).
     """
 
     variant: str
@@ -98,6 +101,7 @@ class Model:
     weights: list[Any]
     biases: list[Any]
     meta: dict[str, Any]
+    move: Any = None
 
     @property
     def hidden(self) -> tuple[int, ...]:
@@ -138,12 +142,23 @@ class Model:
         k = out.shape[-1] // 2
         return out[..., :k] + self.prior * out[..., k:]
 
-    def pick(self, out: Any, slots: Any) -> int:
+    def pick(self, out: Any, slots: Any, bonus: Sequence[float] | None = None) -> int:
         """The slot the bot plays among the legal ``slots``, from the heads ``out``.
 
-        See :func:`pick_slot`.
+        ``bonus``: the move head's score of each of ``slots``.  See :func:`pick_slot`.
         """
-        return pick_slot(out, slots, self.prior, self.margin)
+        return pick_slot(out, slots, self.prior, self.margin, bonus)
+
+    def with_move(self, move: Any, **meta: Any) -> Model:
+        """The same network with the move head ``move`` (a weight per feature) and ``meta``."""
+        np = _numpy()
+        names = feature_names(self.variant)
+        w = np.asarray(move, np.float64).reshape(-1)
+        if len(w) != len(names):
+            raise OptionError("bad_model", f"a move head of {self.variant} has {len(names)} "
+                              f"weights (got {len(w)})")
+        head = dict(self.meta, **meta, move_features=list(names))
+        return Model(self.variant, self.players, self.weights, self.biases, head, w)
 
     def save(self, path: str | Path) -> None:
         """Write the model as a compressed ``.npz`` file with its JSON header."""
@@ -155,6 +170,8 @@ class Model:
         for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
             arrays[f"w{i}"] = np.asarray(w, np.float32)
             arrays[f"b{i}"] = np.asarray(b, np.float32)
+        if self.move is not None:
+            arrays["move"] = np.asarray(self.move, np.float64)
         with Path(path).open("wb") as f:
             np.savez_compressed(f, **arrays)
 
@@ -169,6 +186,7 @@ class Model:
                 layers = sum(1 for k in z.files if k.startswith("w"))
                 weights = [np.ascontiguousarray(z[f"w{i}"], np.float32) for i in range(layers)]
                 biases = [np.ascontiguousarray(z[f"b{i}"], np.float32) for i in range(layers)]
+                move = np.asarray(z["move"], np.float64) if "move" in z.files else None
         except (OSError, KeyError, ValueError) as e:
             raise OptionError("bad_model", f"{str(p)!r} is not a neural model: {e}") from None
         if not isinstance(head, dict) or head.get("format") != FORMAT:
@@ -182,10 +200,17 @@ class Model:
             raise OptionError(
                 "bad_model", f"{str(p)!r} was made for another action or observation layout "
                 f"of {variant} at {players} players: retrain it with this version")
-        return cls(variant, players, weights, biases, head)
+        if move is not None:
+            names = list(feature_names(variant))
+            if head.get("move_features") != names or len(move) != len(names):
+                raise OptionError(
+                    "bad_model", f"{str(p)!r} has a move head for other move features: "
+                    "fit it again with this version")
+        return cls(variant, players, weights, biases, head, move)
 
 
-def pick_slot(out: Any, slots: Sequence[int], prior: float, margin: float) -> int:
+def pick_slot(out: Any, slots: Sequence[int], prior: float, margin: float,
+              bonus: Sequence[float] | None = None) -> int:
     """The play rule: the legal slot of best score unless it hardly leads the favourite.
 
     ``out`` is one decision's network output (the values of the slots, then their
@@ -194,22 +219,25 @@ def pick_slot(out: Any, slots: Sequence[int], prior: float, margin: float) -> in
     The slot of best score is played when its score leads the favourite's by more than
     ``margin``, else the favourite: a value that is only a little better may be noise
     (the maximum of noisy estimates is biased upwards), so the learned values overrule
-    the imitation only where they are clearly better.  Ties go to the lower slot.
+    the imitation only where they are clearly better.  ``bonus`` (one number per slot of
+    ``slots``, the move head's) is added to each score.  Ties go to the lower slot.
     """
     k = len(out) // 2
+    extra = bonus if bonus is not None else [0.0] * len(slots)
     best = fav = slots[0]
-    sb = float(out[best]) + prior * float(out[k + best])
+    sb = float(out[best]) + prior * float(out[k + best]) + extra[0]
     lf = float(out[k + fav])
-    for s in slots[1:]:
+    sf = sb
+    for i in range(1, len(slots)):
+        s = slots[i]
         lg = float(out[k + s])
-        sc = float(out[s]) + prior * lg
+        sc = float(out[s]) + prior * lg + extra[i]
         if sc > sb:
             best, sb = s, sc
         if lg > lf:
-            fav, lf = s, lg
+            fav, lf, sf = s, lg, sc
     if best == fav or margin <= 0:
         return best
-    sf = float(out[fav]) + prior * lf
     return best if sb - sf > margin else fav
 
 
@@ -402,6 +430,7 @@ class NeuralBot:
             model = Model.load(model)
         self.model: Model | None = model
         self._encoders: dict[tuple[str, int], Encoder] = {}
+        self._features: dict[str, MoveFeatures] = {}
 
     def __repr__(self) -> str:
         m = self.model
@@ -433,7 +462,16 @@ class NeuralBot:
             return None
         if len(slots) == 1:
             return next(iter(slots.values()))
-        return slots[model.pick(model.outputs(obs), sorted(slots))]
+        order = sorted(slots)
+        bonus = None
+        if model.move is not None:
+            feats = self._features.get(view.variant)
+            if feats is None:
+                feats = self._features[view.variant] = MoveFeatures(view.variant)
+            rows = feats.of(view, [slots[s] for s in order], rng)
+            w = model.move
+            bonus = [sum(x * float(w[j]) for j, x in enumerate(r) if x) for r in rows]
+        return slots[model.pick(model.outputs(obs), order, bonus)]
 
 
 __all__ = ["Encoder", "Model", "NeuralBot", "fits", "layout_digest", "pick_slot",

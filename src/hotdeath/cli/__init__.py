@@ -22,6 +22,8 @@ error's stable code, and exits with status 2::
     hotdeath serve [--host H] [--port P] [--database-url URL] [--bot-delay S]
     hotdeath train [--variant V] [--players N] [--seed S] [--iterations I] [--out DIR]
                    [--workers W] [--backend process|ray] ...
+    hotdeath tune [--variant V] [--players N] [--model FILE] [--seed S] [--generations G]
+                  [--out DIR] [--workers W] ...
 
 One grammar across the commands (``tests/test_cli_grammar.py`` checks it): the variant is
 ``--variant/-V`` and bots are the repeatable ``--bot/-b`` wherever a command takes them,

@@ -140,3 +140,73 @@ def _train(run: _Run, **overrides: Any) -> None:
         raise typer.Exit(130) from None
     if not quiet:
         typer.echo(f"model: {out / 'model.npz'}")
+
+
+@app.command("tune")
+def tune_command(
+    variant: Annotated[str, typer.Option("--variant", "-V", metavar="NAME",
+                                         help="Variant of the shipped model to start from.")]
+    = DEFAULT_VARIANT,
+    players: Annotated[int, typer.Option("--players", "-n", help="Seats.")] = 4,
+    model: Annotated[Path | None, typer.Option("--model", help="A model file to start from "
+                                                               "(default: the shipped "
+                                                               "one).")] = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the whole run.")] = 1,
+    generations: Annotated[int, typer.Option("--generations", min=1,
+                                             help="Generations of the search.")] = 20,
+    population: Annotated[int, typer.Option("--population", min=2,
+                                            help="Candidates per generation.")] = 12,
+    hands: Annotated[int, typer.Option("--hands", min=1,
+                                       help="Deals every candidate plays per "
+                                            "generation.")] = 800,
+    sigma: Annotated[float, typer.Option("--sigma", min=0.0,
+                                         help="The first spread of each weight.")] = 1.0,
+    opponent: Annotated[str, typer.Option("--opponent", metavar="SPEC",
+                                          help="The sparring bot in the other seats.")]
+    = "heuristic:strong",
+    start: Annotated[str, typer.Option("--start", metavar="NAME=X,...",
+                                       help="First values of named weights, e.g. "
+                                            "strong_pick=5.")] = "",
+    out: Annotated[Path, typer.Option("--out", help="The run's folder (tune.jsonl, "
+                                                    "model.npz).")] = Path("runs/tune"),
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1,
+                                         help="Worker processes.")] = 1,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No line per generation.")]
+    = False,
+) -> None:
+    """Fit the neural bot's move head on whole hands (the cross-entropy method).
+
+    Starts from a model (the shipped one of the table by default), plays every candidate
+    on the same deals against the sparring bot and writes OUT/tune.jsonl (a line per
+    generation) and OUT/model.npz (the model with the fitted move head); see docs/rl.md.
+    Needs numpy (the 'rl' extra), not the training library.
+    """
+    need_extra("fitting the move head", "rl", ("numpy",))
+    from hotdeath.bots import parse_spec
+    from hotdeath.bots.neural import Model, shipped_model
+    from hotdeath.errors import HotDeathError
+    from hotdeath.rl.tune import Generation, TuneConfig, tune
+    from hotdeath.variants import get_variant
+
+    try:
+        parse_spec(opponent)
+    except ValueError as e:
+        fail("bad_bot", str(e))
+    try:
+        first = (Model.load(model) if model is not None
+                 else shipped_model(get_variant(variant).name, players))
+        cfg = TuneConfig(seed=seed, generations=generations, population=population,
+                         hands=hands, sigma=sigma, opponent=opponent, start=start)
+    except HotDeathError as e:
+        fail(e.code, e.message)
+
+    def show(g: Generation) -> None:
+        if not quiet:
+            typer.echo(json.dumps({k: v for k, v in g.__dict__.items() if k != "mean"}))
+
+    try:
+        tune(first, cfg, out, workers, show)
+    except HotDeathError as e:
+        fail(e.code, e.message)
+    if not quiet:
+        typer.echo(f"model: {out / 'model.npz'}")

@@ -1,0 +1,241 @@
+"""Fitting the ``neural`` bot's move head by direct policy search (the cross-entropy method).
+
+The network of a trained model values one decision at a time, from single playouts whose
+noise is far larger than what separates a good move from a slightly worse one
+(``docs/rl.md``).  The *move head* (:mod:`hotdeath.bots.movefeatures`: one weight per named
+feature of a move, added to the move's score) is fitted on whole hands instead: the
+cross-entropy method draws a population of weight vectors around a mean, plays each on
+the same deals (one candidate seat against the sparring bot in every other seat; the
+first hand of each game), keeps the best quarter by points against the table and moves
+the mean and spread to them.  All the candidates of a generation meet the same deals, so
+their ranking is not blurred by the luck of the cards; every generation deals new games,
+so the weights cannot learn one set of deals.
+
+Every result follows from ``(model, config)`` alone: the deals from the seed and the
+generation, the candidates from a generator seeded from the seed, the bots' dice from each
+game's seed.  A run on 1 worker and on 2 gives the same weights.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hotdeath.bots import Bot, make_bot
+from hotdeath.bots.arena import play_first_hand
+from hotdeath.bots.movefeatures import feature_names
+from hotdeath.bots.neural import Model, NeuralBot
+from hotdeath.errors import OptionError
+from hotdeath.simulate import game_seed
+from hotdeath.variants import get_variant
+
+DEAL_BASE = 7_000_000
+"""Master seeds of the fitting's deals are ``DEAL_BASE + 1000·seed + generation``: far from
+the validation (50000) and test (90000) seeds of ``benchmarks/neural_strength.py``."""
+
+
+@dataclass(frozen=True)
+class TuneConfig:
+    """The settings of a fitting run (``hotdeath tune``)."""
+
+    seed: int = 1
+    generations: int = 20
+    population: int = 16
+    hands: int = 1000
+    """Deals per generation; every candidate plays them all."""
+    elite: float = 0.25
+    """Share of the population the next mean and spread are taken from."""
+    sigma: float = 0.5
+    """The first spread of every weight."""
+    floor: float = 0.05
+    """The spread never falls below this (the search keeps looking)."""
+    smoothing: float = 0.5
+    """Share of the elite's spread in the next spread (the rest: the last spread), so a
+    lucky elite of a few candidates does not end the search at once."""
+    opponent: str = "heuristic:strong"
+    """The sparring bot in every other seat."""
+    start: str = ""
+    """First values of named weights, ``name=value,…`` (the others start at the model's
+    own head, or 0), such as ``strong_pick=5``."""
+    max_moves: int = 5000
+
+
+@dataclass
+class Generation:
+    """One generation's figures, as written to the run's log."""
+
+    generation: int
+    mean_points: float
+    """Points against the table of the generation's mean weights (before the update)."""
+    control_points: float
+    """The same of the sparring bot in that seat (the deals' control)."""
+    best_points: float
+    elite_points: float
+    sigma: float
+    cpu_s: float
+    """CPU seconds of the games so far (every worker's)."""
+    mean: list[float] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- evaluation
+
+_MODEL: list[Model] = []
+_OPP: list[Bot] = []
+
+
+def _init(model: Model, opponent: str) -> None:
+    _MODEL[:] = [model]
+    _OPP[:] = [make_bot(opponent)]
+
+
+def _points(model: Model | None, opp: Bot, master: int, indices: Sequence[int],
+            max_moves: int) -> list[float]:
+    """Points against the table of the candidate seat in each game's first hand.
+
+    ``model`` None: the sparring bot sits there too (the control).
+    """
+    base = _MODEL[0] if model is None else model
+    n = base.players
+    v = get_variant(base.variant)
+    lowest = v.goal(v.resolve_options(None, None)).lowest_wins
+    bot: Bot = opp if model is None else NeuralBot(model)
+    out = []
+    for i in indices:
+        seat = i % n
+        bots: list[Bot] = [opp] * n
+        bots[seat] = bot
+        last = play_first_hand(base.variant, bots, game_seed(master, i), max_moves)
+        pts = (last.points() if last is not None else None) or [0] * n
+        others = (sum(pts) - pts[seat]) / (n - 1)
+        out.append((others - pts[seat]) if lowest else (pts[seat] - others))
+    return out
+
+
+def _task(args: tuple[list[float] | None, int, list[int], int]) -> tuple[list[float], float]:
+    """One chunk of deals for one candidate: its points and the CPU seconds they took."""
+    c0 = time.process_time()
+    move, master, indices, max_moves = args
+    model = None if move is None else _MODEL[0].with_move(move)
+    return _points(model, _OPP[0], master, indices, max_moves), time.process_time() - c0
+
+
+def _chunks(n: int, parts: int) -> list[list[int]]:
+    step = max(1, math.ceil(n / parts))
+    return [list(range(i, min(n, i + step))) for i in range(0, n, step)]
+
+
+# --------------------------------------------------------------------------- the search
+
+
+def tune(model: Model, cfg: TuneConfig, out: Path | None = None, workers: int = 1,
+         log: Callable[[Generation], None] | None = None) -> Model:
+    """Fit ``model``'s move head by the cross-entropy method; the model with the head.
+
+    The search starts from the model's own move head (zeros when it has none).  With
+    ``out``, each generation is appended to ``out/tune.jsonl`` and the model of the
+    current mean is written to ``out/model.npz`` after every generation.
+    """
+    import numpy as np
+
+    names = feature_names(model.variant)
+    dim = len(names)
+    if cfg.population < 2 or not 0 < cfg.elite <= 1:
+        raise OptionError("bad_option", "population must be 2 or more and elite in (0, 1]")
+    mean = (np.zeros(dim) if model.move is None else np.array(model.move, np.float64))
+    for part in filter(None, cfg.start.split(",")):
+        name, _, value = part.partition("=")
+        try:
+            mean[names.index(name.strip())] = float(value)
+        except ValueError:
+            raise OptionError("bad_option", f"start takes name=value pairs of the move "
+                              f"features ({', '.join(names)}); got {part!r}") from None
+    sigma = np.full(dim, cfg.sigma)
+    rng = np.random.default_rng(cfg.seed)
+    keep = max(1, round(cfg.elite * cfg.population))
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    chunks = _chunks(cfg.hands, 4 * workers)
+    pool = (ProcessPoolExecutor(workers, initializer=_init, initargs=(model, cfg.opponent))
+            if workers > 1 else None)
+    if pool is None:
+        _init(model, cfg.opponent)
+    cpu = 0.0
+    try:
+        for gen in range(cfg.generations):
+            master = DEAL_BASE + 1000 * cfg.seed + gen
+            half = rng.standard_normal((cfg.population // 2, dim))
+            noise = np.concatenate([half, -half, rng.standard_normal((cfg.population % 2, dim))])
+            cands = [mean] + [mean + sigma * e for e in noise]
+            moves: list[list[float] | None] = [list(map(float, c)) for c in cands]
+            tasks = [(m, master, ch, cfg.max_moves) for m in [*moves, None] for ch in chunks]
+            done = list(pool.map(_task, tasks)) if pool else [_task(t) for t in tasks]
+            cpu += sum(c for _, c in done)
+            results = [r for r, _ in done]
+            scores = []
+            for ci in range(len(cands) + 1):
+                pts = [x for part in results[ci * len(chunks):(ci + 1) * len(chunks)]
+                       for x in part]
+                scores.append(statistics.fmean(pts))
+            order = sorted(range(1, len(cands)), key=lambda j: (-scores[j], j))[:keep]
+            elite = np.array([cands[j] for j in order])
+            rec = Generation(gen + 1, scores[0], scores[-1], scores[order[0]],
+                             statistics.fmean(scores[j] for j in order),
+                             float(sigma.mean()), round(cpu, 1))
+            mean = elite.mean(axis=0)
+            if keep > 1:
+                a = cfg.smoothing
+                sigma = np.maximum(a * elite.std(axis=0) + (1 - a) * sigma, cfg.floor)
+            rec.mean = [round(float(x), 4) for x in mean]
+            if log is not None:
+                log(rec)
+            if out is not None:
+                with (out / "tune.jsonl").open("a", encoding="utf-8") as f:
+                    f.write(json.dumps(asdict(rec)) + "\n")
+                _fitted(model, mean, cfg, gen + 1, cpu).save(out / "model.npz")
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return _fitted(model, mean, cfg, cfg.generations, cpu)
+
+
+def _fitted(model: Model, mean: Any, cfg: TuneConfig, generations: int, cpu: float) -> Model:
+    return model.with_move(mean, move_fit=dict(asdict(cfg), generations_done=generations,
+                                               cpu_s=round(cpu, 1)))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m hotdeath.rl.tune MODEL OUT [--seed S] …``: fit a model's move head."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m hotdeath.rl.tune",
+                                 description=(__doc__ or "").split("\n")[0])
+    ap.add_argument("model", type=Path, help="the model file to start from")
+    ap.add_argument("out", type=Path, help="the run's folder (tune.jsonl, model.npz)")
+    ap.add_argument("--workers", type=int, default=1)
+    for f in TuneConfig.__dataclass_fields__.values():
+        ap.add_argument("--" + f.name.replace("_", "-"), dest=f.name,
+                        type=type(f.default), default=f.default)
+    args = ap.parse_args(argv)
+    cfg = TuneConfig(**{k: getattr(args, k) for k in TuneConfig.__dataclass_fields__})
+    random.seed(cfg.seed)
+
+    def show(g: Generation) -> None:
+        print(f"generation {g.generation}: mean {g.mean_points:+.2f} (control "
+              f"{g.control_points:+.2f}), best "
+              f"{g.best_points:+.2f}, elite {g.elite_points:+.2f}, sigma {g.sigma:.3f}, "
+              f"{g.cpu_s} CPU s", flush=True)
+
+    tune(Model.load(args.model), cfg, args.out, args.workers, show)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
