@@ -140,6 +140,16 @@ def test_a_tiny_fitting_run_is_deterministic_and_writes_its_log(tmp_path: Path) 
     # the fitting starts from the model's own head: one more generation goes on from it
     more = tune(saved, TuneConfig(seed=4, generations=1, population=2, hands=2), None)
     assert more.move is not None and len(more.move) == len(one.move)
+    # a rerun into the same folder starts its log anew and makes the same model
+    again = tune(base, cfg, tmp_path / "a")
+    assert np.array_equal(again.move, one.move)
+    assert len((tmp_path / "a" / "tune.jsonl").read_text().splitlines()) == 2
+    # the named first values: the search starts there
+    names = feature_names("standard")
+    started = tune(base, TuneConfig(seed=3, generations=1, population=2, hands=2, sigma=0.0,
+                                    floor=0.0, start="strong_pick=7,draw=-2"))
+    assert started.move[names.index("strong_pick")] == 7.0
+    assert started.move[names.index("draw")] == -2.0
 
 
 def test_the_tune_command(tmp_path: Path) -> None:
@@ -152,6 +162,8 @@ def test_the_tune_command(tmp_path: Path) -> None:
     assert Model.load(out / "model.npz").move is not None
     r = CliRunner().invoke(app, ["tune", "--opponent", "nobody", "--out", str(tmp_path / "x")])
     assert r.exit_code == 2 and "[bad_bot]" in r.output
+    r = CliRunner().invoke(app, ["tune", "--start", "courage=3", "--out", str(tmp_path / "x")])
+    assert r.exit_code == 2 and "[bad_option]" in r.output and "strong_pick" in r.output
     r = CliRunner().invoke(app, ["tune", "--variant", "standard", "--players", "5",
                                  "--out", str(tmp_path / "x")])
     assert r.exit_code == 2 and "[no_model]" in r.output

@@ -4,7 +4,10 @@ The network is a small multilayer perceptron trained by self-play (``hotdeath tr
 :mod:`hotdeath.rl.train`, ``docs/rl.md``): it reads the observation vector of the RL
 environments (:mod:`hotdeath.rl.spaces`), built here from the bot's :class:`View` alone,
 and gives every slot of the fixed action space a value (the points the seat can expect
-from the hand against the table); the bot plays the legal slot of highest value.
+from the hand against the table); the bot plays the legal slot of highest value.  A model
+may also carry a *move head* (:mod:`hotdeath.bots.movefeatures`: a learned weight per named
+fact of a move, fitted on whole hands by :mod:`hotdeath.rl.tune`), added to each legal
+move's score.
 
 Models are ``.npz`` files (the weights and a JSON header naming the variant, the table
 size and a digest of the action and observation layouts, so a model never plays a table

@@ -11,7 +11,8 @@ the mean and spread to them.  All the candidates of a generation meet the same d
 their ranking is not blurred by the luck of the cards; every generation deals new games,
 so the weights cannot learn one set of deals.
 
-Every result follows from ``(model, config)`` alone: the deals from the seed and the
+The command is ``hotdeath tune`` (:mod:`hotdeath.cli.train`).  Every result follows from
+``(model, config)`` alone: the deals from the seed and the
 generation, the candidates from a generator seeded from the seed, the bots' dice from each
 game's seed.  A run on 1 worker and on 2 gives the same weights.
 """
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import json
 import math
-import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -139,9 +139,11 @@ def tune(model: Model, cfg: TuneConfig, out: Path | None = None, workers: int = 
          log: Callable[[Generation], None] | None = None) -> Model:
     """Fit ``model``'s move head by the cross-entropy method; the model with the head.
 
-    The search starts from the model's own move head (zeros when it has none).  With
-    ``out``, each generation is appended to ``out/tune.jsonl`` and the model of the
-    current mean is written to ``out/model.npz`` after every generation.
+    The search starts from the model's own move head (zeros when it has none), with the
+    weights named in ``cfg.start`` set.  With ``out``, ``out/tune.jsonl`` is written anew
+    with a line per generation and the model of the current mean is written to
+    ``out/model.npz`` after every generation (a run is not resumed: it is a pure function
+    of the model and the settings, and a rerun of the same makes the same files).
     """
     import numpy as np
 
@@ -162,6 +164,7 @@ def tune(model: Model, cfg: TuneConfig, out: Path | None = None, workers: int = 
     keep = max(1, round(cfg.elite * cfg.population))
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
+        (out / "tune.jsonl").write_text("", encoding="utf-8")
     chunks = _chunks(cfg.hands, 4 * workers)
     pool = (ProcessPoolExecutor(workers, initializer=_init, initargs=(model, cfg.opponent))
             if workers > 1 else None)
@@ -209,33 +212,3 @@ def tune(model: Model, cfg: TuneConfig, out: Path | None = None, workers: int = 
 def _fitted(model: Model, mean: Any, cfg: TuneConfig, generations: int, cpu: float) -> Model:
     return model.with_move(mean, move_fit=dict(asdict(cfg), generations_done=generations,
                                                cpu_s=round(cpu, 1)))
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m hotdeath.rl.tune MODEL OUT [--seed S] …``: fit a model's move head."""
-    import argparse
-
-    ap = argparse.ArgumentParser(prog="python -m hotdeath.rl.tune",
-                                 description=(__doc__ or "").split("\n")[0])
-    ap.add_argument("model", type=Path, help="the model file to start from")
-    ap.add_argument("out", type=Path, help="the run's folder (tune.jsonl, model.npz)")
-    ap.add_argument("--workers", type=int, default=1)
-    for f in TuneConfig.__dataclass_fields__.values():
-        ap.add_argument("--" + f.name.replace("_", "-"), dest=f.name,
-                        type=type(f.default), default=f.default)
-    args = ap.parse_args(argv)
-    cfg = TuneConfig(**{k: getattr(args, k) for k in TuneConfig.__dataclass_fields__})
-    random.seed(cfg.seed)
-
-    def show(g: Generation) -> None:
-        print(f"generation {g.generation}: mean {g.mean_points:+.2f} (control "
-              f"{g.control_points:+.2f}), best "
-              f"{g.best_points:+.2f}, elite {g.elite_points:+.2f}, sigma {g.sigma:.3f}, "
-              f"{g.cpu_s} CPU s", flush=True)
-
-    tune(Model.load(args.model), cfg, args.out, args.workers, show)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
