@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
+import os
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -166,7 +168,10 @@ def tune(model: Model, cfg: TuneConfig, out: Path | None = None, workers: int = 
         out.mkdir(parents=True, exist_ok=True)
         (out / "tune.jsonl").write_text("", encoding="utf-8")
     chunks = _chunks(cfg.hands, 4 * workers)
-    pool = (ProcessPoolExecutor(workers, initializer=_init, initargs=(model, cfg.opponent))
+    # forkserver, as the simulations use: never a fork of a process that may run threads
+    ctx = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
+    pool = (ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init,
+                                initargs=(model, cfg.opponent))
             if workers > 1 else None)
     if pool is None:
         _init(model, cfg.opponent)
