@@ -78,7 +78,7 @@ def test_danger_going_out_and_answers_have_their_own_features() -> None:
     acts = [a for a in view.legal_actions if a.kind == A.PLAY]
     rows = [_row(feats, r) for r in feats.of(view, acts)]
     skip = rows[[str(a) for a in acts].index("play RS uno")]
-    assert skip["skip"] == 1.0 and skip["uno"] == 1.0 and skip["points_danger"] == 20 / 50
+    assert skip["skip"] == 1.0 and skip["one_left"] == 1.0 and skip["points_danger"] == 20 / 50
     g = position(variant="standard", players=2, turn=0, top="R7", hands=[["R2"], ["Y1", "Y2"]])
     view = g.view(0)
     assert _row(feats, feats.of(view, [view.legal_actions[0]])[0]) == {"out": 1.0}

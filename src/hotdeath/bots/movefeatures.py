@@ -64,7 +64,7 @@ COMMON: Final = (
     "colour_kept",    # share of the cards left that match the colour the play leaves
     "colour_change",  # the play changes the colour in play
     "several",        # cards played beyond the first
-    "uno",            # the play leaves one card
+    "one_left",       # the play leaves one card
     "number",         # a number card
     "answer",         # a card played to answer an attack
     "draw",           # drawing a card
@@ -215,7 +215,7 @@ class MoveFeatures:
                 row[ix["colour_change"]] = 1.0
         row[ix["several"]] = len(cards) - 1.0
         if left == 1:
-            row[ix["uno"]] = 1.0
+            row[ix["one_left"]] = 1.0
         if kind == NUMBER:
             row[ix["number"]] = 1.0
         if view.phase == "response":
