@@ -70,6 +70,7 @@ def test_strong_pick_marks_the_move_heuristic_strong_plays_with_the_same_dice() 
     assert first == feats.of(view, acts)
     assert sum(r[col] for r in first) == 1.0
 
+
 def test_danger_going_out_and_answers_have_their_own_features() -> None:
     g = position(variant="standard", players=2, turn=0, top="R7",
                  hands=[["RS", "W"], ["Y1", "Y2"]])
@@ -120,12 +121,18 @@ def test_the_play_rule_adds_the_move_heads_bonus() -> None:
     out = np.array([0.10, 0.30, 0.00, 2.0, 0.0, 1.0], np.float32)
     assert pick_slot(out, [0, 1, 2], 1.0, 0.0) == 0
     assert pick_slot(out, [0, 1, 2], 1.0, 0.0, [0.0, 2.0, 0.0]) == 1
-    # with a margin, the bonus counts in the favourite's score as well
-    assert pick_slot(out, [0, 1, 2], 1.0, 0.5, [1.0, 2.0, 0.0]) == 0
+    # with a margin, the bonus counts in the favourite's score as well: slot 1 (2.3) leads
+    # the favourite, slot 0 (2.1 less its bonus 0.5), by 0.7, more than the margin
+    assert pick_slot(out, [0, 1, 2], 1.0, 0.5, [-0.5, 2.0, 0.0]) == 1
+    assert pick_slot(out, [0, 1, 2], 1.0, 0.5, [0.0, 2.0, 0.0]) == 0  # by 0.2 only
+    with pytest.raises(ValueError, match="as many bonuses"):
+        pick_slot(out, [0, 1, 2], 1.0, 0.0, [0.0, 1.0])
 
 
 def test_a_tiny_fitting_run_is_deterministic_and_writes_its_log(tmp_path: Path) -> None:
-    cfg = TuneConfig(seed=3, generations=2, population=3, hands=4, max_moves=3000)
+    # 10 deals: chunks of 3 games on 1 worker, of 2 on 2 workers (a bot's state carried from
+    # one game to the next in a chunk would show)
+    cfg = TuneConfig(seed=3, generations=2, population=3, hands=10, max_moves=3000)
     base = shipped_model("standard", 2)
     one = tune(base, cfg, tmp_path / "a")
     two = tune(base, cfg, tmp_path / "b", workers=2)
@@ -162,8 +169,16 @@ def test_the_tune_command(tmp_path: Path) -> None:
     assert Model.load(out / "model.npz").move is not None
     r = CliRunner().invoke(app, ["tune", "--opponent", "nobody", "--out", str(tmp_path / "x")])
     assert r.exit_code == 2 and "[bad_bot]" in r.output
-    r = CliRunner().invoke(app, ["tune", "--start", "courage=3", "--out", str(tmp_path / "x")])
-    assert r.exit_code == 2 and "[bad_option]" in r.output and "strong_pick" in r.output
+    for start in ("courage=3", "draw=nan", "draw=1,draw=2", "draw"):
+        r = CliRunner().invoke(app, ["tune", "--start", start, "--out", str(tmp_path / "x")])
+        assert r.exit_code == 2 and "[bad_option]" in r.output, start
+        assert "strong_pick" in r.output
+    r = CliRunner().invoke(app, ["tune", "--opponent", "heuristic:aggression=9",
+                                 "--out", str(tmp_path / "x")])
+    assert r.exit_code == 2 and "[bad_bot]" in r.output
+    (tmp_path / "file").write_text("not a folder")
+    r = CliRunner().invoke(app, ["tune", "--out", str(tmp_path / "file")])
+    assert r.exit_code == 2 and "[bad_option]" in r.output and "is a file" in r.output
     r = CliRunner().invoke(app, ["tune", "--variant", "standard", "--players", "5",
                                  "--out", str(tmp_path / "x")])
     assert r.exit_code == 2 and "[no_model]" in r.output

@@ -205,7 +205,8 @@ class Model:
                 f"of {variant} at {players} players: retrain it with this version")
         if move is not None:
             names = list(feature_names(variant))
-            if head.get("move_features") != names or len(move) != len(names):
+            if (head.get("move_features") != names or move.ndim != 1
+                    or len(move) != len(names)):
                 raise OptionError(
                     "bad_model", f"{str(p)!r} has a move head for other move features: "
                     "fit it again with this version")
@@ -227,6 +228,8 @@ def pick_slot(out: Any, slots: Sequence[int], prior: float, margin: float,
     """
     k = len(out) // 2
     extra = bonus if bonus is not None else [0.0] * len(slots)
+    if len(extra) != len(slots):
+        raise ValueError(f"{len(slots)} slots need as many bonuses (got {len(extra)})")
     best = fav = slots[0]
     sb = float(out[best]) + prior * float(out[k + best]) + extra[0]
     lf = float(out[k + fav])

@@ -208,5 +208,9 @@ def tune_command(
         tune(first, cfg, out, workers, show)
     except HotDeathError as e:
         fail(e.code, e.message)
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: {out / 'model.npz'} holds the last finished generation "
+                   "(the same command starts the run again)", err=True)
+        raise typer.Exit(130) from None
     if not quiet:
         typer.echo(f"model: {out / 'model.npz'}")

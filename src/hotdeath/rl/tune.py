@@ -50,12 +50,12 @@ class TuneConfig:
 
     seed: int = 1
     generations: int = 20
-    population: int = 16
-    hands: int = 1000
+    population: int = 12
+    hands: int = 800
     """Deals per generation; every candidate plays them all."""
     elite: float = 0.25
     """Share of the population the next mean and spread are taken from."""
-    sigma: float = 0.5
+    sigma: float = 1.0
     """The first spread of every weight."""
     floor: float = 0.05
     """The spread never falls below this (the search keeps looking)."""
@@ -151,16 +151,10 @@ def tune(model: Model, cfg: TuneConfig, out: Path | None = None, workers: int = 
 
     names = feature_names(model.variant)
     dim = len(names)
-    if cfg.population < 2 or not 0 < cfg.elite <= 1:
-        raise OptionError("bad_option", "population must be 2 or more and elite in (0, 1]")
     mean = (np.zeros(dim) if model.move is None else np.array(model.move, np.float64))
-    for part in filter(None, cfg.start.split(",")):
-        name, _, value = part.partition("=")
-        try:
-            mean[names.index(name.strip())] = float(value)
-        except ValueError:
-            raise OptionError("bad_option", f"start takes name=value pairs of the move "
-                              f"features ({', '.join(names)}); got {part!r}") from None
+    mean[:] = _checked_start(cfg, names, mean)
+    if out is not None and out.exists() and not out.is_dir():
+        raise OptionError("bad_option", f"--out {str(out)!r} is a file, not a folder")
     sigma = np.full(dim, cfg.sigma)
     rng = np.random.default_rng(cfg.seed)
     keep = max(1, round(cfg.elite * cfg.population))
@@ -212,6 +206,40 @@ def tune(model: Model, cfg: TuneConfig, out: Path | None = None, workers: int = 
         if pool is not None:
             pool.shutdown()
     return _fitted(model, mean, cfg, cfg.generations, cpu)
+
+
+def _checked_start(cfg: TuneConfig, names: Sequence[str], mean: Any) -> Any:
+    """``mean`` with ``cfg.start``'s values set, once ``cfg`` is checked (nothing written).
+
+    ``OptionError``: ``bad_option`` for a setting out of range or a ``start`` that is not
+    distinct ``name=number`` pairs of the features; ``bad_bot`` for an opponent that
+    cannot be made.
+    """
+    if cfg.population < 2 or cfg.hands < 1 or cfg.generations < 0:
+        raise OptionError("bad_option", "population must be 2 or more, hands 1 or more and "
+                          "generations 0 or more")
+    if not 0 < cfg.elite <= 1 or not 0 <= cfg.smoothing <= 1:
+        raise OptionError("bad_option", "elite must be in (0, 1] and smoothing in [0, 1]")
+    if not all(math.isfinite(x) and x >= 0 for x in (cfg.sigma, cfg.floor)):
+        raise OptionError("bad_option", "sigma and floor must be numbers 0 or more")
+    try:
+        make_bot(cfg.opponent)
+    except (ValueError, OptionError) as e:
+        raise OptionError("bad_bot", f"the sparring bot {cfg.opponent!r}: {e}") from None
+    out = mean.copy()
+    seen: set[str] = set()
+    for part in filter(None, cfg.start.split(",")):
+        name, _, value = (x.strip() for x in part.partition("="))
+        try:
+            x = float(value)
+            if name in seen or not math.isfinite(x):
+                raise ValueError(name)
+            out[list(names).index(name)] = x
+        except ValueError:
+            raise OptionError("bad_option", f"start takes distinct name=number pairs of the "
+                              f"move features ({', '.join(names)}); got {part!r}") from None
+        seen.add(name)
+    return out
 
 
 def _fitted(model: Model, mean: Any, cfg: TuneConfig, generations: int, cpu: float) -> Model:
