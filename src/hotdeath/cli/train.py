@@ -7,6 +7,7 @@ It imports nothing heavy until the command runs, so ``hotdeath --help`` stays fa
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
@@ -129,15 +130,11 @@ def _train(run: _Run, **overrides: Any) -> None:
         if not quiet:
             typer.echo(json.dumps(line.__dict__))
 
-    try:
-        train(cfg, run.iterations, out, run.workers, run.backend, run.address,
-              progress=show, play_prior=run.play_prior, play_margin=run.play_margin)
-    except HotDeathError as e:
-        fail(e.code, e.message)
-    except KeyboardInterrupt:
-        typer.echo(f"interrupted: the last finished iteration is in {out}; run the same "
-                   "command again to resume", err=True)
-        raise typer.Exit(130) from None
+    _run(lambda: train(cfg, run.iterations, out, run.workers, run.backend, run.address,
+                       progress=show, play_prior=run.play_prior,
+                       play_margin=run.play_margin),
+         f"interrupted: the last finished iteration is in {out}; run the same command "
+         "again to resume")
     if not quiet:
         typer.echo(f"model: {out / 'model.npz'}")
 
@@ -182,16 +179,11 @@ def tune_command(
     Needs numpy (the 'rl' extra), not the training library.
     """
     need_extra("fitting the move head", "rl", ("numpy",))
-    from hotdeath.bots import parse_spec
     from hotdeath.bots.neural import Model, shipped_model
     from hotdeath.errors import HotDeathError
     from hotdeath.rl.tune import Generation, TuneConfig, tune
     from hotdeath.variants import get_variant
 
-    try:
-        parse_spec(opponent)
-    except ValueError as e:
-        fail("bad_bot", str(e))
     try:
         first = (Model.load(model) if model is not None
                  else shipped_model(get_variant(variant).name, players))
@@ -204,13 +196,25 @@ def tune_command(
         if not quiet:
             typer.echo(json.dumps({k: v for k, v in g.__dict__.items() if k != "mean"}))
 
+    _run(lambda: tune(first, cfg, out, workers, show),
+         f"interrupted: {out / 'model.npz'} holds the last finished generation (the same "
+         "command starts the run again)")
+    if not quiet:
+        typer.echo(f"model: {out / 'model.npz'}")
+
+
+def _run(call: Callable[[], object], interrupted: str) -> None:
+    """Run a command's work; a coded error or Ctrl-C ends the command.
+
+    A coded error exits with status 2; Ctrl-C says ``interrupted`` on standard error and
+    exits with status 130.
+    """
+    from hotdeath.errors import HotDeathError
+
     try:
-        tune(first, cfg, out, workers, show)
+        call()
     except HotDeathError as e:
         fail(e.code, e.message)
     except KeyboardInterrupt:
-        typer.echo(f"interrupted: {out / 'model.npz'} holds the last finished generation "
-                   "(the same command starts the run again)", err=True)
+        typer.echo(interrupted, err=True)
         raise typer.Exit(130) from None
-    if not quiet:
-        typer.echo(f"model: {out / 'model.npz'}")

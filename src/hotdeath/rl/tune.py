@@ -151,8 +151,7 @@ def tune(model: Model, cfg: TuneConfig, out: Path | None = None, workers: int = 
 
     names = feature_names(model.variant)
     dim = len(names)
-    mean = (np.zeros(dim) if model.move is None else np.array(model.move, np.float64))
-    mean[:] = _checked_start(cfg, names, mean)
+    mean = _checked_start(cfg, names, np.zeros(dim) if model.move is None else model.move)
     if out is not None and out.exists() and not out.is_dir():
         raise OptionError("bad_option", f"--out {str(out)!r} is a file, not a folder")
     sigma = np.full(dim, cfg.sigma)
@@ -215,6 +214,8 @@ def _checked_start(cfg: TuneConfig, names: Sequence[str], mean: Any) -> Any:
     distinct ``name=number`` pairs of the features; ``bad_bot`` for an opponent that
     cannot be made.
     """
+    import numpy as np
+
     if cfg.population < 2 or cfg.hands < 1 or cfg.generations < 0:
         raise OptionError("bad_option", "population must be 2 or more, hands 1 or more and "
                           "generations 0 or more")
@@ -226,7 +227,7 @@ def _checked_start(cfg: TuneConfig, names: Sequence[str], mean: Any) -> Any:
         make_bot(cfg.opponent)
     except (ValueError, OptionError) as e:
         raise OptionError("bad_bot", f"the sparring bot {cfg.opponent!r}: {e}") from None
-    out = mean.copy()
+    out = np.array(mean, np.float64)
     seen: set[str] = set()
     for part in filter(None, cfg.start.split(",")):
         name, _, value = (x.strip() for x in part.partition("="))
