@@ -663,7 +663,19 @@ def test_a_fanned_hand_shows_its_playable_cards_and_plays_them(
     server.api(f"/api/tables/{table}/start", {}, token=host)
     _until_my_turn(ann, cards=True)
     page = ann.page
-    page.wait_for_selector("#hand.fanned", timeout=ceiling(10) * 1000)
+    # at this width the hand fans out from 10 to 25 cards; cards an attack made Ann draw
+    # before her turn (the deal is random) can push it past 25, when the cards wrap instead:
+    # then she plays on until it is her turn with a fanned hand again
+    deadline = time.monotonic() + ceiling(60)
+    while True:
+        try:
+            page.wait_for_selector("#hand.fanned", timeout=ceiling(3) * 1000)
+            break
+        except PlaywrightTimeout:
+            held = page.locator("#hand .card").count()
+            assert time.monotonic() < deadline, f"{held} cards never fanned: {_diagnose(ann)}"
+            ann.step()
+            _until_my_turn(ann, cards=True)
     # at the centre of every playable card lies a playable card, never a dim one above it
     # (polled: a state that arrives re-lays the hand out, and a toast may pass over it)
     deadline = time.monotonic() + ceiling(5)
