@@ -961,11 +961,17 @@ async def test_connect_takes_a_seat_at_a_server_table(
     api(server, f"/api/tables/{table_id}/start", {}, token=created["host_token"])
     app = HotDeathApp(session, delay=0.0, window_seconds=0.0)
     async with app.run_test(size=SIZE) as pilot:
-        deadline = time.monotonic() + ceiling(120)  # generous: CI machines can be busy
-        while time.monotonic() < deadline:
+        # A Cutthroat game is one hand, but its length varies widely (two `basic` players:
+        # a median of 36 moves, 1 game in 100 over 160), so the ceiling is on waiting for
+        # the game's next version, not on the whole game.
+        version, deadline = session.version, time.monotonic() + ceiling(60)
+        while not isinstance(app.screen, ScoreScreen):
+            if session.version != version:
+                version, deadline = session.version, time.monotonic() + ceiling(60)
+            assert time.monotonic() < deadline, (
+                f"no new version after {version} for {ceiling(60):.0f} s: my_turn="
+                f"{session.my_turn()} waiting={session.waiting} screen={app.screen!r}")
             await pilot.pause(0.02)
-            if isinstance(app.screen, ScoreScreen):
-                break
             if isinstance(app.screen, ChoiceScreen):
                 await pilot.press("enter")
             elif session.my_turn() and not session.waiting:
