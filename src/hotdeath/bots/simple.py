@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 from hotdeath import actions as A
 from hotdeath.actions import Action
@@ -12,9 +13,34 @@ from hotdeath.cards import FACE_COLOR, IS_WILD, NO_COLOR
 from hotdeath.view import View
 
 
-@register_bot("random", "Uniformly random among the legal actions; lets windows go by.")
+def random_action(legal: Sequence[Action], rng: random.Random) -> Action:
+    """A uniformly random action of ``legal`` but leaving the table (TD-6.6).
+
+    Leaving is quitting the game, not a move in it: a random player that left whenever the
+    dice said so would quit a Throwdown table within a few turns (one action in a handful
+    is ``leave``).  It is chosen only when nothing else is legal.
+
+    >>> import hotdeath
+    >>> g = hotdeath.new_game("throwdown", players=3, seed=1)
+    >>> g.step(g.legal_actions(0)[0], 0)  # the dealer picks the direction of play
+    >>> legal = g.legal_actions(g.current_player())
+    >>> any(a.kind == A.LEAVE for a in legal)
+    True
+    >>> rng = random.Random(0)
+    >>> any(random_action(legal, rng).kind == A.LEAVE for _ in range(200))
+    False
+    """
+    stay = [a for a in legal if a.kind != A.LEAVE]
+    return rng.choice(stay or legal)
+
+
+@register_bot("random",
+              "Uniformly random among the legal actions; lets windows go by, never leaves.")
 class RandomBot:
-    """Uniformly random among the legal actions (out-of-turn windows excluded)."""
+    """Uniformly random among the legal actions (out-of-turn windows excluded).
+
+    It never leaves a Throwdown table (:func:`random_action`).
+    """
 
     name = "random"
 
@@ -22,7 +48,7 @@ class RandomBot:
         """A uniformly random legal action on its turn; ``None`` out of turn."""
         if view.current_player != view.seat or not view.legal_actions:
             return None
-        return rng.choice(view.legal_actions)
+        return random_action(view.legal_actions, rng)
 
 
 @register_bot("basic", "A beginner: sheds cards, keeps wilds, calls and catches Uno.")

@@ -49,7 +49,7 @@ from hotdeath import actions as A
 from hotdeath.actions import DRAW, JUMP, PLAY, Action
 from hotdeath.bots import Bot, make_bot
 from hotdeath.bots.arena import seat_rng, worth_offering
-from hotdeath.bots.simple import RandomBot
+from hotdeath.bots.simple import RandomBot, random_action
 from hotdeath.errors import IllegalActionError, OptionError
 from hotdeath.rl.aec import _NSEAT, raw_env
 from hotdeath.rl.spaces import HISTORY
@@ -587,7 +587,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
             if fast[s]:
                 # the random bot needs only the legal actions: the same choice from the same
                 # generator as RandomBot.choose on the seat's view, without building the view
-                st.step(rngs[s].choice(st.legal_actions(s)), s)
+                st.step(random_action(st.legal_actions(s), rngs[s]), s)
             else:
                 bot = t.bots[s]
                 choice = bot.choose(st.view(s), rngs[s])
@@ -790,7 +790,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray
             if fast[s]:
                 # the random bot needs only the legal actions: the same choice from the same
                 # generator as RandomBot.choose on the seat's view, without building the view
-                choice = rngs[s].choice(st.legal_actions(s)) if s == st.turn else None
+                choice = random_action(st.legal_actions(s), rngs[s]) if s == st.turn else None
             else:
                 choice = bots[s].choose(st.view(s), rngs[s])
             if e._window:
