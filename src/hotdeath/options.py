@@ -289,6 +289,28 @@ def as_dict(opts: object) -> dict[str, OptionValue]:
     return {s.name: getattr(opts, s.name) for s in specs(type(opts))}
 
 
+def rebuild(cls: type[T], values: dict[str, OptionValue]) -> T:
+    """The options object of class ``cls`` with option ``values`` (how one is unpickled)."""
+    return cls(**values)
+
+
+def reduce_options(opts: object) -> tuple[Any, tuple[type[Any], dict[str, OptionValue]]]:
+    """What ``__reduce__`` of an options dataclass returns: its class and option values.
+
+    An options object is pickled as the arguments of its constructor, which sets the
+    fields it derives (:func:`fixed`) again.  Pickle's default, field by field onto a
+    bare object, does not work on the compiled core, where a frozen dataclass refuses
+    to have its fields set (a simulation's worker processes get their options pickled).
+
+    >>> import pickle
+    >>> from hotdeath.variants.throwdown.options import ThrowdownOptions
+    >>> o = ThrowdownOptions(decks=1)
+    >>> pickle.loads(pickle.dumps(o)) == o
+    True
+    """
+    return rebuild, (type(opts), as_dict(opts))
+
+
 _NON_DEFAULTS: dict[int, tuple[object, dict[str, OptionValue]]] = {}
 """``id(opts)`` -> (opts, its non-default options): options objects are immutable, and a view
 asks for them on every move (the object is held so that its id stays its own)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from hotdeath.options import option
+from hotdeath.options import OptionValue, option, reduce_options
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +236,10 @@ class StandardOptions:
             "forgive": "Forgiven",
         },
     )
+
+    def __reduce__(self) -> tuple[Any, tuple[type[Any], dict[str, OptionValue]]]:
+        """Pickled as its option values (:func:`~hotdeath.options.reduce_options`)."""
+        return reduce_options(self)
 
 
 PRESETS: Final[dict[str, dict[str, Any]]] = {

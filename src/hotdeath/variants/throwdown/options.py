@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from hotdeath.options import option
+from hotdeath.options import OptionValue, option, reduce_options
 
 # --------------------------------------------------------------------------- options
 
@@ -227,6 +227,10 @@ class ThrowdownOptions:
             "forgive": "Forgiven",
         },
     )
+
+    def __reduce__(self) -> tuple[Any, tuple[type[Any], dict[str, OptionValue]]]:
+        """Pickled as its option values (:func:`~hotdeath.options.reduce_options`)."""
+        return reduce_options(self)
 
 
 PRESETS: Final[dict[str, dict[str, Any]]] = {
