@@ -1,11 +1,11 @@
-"""What travels to worker processes pickles, on the pure and the compiled core alike.
+"""Options objects pickle, and worker processes play the same games, on both cores.
 
-A simulation or tournament on several workers sends its configuration, the variant's
-resolved options object included, to each worker process.  On the compiled core (mypyc) a
-frozen dataclass refuses pickle's default of setting its fields one by one, so a
-tournament with ``-w 2`` once failed in every worker; the options objects now pickle as
-their option values (:func:`hotdeath.options.reduce_options`).  CI runs this file on both
-cores.
+On the compiled core (mypyc) a frozen dataclass refuses pickle's default of setting its
+fields one by one, so a tournament with ``-w 2`` once failed in every worker (they got the
+resolved options object) and the pool started new ones without end.  Options objects now
+pickle as their option values (:func:`hotdeath.options.reduce_options`), and a
+simulation's workers get its configuration as plain parameters.  CI runs this file on
+both cores.
 """
 
 from __future__ import annotations

@@ -81,6 +81,16 @@ def test_a_move_cap_records_the_game_as_unfinished() -> None:
     assert rec["unfinished"] and rec["winners"] == [] and rec["moves"] == 30
 
 
+def test_a_worker_that_cannot_start_fails_the_run_instead_of_hanging(tmp_path: Path) -> None:
+    """A pool whose workers cannot set up would start new ones without end: the error
+    reaches the parent as a coded one, naming the cause."""
+    config = SimConfig(variant="standard", players=2, bots=("no_such_bot",))  # unvalidated
+    with pytest.raises(SimulationError) as err:
+        run_simulation(config, 4, tmp_path / "out.jsonl", workers=2)
+    assert err.value.code == "worker_failed"
+    assert "could not start" in err.value.message and "no_such_bot" in err.value.message
+
+
 def test_same_seed_same_results_on_one_and_two_workers(tmp_path: Path) -> None:
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     run_simulation(CONFIG, 24, one, workers=1)

@@ -524,11 +524,20 @@ def _differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(config: SimConfig) -> None:
-    """Pool initialiser: keep the configuration and a bot cache in the worker process."""
+def _init_worker(params: dict[str, Any]) -> None:
+    """Pool initialiser: keep the configuration and a bot cache in the worker process.
+
+    The configuration comes as its ``params`` (plain data, as Ray's workers get it) and is
+    rebuilt here.  A failure is kept for the first task to raise in the parent: a pool
+    whose initialiser raises starts new workers without end, and the run would hang.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-    _WORKER["config"] = config
     _WORKER["cache"] = {}
+    try:
+        _WORKER["config"] = SimConfig.from_params(params)
+    except Exception as e:
+        _WORKER["error"] = SimulationError(
+            "worker_failed", f"a worker process could not start: {type(e).__name__}: {e}")
 
 
 def _play_many(
@@ -551,6 +560,9 @@ def _play_many(
 
 def _run_chunk(indices: Sequence[int]) -> list[dict[str, Any]]:
     """Play the games ``indices`` in a pool worker."""
+    error = _WORKER.get("error")
+    if error is not None:
+        raise error
     return _play_many(_WORKER["config"], indices, _WORKER["cache"])
 
 
@@ -602,7 +614,7 @@ def _pool(
     # forkserver, not fork: a fork of a process running threads (a server, JAX once
     # imported) can deadlock in the child; the fork server is a fresh single-threaded one
     ctx = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
-    pool = ctx.Pool(workers, initializer=_init_worker, initargs=(config,))
+    pool = ctx.Pool(workers, initializer=_init_worker, initargs=(config.params(),))
     try:
         yield from pool.imap_unordered(_run_chunk, _chunks(todo, chunk, workers))
         pool.close()
