@@ -697,3 +697,29 @@ def test_a_jump_in_seven_swaps_with_the_smallest_hand_and_calls_uno() -> None:
                         ["Y3", "Y5", "Y6", "Y7"]],
                  options={"jump_in": True})
     assert ask(g, "heuristic:expert", seat=2) == "jump R5 uno"
+
+
+def test_random_never_leaves_a_throwdown_table_unless_nothing_else_is_legal() -> None:
+    """Leaving (TD-6.6) is quitting, not a move: the random bot plays on, whatever its dice."""
+    from hotdeath.bots.simple import random_action
+
+    bot = make_bot("random")
+    offered = 0
+    for seed in range(10):
+        g = hotdeath.new_game("throwdown", players=3, seed=seed)
+        rngs = [random.Random(seed * 10 + s) for s in range(3)]
+        for _ in range(150):
+            if g.is_terminal():
+                break
+            s = g.current_player()
+            offered += any(a.kind == A.LEAVE for a in g.legal_actions(s))
+            choice = bot.choose(g.view(s), rngs[s])
+            assert choice is not None and choice.kind != A.LEAVE
+            g.step(choice, s)
+    assert offered > 1000  # of the 1,500 decisions (the dealer's choice of direction: not)
+    # out of turn, with no false calls to make, a seat's one legal action is leaving
+    g = position(variant="throwdown", hands=[["R5", "R6"], ["G1", "G2"], ["G3", "G4"]],
+                 top="R7", options={"false_uno_call_penalty": 0})
+    only = g.legal_actions(1)
+    assert [str(a) for a in only] == ["leave"]
+    assert random_action(only, random.Random(0)) == only[0]

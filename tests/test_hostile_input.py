@@ -387,3 +387,21 @@ def test_a_deal_after_a_hand_that_left_nobody_in_it_loads() -> None:
     assert state.last_hand is not None and not state.last_hand.winners
     again = from_position(json.loads(json.dumps(to_position(state))))
     assert to_position(again) == to_position(state)
+
+
+@pytest.mark.parametrize(("name", "good", "bad"), [("decks", 1, True), ("decks", 2, 2.0)])
+def test_an_option_value_of_the_wrong_type_is_refused_after_an_equal_good_one(
+    name: str, good: object, bad: object
+) -> None:
+    """``True == 1`` and ``2.0 == 2`` in Python: resolving's cache must not take one for the
+    other (the last request and the cache are both keyed by the values' types too)."""
+    from hotdeath.errors import OptionError
+    from hotdeath.variants import get_variant
+
+    v = get_variant("throwdown")
+    assert getattr(v.resolve_options(None, {name: good}), name) == good
+    for _ in range(2):  # right after the good request, and again from the cache
+        with pytest.raises(OptionError) as err:
+            v.resolve_options(None, {name: bad})
+        assert err.value.code == "bad_option_value"
+        v.resolve_options(None, {name: good})

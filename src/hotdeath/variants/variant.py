@@ -23,7 +23,16 @@ from hotdeath.typevars import OptionsT
 from hotdeath.variants.base import Goal, VariantKit, VariantState
 
 _RESOLVED: dict[str, dict[Any, Any]] = {}
-_LAST_RESOLVED: dict[str, tuple[str | None, dict[str, object] | None, Any]] = {}
+_LAST_RESOLVED: dict[str, tuple[str | None, tuple[Any, ...], Any]] = {}
+
+
+def _typed(options: Mapping[str, object] | None) -> tuple[Any, ...]:
+    """``options`` as sorted (name, type, value) triples: the key of a resolved request.
+
+    With the type in the key, ``{"decks": True}`` is not taken for ``{"decks": 1}`` (equal
+    and of equal hash in Python), which resolving refuses.
+    """
+    return tuple(sorted((k, type(v), v) for k, v in options.items())) if options else ()
 """Per variant, the last request that was resolved and cached: its preset, a copy of its
 overrides (None for none) and the options (see ``Variant.resolve_options``)."""
 
@@ -102,13 +111,14 @@ class Variant(Generic[OptionsT]):
             raise OptionError("unknown_preset", f"a preset is a name, not {preset!r:.60}")
         if options is not None and not isinstance(options, Mapping):
             raise OptionError("bad_option", "options are an object of names and values")
+        typed = _typed(options)
         last = _LAST_RESOLVED.get(self.name)
-        if last is not None and last[0] == preset and last[1] == options:
+        if last is not None and last[0] == preset and last[1] == typed:
             same: OptionsT = last[2]  # the same request as the last one (a simulation's
             return same  # new games)
         name = preset or self.default_preset
         try:
-            key: Any = (name, tuple(sorted(options.items())) if options else ())
+            key: Any = (name, typed)
             hash(key)
         except TypeError:
             key = None
@@ -120,7 +130,7 @@ class Variant(Generic[OptionsT]):
             opts = resolve(self.options_cls, self.name, name, self.presets, options)
             if len(cache) < 256:
                 cache[key] = opts
-        _LAST_RESOLVED[self.name] = (preset, dict(options) if options else None, opts)
+        _LAST_RESOLVED[self.name] = (preset, typed, opts)
         return opts
 
     def check_players(self, players: int, opts: OptionsT) -> None:
