@@ -300,7 +300,7 @@ def reduce_options(opts: object) -> tuple[Any, tuple[type[Any], dict[str, Option
     An options object is pickled as the arguments of its constructor, which sets the
     fields it derives (:func:`fixed`) again.  Pickle's default, field by field onto a
     bare object, does not work on the compiled core, where a frozen dataclass refuses
-    to have its fields set (a simulation's worker processes get their options pickled).
+    to have its fields set (a tournament's workers once failed on it as they started).
 
     >>> import pickle
     >>> from hotdeath.variants.throwdown.options import ThrowdownOptions
