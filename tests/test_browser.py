@@ -278,13 +278,20 @@ def visible_point(target: Locator) -> dict[str, float] | None:
 
 
 def _click(target: Locator, position: dict[str, float] | None = None) -> bool:
-    """Click (at ``position`` in it), unless the page changed under us: then False."""
+    """Click (at ``position`` in it), unless the page changed under us: then False.
+
+    A click that did not land moves the pointer to the page's corner, as a person's hand
+    moves on: a pointer left resting on a card opens that card's help above it, which can
+    lie over the next thing to click (CI: the Draw button, for a minute, until the test
+    gave up), and Playwright does not move the pointer while the target is covered.
+    """
     try:
         if position is None:
             target.click(timeout=ceiling(3) * 1000)
         else:
             target.click(timeout=3000, position={"x": position["x"], "y": position["y"]})
     except PlaywrightTimeout:
+        target.page.mouse.move(1, 1)
         return False
     return True
 
