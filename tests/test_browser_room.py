@@ -397,6 +397,10 @@ def test_a_throwdown_selection_that_is_no_throw_shows_the_engines_reason(
     while not page.locator("#throw-why").count():
         assert time.monotonic() < deadline, "no selection without a throw came up"
         ann.idle()
+        rematch = page.locator('[data-dialog="over"] #rematch-btn')
+        if rematch.count():  # the game (the server's deal) ended without one: another game
+            _click(rematch)
+            continue
         pair = _no_throw(ann)
         if pair is None:
             if not calm_step(ann):
