@@ -461,7 +461,10 @@ def test_a_full_hand_against_three_bots_by_clicking_legal_cards(
     # the game's next version, not on the whole hand
     version, deadline = ann.version(), time.monotonic() + ceiling(60)
     whole = time.monotonic() + ceiling(900)  # and a hand that moves but never ends
-    while not page.locator('[data-dialog="score"], [data-dialog="over"]').count():
+    while not (checked and page.locator('[data-dialog="score"], [data-dialog="over"]').count()):
+        if not checked and page.locator('[data-dialog="score"] #continue-btn').count():
+            _click(page.locator("#continue-btn"))  # the deal gave this seat no playable card
+            continue  # before the hand ended (CI): the next hand
         if ann.version() != version:
             version, deadline = ann.version(), time.monotonic() + ceiling(60)
         assert time.monotonic() < min(deadline, whole), (
